@@ -1,0 +1,120 @@
+//! [`LocalBackend`]: the `Backend` trait over the local store. SQLite calls block, so each operation runs
+//! on tokio's blocking pool with a connection of its own.
+
+use async_trait::async_trait;
+use rusqlite::Connection;
+use serde_json::Value;
+use studio_model::{
+    Backend, BackendError, Caller, Configuration, ConfigurationList, Document, RecommendQuery, Recommendations,
+    SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome, LogEntry,
+};
+
+use crate::configs;
+use crate::store::Store;
+
+/// Configurations and search over the local SQLite store.
+#[derive(Clone)]
+pub struct LocalBackend {
+    store: Store,
+}
+
+/// The person using this machine, as the `user` of what they create locally.
+pub fn os_caller() -> Caller {
+    let user = ["USER", "LOGNAME", "USERNAME"]
+        .iter()
+        .find_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty()))
+        .unwrap_or_else(|| "local".to_owned());
+    Caller { user }
+}
+
+impl LocalBackend {
+    pub fn new(store: Store) -> Self {
+        LocalBackend { store }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Runs one unit of store work on the blocking pool.
+    async fn run<T, F>(&self, work: F) -> Result<T, BackendError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, BackendError> + Send + 'static,
+    {
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = store.conn()?;
+            work(&mut conn)
+        })
+        .await
+        .map_err(|e| BackendError::Internal(format!("a store task failed: {e}")))?
+    }
+}
+
+#[async_trait]
+impl Backend for LocalBackend {
+    async fn default_configuration(&self) -> Result<Configuration, BackendError> {
+        Ok(Configuration::template())
+    }
+
+    async fn list_configurations(&self) -> Result<ConfigurationList, BackendError> {
+        self.run(|c| configs::list(c)).await
+    }
+
+    async fn active_configuration(&self) -> Result<Configuration, BackendError> {
+        self.run(|c| configs::active(c)).await
+    }
+
+    async fn get_configuration(&self, id: i32) -> Result<Configuration, BackendError> {
+        self.run(move |c| configs::get(c, id)).await
+    }
+
+    async fn create_configuration(&self, caller: &Caller, body: Value) -> Result<WriteOutcome, BackendError> {
+        let caller = caller.clone();
+        self.run(move |c| configs::create(c, &caller, &body)).await
+    }
+
+    async fn update_configuration(&self, caller: &Caller, id: i32, body: Value) -> Result<WriteOutcome, BackendError> {
+        let caller = caller.clone();
+        self.run(move |c| configs::update(c, &caller, id, &body)).await
+    }
+
+    async fn similar_documents(&self, id: i32, _query: SimilarQuery) -> Result<Vec<Document>, BackendError> {
+        self.run(move |c| configs::get(c, id)).await?;
+        Err(BackendError::NotFound("no documents are loaded in the local store yet".into()))
+    }
+
+    async fn recommendations(&self, id: i32, _query: RecommendQuery) -> Result<Recommendations, BackendError> {
+        self.run(move |c| configs::get(c, id)).await?;
+        Err(BackendError::NotFound("no documents are loaded in the local store yet".into()))
+    }
+
+    async fn search(&self, id: i32, _request: SearchRequest) -> Result<SearchResponse, BackendError> {
+        self.run(move |c| configs::get(c, id)).await?;
+        Err(BackendError::NotFound("no documents are loaded in the local store yet".into()))
+    }
+
+    async fn set_active(&self, caller: &Caller, id: i32) -> Result<Configuration, BackendError> {
+        let caller = caller.clone();
+        self.run(move |c| configs::set_active(c, &caller, id)).await
+    }
+
+    async fn visible_configurations(&self) -> Result<Vec<Configuration>, BackendError> {
+        let all = self.list_configurations().await?;
+        Ok(all.configurations.into_iter().filter(|c| c.config.visible).collect())
+    }
+
+    async fn configuration_logs(&self, id: i32) -> Result<Vec<LogEntry>, BackendError> {
+        self.run(move |c| configs::logs(c, id)).await
+    }
+
+    async fn delete_configuration(&self, caller: &Caller, id: i32) -> Result<(), BackendError> {
+        let caller = caller.clone();
+        self.run(move |c| configs::delete(c, &caller, id)).await
+    }
+
+    async fn search_spaces(&self) -> Result<Vec<SearchSpace>, BackendError> {
+        Ok(Vec::new())
+    }
+}

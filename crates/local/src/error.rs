@@ -1,0 +1,29 @@
+//! Failures of the local store, mapped once into `BackendError` for every transport.
+
+use studio_model::BackendError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("cannot create the data directory {path}: {source}")]
+    DataDir { path: String, source: std::io::Error },
+    #[error("cannot open the store {path}: {source}")]
+    Open { path: String, source: r2d2::Error },
+    #[error("the store {path} was written by a newer Search Studio (schema {found}, this one knows up to {known})")]
+    TooNew { path: String, found: i64, known: i64 },
+    #[error("cannot back up the store before migrating it: {0}")]
+    Backup(rusqlite::Error),
+    #[error("no database connection became free: {0}")]
+    Pool(#[from] r2d2::Error),
+    #[error("{0}")]
+    Sql(#[from] rusqlite::Error),
+    #[error("a stored configuration could not be read: {0}")]
+    Corrupt(#[from] serde_json::Error),
+    #[error("configuration ids are used up (the next id would not fit in 32 bits)")]
+    IdsExhausted,
+}
+
+impl From<StoreError> for BackendError {
+    fn from(e: StoreError) -> Self {
+        BackendError::Storage(e.to_string())
+    }
+}

@@ -1,0 +1,14 @@
+//! Search Studio's own store: configurations, their history, documents and concepts in one SQLite file
+//! under the data directory, and [`LocalBackend`], which answers every operation of the `Backend` trait
+//! from it, fully offline.
+//!
+//! SQLite is the source of truth; nothing here keeps state that a restart could not rebuild from it.
+
+mod backend;
+mod configs;
+mod error;
+mod store;
+
+pub use backend::{os_caller, LocalBackend};
+pub use error::StoreError;
+pub use store::{Store, DB_FILE};

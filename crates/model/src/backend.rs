@@ -1,0 +1,97 @@
+//! The one interface over every way of reaching configurations and search: the local store, a remote
+//! server, and anything put in front of them. One method per operation of api.md and per extension of
+//! decisions.md §5; transports adapt it and add nothing of their own.
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::config::Configuration;
+use crate::document::{Document, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, RecommendQuery};
+use crate::error::{BackendError, FieldError};
+
+/// Who asks for a change; their name becomes `user` of what they create and of history rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    pub user: String,
+}
+
+/// Every configuration and which one is active.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfigurationList {
+    pub configurations: Vec<Configuration>,
+    pub active_id: Option<i32>,
+}
+
+/// The result of a create or update: what was stored, and each key that could not be.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct WriteOutcome {
+    pub config: Configuration,
+    pub errors: Vec<FieldError>,
+}
+
+/// What a history row records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum LogAction {
+    Create,
+    Update,
+    Delete,
+    SetActive,
+}
+
+impl LogAction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LogAction::Create => "create",
+            LogAction::Update => "update",
+            LogAction::Delete => "delete",
+            LogAction::SetActive => "set-active",
+        }
+    }
+}
+
+/// One change of a configuration, with the configuration as it stood after it (before it, for a delete).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct LogEntry {
+    /// UTC, ISO 8601 with milliseconds.
+    pub at: String,
+    pub user: String,
+    pub action: LogAction,
+    pub config: Configuration,
+}
+
+/// Configurations and search over them. Every method is one operation of api.md or decisions.md §5.
+#[async_trait]
+pub trait Backend: Send + Sync {
+    /// Operation 1: the default template.
+    async fn default_configuration(&self) -> Result<Configuration, BackendError>;
+    /// Operation 2: every configuration, oldest first, and the active id.
+    async fn list_configurations(&self) -> Result<ConfigurationList, BackendError>;
+    /// Operation 3: the active configuration; `NotFound` when there is none.
+    async fn active_configuration(&self) -> Result<Configuration, BackendError>;
+    /// Operation 4.
+    async fn get_configuration(&self, id: i32) -> Result<Configuration, BackendError>;
+    /// Operation 5, with the semantics of decisions.md §3.
+    async fn create_configuration(&self, caller: &Caller, body: Value) -> Result<WriteOutcome, BackendError>;
+    /// Operation 6: keys absent from the body keep their values.
+    async fn update_configuration(&self, caller: &Caller, id: i32, body: Value) -> Result<WriteOutcome, BackendError>;
+    /// Operation 7: documents similar to one document, never the document itself.
+    async fn similar_documents(&self, id: i32, query: SimilarQuery) -> Result<Vec<Document>, BackendError>;
+    /// Operation 8.
+    async fn recommendations(&self, id: i32, query: RecommendQuery) -> Result<Recommendations, BackendError>;
+    /// Operation 9.
+    async fn search(&self, id: i32, request: SearchRequest) -> Result<SearchResponse, BackendError>;
+    /// Makes a configuration the active one.
+    async fn set_active(&self, caller: &Caller, id: i32) -> Result<Configuration, BackendError>;
+    /// The configurations whose `visible` is true.
+    async fn visible_configurations(&self) -> Result<Vec<Configuration>, BackendError>;
+    /// History of one configuration, newest first.
+    async fn configuration_logs(&self, id: i32) -> Result<Vec<LogEntry>, BackendError>;
+    /// Deletes a configuration; `Conflict` for the active one.
+    async fn delete_configuration(&self, caller: &Caller, id: i32) -> Result<(), BackendError>;
+    /// The search spaces this backend can search, with their facet fields.
+    async fn search_spaces(&self) -> Result<Vec<SearchSpace>, BackendError>;
+}

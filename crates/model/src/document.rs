@@ -1,0 +1,173 @@
+//! Documents and the three search operations of api.md (search, similar documents, recommendations), plus
+//! the search-space listing of decisions.md §5.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::config::Extra;
+
+/// The facet group that unites all concept annotations of a document. In a document's `facetList` its
+/// refiners carry the concept URI in `label` and the name in `value`, the reverse of every other group.
+pub const ALL_CONCEPTS_FIELD: &str = "dyn_uri_all_concepts";
+
+/// A search result, similar document or recommendation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Document {
+    /// URI identifying the document.
+    pub id: String,
+    pub link: String,
+    pub title: String,
+    pub description: String,
+    /// Epoch milliseconds, written as a floating-point number.
+    pub date: f64,
+    pub empty: bool,
+    pub image: Option<String>,
+    pub search_space_id: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub document_details: Vec<Value>,
+    pub facet_list: Vec<FacetGroup>,
+    #[serde(flatten)]
+    #[schema(ignore)]
+    pub extra: Extra,
+}
+
+impl Default for Document {
+    fn default() -> Self {
+        Document {
+            id: String::new(),
+            link: String::new(),
+            title: String::new(),
+            description: String::new(),
+            date: 0.0,
+            empty: false,
+            image: None,
+            search_space_id: String::new(),
+            kind: "User".to_owned(),
+            document_details: Vec::new(),
+            facet_list: Vec::new(),
+            extra: Extra::new(),
+        }
+    }
+}
+
+/// A facet field with its refiners.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(default)]
+pub struct FacetGroup {
+    /// Facet field id, e.g. `dyn_lit_author` or `dyn_uri_topic`.
+    pub field: String,
+    /// Name of the facet.
+    pub label: String,
+    pub facets: Vec<Refiner>,
+}
+
+/// One value of a facet, with the number of results having it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(default)]
+pub struct Refiner {
+    pub count: i64,
+    pub label: String,
+    /// Concept URI, or null for literal values.
+    pub value: Option<String>,
+    #[schema(no_recursion)]
+    pub children: Option<Vec<Refiner>>,
+}
+
+/// One facet value selected as a filter. It matches by `value` when that is not null, else by `label`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(default)]
+pub struct SelectedFacet {
+    pub field: String,
+    pub label: Option<String>,
+    pub value: Option<String>,
+}
+
+/// The body of the search operation.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SearchRequest {
+    pub input: Option<String>,
+    pub selected_facets: Vec<SelectedFacet>,
+    /// Number of results to skip; at least 0.
+    pub start: Option<i32>,
+}
+
+/// The answer of the search operation.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(default)]
+pub struct SearchResponse {
+    /// Always empty.
+    pub concepts: Vec<Value>,
+    pub facets: Vec<FacetGroup>,
+    pub result: Vec<Document>,
+    /// `took N ms`.
+    pub message: String,
+    pub total: i64,
+}
+
+/// Query parameters of getSimilar.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SimilarQuery {
+    /// URI of the document to find similar documents for.
+    pub uri: String,
+    /// Maximum number of similar documents; defaults to the configuration's `numberOfSimilarDocuments`.
+    pub number: Option<i32>,
+    /// Similarity plugin: `concepts` (default) or `text`.
+    pub similarity: Option<String>,
+}
+
+/// Query parameters of getRecommendations.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct RecommendQuery {
+    /// URI of the document to get recommendations for.
+    pub uri: String,
+    /// Recommender plugin: `related-concepts` or `same-author`.
+    pub recommender: String,
+}
+
+/// The answer of getRecommendations; every field is optional in api.md.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Recommendations {
+    pub message: Option<String>,
+    pub result: Vec<Document>,
+    pub result_type: Option<String>,
+    pub status: Option<i32>,
+    pub success: Option<bool>,
+    pub total: Option<i32>,
+}
+
+/// What kind of values a facet field holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FacetKind {
+    /// Concept URIs from a concept scheme, possibly hierarchical (`dyn_uri_*`).
+    Concept,
+    /// Literal strings (`dyn_lit_*`).
+    Literal,
+    /// Numbers carried as text (`dyn_flt_*`).
+    Numeric,
+}
+
+/// A facet field of a search space.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct FacetField {
+    pub field: String,
+    pub label: String,
+    pub uri: String,
+    pub kind: FacetKind,
+}
+
+/// A search space loaded in a store, with its facet fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchSpace {
+    pub id: String,
+    pub documents: i64,
+    pub fields: Vec<FacetField>,
+}

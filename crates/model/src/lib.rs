@@ -1,0 +1,28 @@
+//! The vocabulary every part of Search Studio shares: the configuration resource of api.md with its exact
+//! JSON names and defaults, the rules that decide which values are valid (decisions.md §2–3), the document
+//! and search types, and the [`Backend`] trait that the local store, the remote client, the HTTP server and
+//! the desktop shell all speak.
+//!
+//! This crate must never do I/O or depend on a transport: it is the contract, not an implementation.
+
+mod backend;
+mod config;
+mod document;
+mod error;
+mod merge;
+mod rules;
+
+pub use backend::{Backend, Caller, ConfigurationList, LogAction, LogEntry, WriteOutcome};
+pub use config::{
+    ColourPair, Config, Configuration, DetailSetting, Details, FacetSetting, Filter, Layout, ResultSettings,
+};
+pub use document::{
+    Document, FacetField, FacetGroup, FacetKind, RecommendQuery, Recommendations, Refiner, SearchRequest,
+    SearchResponse, SearchSpace, SelectedFacet, SimilarQuery, ALL_CONCEPTS_FIELD,
+};
+pub use error::{BackendError, FieldError};
+pub use merge::{merge_create, merge_update};
+pub use rules::{
+    DATE_FORMATS, FACET_MODES, MAX_LOGO_BYTES, SIMILARITY_PLUGINS, RECOMMENDERS, SORTINGS, SORTING_ORDERS,
+    TITLE_ACTIONS,
+};
