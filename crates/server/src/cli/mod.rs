@@ -1,0 +1,88 @@
+//! Command-line parsing and dispatch. Each subcommand lives in its own module and returns a [`CliError`];
+//! only `main` prints it.
+
+mod config_files;
+mod serve;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use studio_local::{LocalBackend, Store, StoreError};
+use studio_model::BackendError;
+
+/// Search Studio without a window: serve the API, and move data in and out of the local store.
+#[derive(Parser)]
+#[command(name = "studio", version, about)]
+pub struct Cli {
+    /// Data directory holding the local store [default: the OS data directory, ~/.local/share/search-studio]
+    #[arg(long, global = true, env = "SEARCH_STUDIO_DATA_DIR", value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the API under /api, its OpenAPI document at /api-docs, /healthz, and the web UI at /
+    Serve(serve::ServeArgs),
+    /// Write one configuration envelope as JSON to FILE, or to standard output
+    ExportConfig {
+        /// Id of the configuration
+        id: i32,
+        /// Where to write it [default: standard output]
+        file: Option<PathBuf>,
+    },
+    /// Read one configuration envelope from FILE and store it as a new configuration
+    ImportConfig {
+        /// A JSON file holding a configuration envelope, as export-config writes it
+        file: PathBuf,
+    },
+}
+
+/// Why a command failed; the message is the one line shown on stderr.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    #[error("no data directory: set --data-dir or SEARCH_STUDIO_DATA_DIR (the OS data directory is unknown)")]
+    NoDataDir,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+    #[error(transparent)]
+    Auth(#[from] studio_server::auth::AuthFileError),
+    #[error("{0}")]
+    Input(String),
+    #[error("{what} {path}: {source}")]
+    Io { what: &'static str, path: String, source: std::io::Error },
+    #[error("{0}")]
+    Server(String),
+}
+
+impl Cli {
+    /// The data directory by the rules of decisions.md §1.
+    fn data_dir(&self) -> Result<PathBuf, CliError> {
+        match &self.data_dir {
+            Some(dir) => Ok(dir.clone()),
+            None => dirs::data_dir().map(|d| d.join("search-studio")).ok_or(CliError::NoDataDir),
+        }
+    }
+
+    fn local_backend(&self) -> Result<LocalBackend, CliError> {
+        Ok(LocalBackend::new(Store::open_dir(&self.data_dir()?)?))
+    }
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Server(format!("cannot start the async runtime: {e}")))
+}
+
+pub fn run(cli: Cli) -> Result<(), CliError> {
+    match &cli.command {
+        Command::Serve(args) => serve::run(&cli, args),
+        Command::ExportConfig { id, file } => config_files::export(&cli, *id, file.as_deref()),
+        Command::ImportConfig { file } => config_files::import(&cli, file),
+    }
+}

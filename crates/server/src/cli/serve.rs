@@ -1,0 +1,76 @@
+//! `studio serve`: the API over the local store (or, with `--upstream`, over another server).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::Args;
+use studio_local::os_caller;
+use studio_model::Backend;
+use studio_server::Auth;
+
+use super::{runtime, Cli, CliError};
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// Address to listen on
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]
+    listen: SocketAddr,
+    /// Auth file with users, token digests and groups [default: one random token, printed once]
+    #[arg(long, value_name = "FILE")]
+    auth: Option<PathBuf>,
+    /// Serve in front of another server of the API instead of the local store (token in STUDIO_UPSTREAM_TOKEN)
+    #[arg(long, value_name = "URL")]
+    upstream: Option<String>,
+    /// The built web UI to serve at / [default: ui/dist next to the working directory or the binary]
+    #[arg(long, env = "SEARCH_STUDIO_UI_DIR", value_name = "DIR")]
+    ui_dir: Option<PathBuf>,
+}
+
+/// Where the built web UI is, when `--ui-dir` does not say.
+fn find_ui_dir() -> Option<PathBuf> {
+    let mut candidates = vec![PathBuf::from("ui/dist")];
+    if let Ok(exe) = std::env::current_exe() {
+        candidates.extend(exe.ancestors().skip(1).take(4).map(|dir| dir.join("ui/dist")));
+    }
+    candidates.into_iter().find(|dir| dir.join("index.html").is_file())
+}
+
+pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), CliError> {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
+        .with_writer(std::io::stderr)
+        .init();
+    let backend: Arc<dyn Backend> = match &args.upstream {
+        Some(url) => {
+            return Err(CliError::Input(format!(
+                "--upstream {url}: this build cannot proxy to another server yet; serve the local store instead"
+            )))
+        }
+        None => Arc::new(cli.local_backend()?),
+    };
+    let auth = match &args.auth {
+        Some(path) => Auth::from_file(path)?,
+        None => {
+            let (auth, token) = Auth::single_random_user(&os_caller().user);
+            println!("token: {token}");
+            auth
+        }
+    };
+    let ui_dir = args.ui_dir.clone().or_else(find_ui_dir);
+    let app = studio_server::router(backend, Arc::new(auth), ui_dir);
+    runtime()?.block_on(async {
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .map_err(|e| CliError::Server(format!("cannot listen on {}: {e}", args.listen)))?;
+        let addr = listener.local_addr().map_err(|e| CliError::Server(e.to_string()))?;
+        println!("listening on http://{addr}");
+        tracing::info!(%addr, "serving the Search Studio API");
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .map_err(|e| CliError::Server(format!("the server stopped: {e}")))
+    })
+}

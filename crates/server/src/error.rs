@@ -1,0 +1,79 @@
+//! The one place where failures become HTTP answers: every non-200 response carries
+//! `{"status", "error", "message"}` (decisions.md §5). Server faults are logged here and answered without
+//! their internals.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+use studio_model::BackendError;
+use utoipa::ToSchema;
+
+/// An error answer.
+#[derive(Debug)]
+pub struct AppError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+/// The body of every non-200 answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// The HTTP status code, e.g. 404.
+    pub status: u16,
+    /// The status's reason phrase, e.g. `Not Found`.
+    pub error: String,
+    /// What was wrong, naming the bad input.
+    pub message: String,
+}
+
+impl AppError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        AppError { status, message: message.into() }
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        AppError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    pub fn unauthorized(message: impl Into<String>) -> Self {
+        AppError::new(StatusCode::UNAUTHORIZED, message)
+    }
+
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        AppError::new(StatusCode::FORBIDDEN, message)
+    }
+}
+
+impl From<BackendError> for AppError {
+    fn from(e: BackendError) -> Self {
+        let status = match &e {
+            BackendError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            BackendError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            BackendError::Forbidden(_) => StatusCode::FORBIDDEN,
+            BackendError::NotFound(_) => StatusCode::NOT_FOUND,
+            BackendError::Conflict(_) => StatusCode::CONFLICT,
+            BackendError::BadGateway(_) => StatusCode::BAD_GATEWAY,
+            BackendError::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,
+            BackendError::Storage(_) | BackendError::Internal(_) => {
+                tracing::error!(error = %e, "request failed");
+                return AppError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "the server failed to complete the request; its log says why",
+                );
+            }
+        };
+        AppError::new(status, e.to_string())
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody {
+            status: self.status.as_u16(),
+            error: self.status.canonical_reason().unwrap_or("Error").to_owned(),
+            message: self.message,
+        };
+        (self.status, Json(body)).into_response()
+    }
+}

@@ -1,0 +1,77 @@
+//! The HTTP face of Search Studio: the API of api.md and decisions.md §5 over any [`Backend`], with bearer
+//! authentication, OpenAPI, a health check and the built web UI.
+//!
+//! Handlers adapt HTTP to the backend and nothing more; rules of the API live in the backend and model.
+
+pub mod auth;
+pub mod error;
+pub mod extract;
+mod openapi;
+pub mod routes;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::StatusCode;
+use axum::middleware::from_fn_with_state;
+use axum::response::{Html, IntoResponse};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use studio_model::Backend;
+use tower_http::services::{ServeDir, ServeFile};
+
+pub use auth::{token_digest, Auth};
+use error::AppError;
+use routes::{configurations as cfg, search, searchspaces, AppState};
+
+/// Builds the whole service. `ui_dir` is the built web UI (`ui/dist`), served at `/` when it exists.
+pub fn router(backend: Arc<dyn Backend>, auth: Arc<Auth>, ui_dir: Option<PathBuf>) -> Router {
+    let state = AppState { backend, auth: auth.clone() };
+    let api = Router::new()
+        .route("/configurations", get(cfg::list).post(cfg::create))
+        .route("/configurations/default", get(cfg::default_settings))
+        .route("/configurations/active", get(cfg::active))
+        .route("/configurations/visible", get(cfg::visible))
+        .route("/configurations/{configId}", get(cfg::get).put(cfg::update).delete(cfg::delete))
+        .route("/configurations/{configId}/set", post(cfg::set_active))
+        .route("/configurations/{configId}/logs", get(cfg::logs))
+        .route("/configurations/{configId}/getSimilar", get(search::similar))
+        .route("/configurations/{configId}/getRecommendations", get(search::recommendations))
+        .route("/configurations/{configId}/search", post(search::search))
+        .route("/searchspaces", get(searchspaces::list))
+        .route_layer(from_fn_with_state(auth, auth::require_token))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(extract::MAX_BODY_BYTES))
+        .with_state(state);
+    let app = Router::new()
+        .nest("/api", api)
+        .route("/healthz", get(healthz))
+        .route("/api-docs", get(|| async { Json(openapi::document()) }))
+        .method_not_allowed_fallback(method_not_allowed);
+    match ui_dir.filter(|dir| dir.join("index.html").is_file()) {
+        Some(dir) => app.fallback_service(ServeDir::new(&dir).fallback(ServeFile::new(dir.join("index.html")))),
+        None => app.fallback(no_ui),
+    }
+}
+
+async fn healthz() -> Json<serde_json::Value> {
+    Json(serde_json::json!({ "status": "ok" }))
+}
+
+async fn not_found() -> AppError {
+    AppError::new(StatusCode::NOT_FOUND, "no such API path; GET /api-docs lists them")
+}
+
+async fn method_not_allowed() -> AppError {
+    AppError::new(StatusCode::METHOD_NOT_ALLOWED, "this path does not accept that method; GET /api-docs lists the methods")
+}
+
+async fn no_ui() -> impl IntoResponse {
+    Html(concat!(
+        "<!doctype html><title>Search Studio</title>",
+        "<h1>Search Studio</h1><p>The API is served under <code>/api</code>, described at <a href=\"/api-docs\">/api-docs</a>.",
+        " The web UI has not been built here: run <code>npm run build</code> in <code>ui/</code>.</p>"
+    ))
+}
