@@ -1,6 +1,9 @@
 //! [`LocalBackend`]: the `Backend` trait over the local store. SQLite calls block, so each operation runs
 //! on tokio's blocking pool with a connection of its own.
 
+use std::sync::Arc;
+use std::time::Instant;
+
 use async_trait::async_trait;
 use rusqlite::Connection;
 use serde_json::Value;
@@ -10,12 +13,14 @@ use studio_model::{
 };
 
 use crate::configs;
+use crate::search::{self, SearchEngine};
 use crate::store::Store;
 
-/// Configurations and search over the local SQLite store.
+/// Configurations and search over the local SQLite store. Clones share one cache of search indexes.
 #[derive(Clone)]
 pub struct LocalBackend {
     store: Store,
+    engine: Arc<SearchEngine>,
 }
 
 /// The person using this machine, as the `user` of what they create locally.
@@ -28,12 +33,19 @@ pub fn os_caller() -> Caller {
 }
 
 impl LocalBackend {
+    /// A backend over `store` with an empty index cache.
     pub fn new(store: Store) -> Self {
-        LocalBackend { store }
+        LocalBackend { store, engine: Arc::new(SearchEngine::new()) }
     }
 
+    /// The store this backend reads and writes.
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The search engine, with its cached indexes.
+    pub fn engine(&self) -> &Arc<SearchEngine> {
+        &self.engine
     }
 
     /// Runs one unit of store work on the blocking pool.
@@ -80,19 +92,37 @@ impl Backend for LocalBackend {
         self.run(move |c| configs::update(c, &caller, id, &body)).await
     }
 
-    async fn similar_documents(&self, id: i32, _query: SimilarQuery) -> Result<Vec<Document>, BackendError> {
-        self.run(move |c| configs::get(c, id)).await?;
-        Err(BackendError::NotFound("no documents are loaded in the local store yet".into()))
+    async fn similar_documents(&self, id: i32, query: SimilarQuery) -> Result<Vec<Document>, BackendError> {
+        let engine = self.engine.clone();
+        self.run(move |c| {
+            let config = configs::get(c, id)?;
+            engine.similar(c, &config.config, &query)
+        })
+        .await
     }
 
-    async fn recommendations(&self, id: i32, _query: RecommendQuery) -> Result<Recommendations, BackendError> {
-        self.run(move |c| configs::get(c, id)).await?;
-        Err(BackendError::NotFound("no documents are loaded in the local store yet".into()))
+    async fn recommendations(&self, id: i32, query: RecommendQuery) -> Result<Recommendations, BackendError> {
+        let engine = self.engine.clone();
+        self.run(move |c| {
+            let started = Instant::now();
+            let config = configs::get(c, id)?;
+            let mut answer = engine.recommend(c, &config.config, &query)?;
+            answer.message = Some(took(started));
+            Ok(answer)
+        })
+        .await
     }
 
-    async fn search(&self, id: i32, _request: SearchRequest) -> Result<SearchResponse, BackendError> {
-        self.run(move |c| configs::get(c, id)).await?;
-        Err(BackendError::NotFound("no documents are loaded in the local store yet".into()))
+    async fn search(&self, id: i32, request: SearchRequest) -> Result<SearchResponse, BackendError> {
+        let engine = self.engine.clone();
+        self.run(move |c| {
+            let started = Instant::now();
+            let config = configs::get(c, id)?;
+            let mut answer = engine.search(c, &config.config, &request)?;
+            answer.message = took(started);
+            Ok(answer)
+        })
+        .await
     }
 
     async fn set_active(&self, caller: &Caller, id: i32) -> Result<Configuration, BackendError> {
@@ -115,6 +145,11 @@ impl Backend for LocalBackend {
     }
 
     async fn search_spaces(&self) -> Result<Vec<SearchSpace>, BackendError> {
-        Ok(Vec::new())
+        self.run(|c| Ok(search::search_spaces(c)?)).await
     }
+}
+
+/// `took N ms`, the message of a search answer.
+fn took(started: Instant) -> String {
+    format!("took {} ms", started.elapsed().as_millis())
 }

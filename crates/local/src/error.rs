@@ -2,6 +2,7 @@
 
 use studio_model::BackendError;
 
+/// What can go wrong in the local store, its imports and its search engine.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("cannot create the data directory {path}: {source}")]
@@ -20,6 +21,18 @@ pub enum StoreError {
     Corrupt(#[from] serde_json::Error),
     #[error("configuration ids are used up (the next id would not fit in 32 bits)")]
     IdsExhausted,
+    /// Reading an import file failed (not a bad line: the reader itself failed).
+    #[error("cannot read the input: {0}")]
+    Read(#[from] std::io::Error),
+    /// A search space id that cannot be used (empty).
+    #[error("the search space id must not be empty")]
+    EmptySearchSpace,
+    /// The store holds more documents than the in-memory index can number.
+    #[error("search space {0} holds too many documents for the index (more than 4 billion)")]
+    TooManyDocuments(String),
+    /// A blocking task of the engine could not finish.
+    #[error("a background task failed: {0}")]
+    Task(String),
 }
 
 impl From<StoreError> for BackendError {

@@ -7,8 +7,12 @@
 mod backend;
 mod configs;
 mod error;
+mod import;
+pub mod search;
 mod store;
 
 pub use backend::{os_caller, LocalBackend};
 pub use error::StoreError;
+pub use import::{import_concepts, import_documents, ImportReport, LineError, MAX_REPORTED_ERRORS};
+pub use search::{search_spaces, SearchEngine};
 pub use store::{Store, DB_FILE};

@@ -14,7 +14,10 @@ use crate::error::StoreError;
 pub const DB_FILE: &str = "studio.db";
 
 /// Migrations in order; migration N brings the schema to `user_version` N.
-const MIGRATIONS: &[&str] = &[include_str!("../migrations/0001_configurations.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../migrations/0001_configurations.sql"),
+    include_str!("../migrations/0002_documents.sql"),
+];
 
 /// A pool of connections to one store file. Cheap to clone.
 #[derive(Clone)]

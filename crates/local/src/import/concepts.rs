@@ -1,0 +1,99 @@
+//! Importing a concept scheme on its own: one `{"uri", "label", "broader": [uri, ...]}` per line. These
+//! concepts are global: every search space sees their labels and hierarchy.
+
+use std::io::BufRead;
+
+use rusqlite::params;
+use serde::Deserialize;
+
+use super::lines::{Line, Lines, MAX_LINE};
+use super::{bump_generation, ImportReport, BATCH};
+use crate::error::StoreError;
+use crate::store::Store;
+
+/// The scope of concepts loaded on their own.
+pub(crate) const GLOBAL_SCOPE: &str = "";
+
+#[derive(Deserialize)]
+struct IncomingConcept {
+    uri: String,
+    #[serde(default)]
+    label: Option<String>,
+    #[serde(default)]
+    broader: Option<Vec<String>>,
+}
+
+/// Imports a concept scheme. Re-importing a concept replaces its label and broader links. Bad lines are
+/// reported and skipped; `on_progress` receives the number of lines read so far.
+pub fn import_concepts(
+    store: &Store,
+    reader: impl BufRead,
+    on_progress: &mut dyn FnMut(u64),
+) -> Result<ImportReport, StoreError> {
+    let mut conn = store.conn()?;
+    let mut lines = Lines::new(reader);
+    let mut report = ImportReport::default();
+    let mut done = false;
+    let mut last_line = 0;
+    while !done {
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let mut in_batch = 0;
+        while in_batch < BATCH {
+            let Some((number, line)) = lines.next_line()? else {
+                done = true;
+                break;
+            };
+            last_line = number;
+            if number % 1_000 == 0 {
+                on_progress(number);
+            }
+            let text = match line {
+                Line::Text(t) => t,
+                Line::TooLong => {
+                    report.skip(number, format!("line is longer than {MAX_LINE} bytes"));
+                    continue;
+                }
+                Line::NotUtf8 => {
+                    report.skip(number, "line is not valid UTF-8".into());
+                    continue;
+                }
+            };
+            if text.trim().is_empty() {
+                continue;
+            }
+            let concept = match serde_json::from_str::<IncomingConcept>(&text) {
+                Ok(c) if c.uri.trim().is_empty() => {
+                    report.skip(number, "concept has an empty uri".into());
+                    continue;
+                }
+                Ok(c) => c,
+                Err(e) => {
+                    report.skip(number, format!("not a concept: {e}"));
+                    continue;
+                }
+            };
+            let label = concept.label.unwrap_or_else(|| concept.uri.clone());
+            tx.prepare_cached(
+                "INSERT INTO concepts (scope, uri, label) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (scope, uri) DO UPDATE SET label = excluded.label",
+            )?
+            .execute(params![GLOBAL_SCOPE, concept.uri, label])?;
+            tx.prepare_cached("DELETE FROM concept_broader WHERE scope = ?1 AND narrower = ?2")?
+                .execute(params![GLOBAL_SCOPE, concept.uri])?;
+            for broader in concept.broader.unwrap_or_default().iter().filter(|b| !b.is_empty() && **b != concept.uri) {
+                tx.prepare_cached(
+                    "INSERT OR IGNORE INTO concept_broader (scope, narrower, broader) VALUES (?1, ?2, ?3)",
+                )?
+                .execute(params![GLOBAL_SCOPE, concept.uri, broader])?;
+            }
+            report.imported += 1;
+            in_batch += 1;
+        }
+        if in_batch > 0 {
+            bump_generation(&tx, GLOBAL_SCOPE)?;
+        }
+        tx.commit()?;
+    }
+    on_progress(last_line);
+    Ok(report)
+}

@@ -1,0 +1,256 @@
+//! Importing documents: one JSON object per line, shaped as api.md's Document plus an optional `content`.
+
+use std::collections::{HashMap, HashSet};
+use std::io::BufRead;
+
+use rusqlite::{params, Transaction};
+use serde::Deserialize;
+use studio_model::{FacetGroup, Refiner, ALL_CONCEPTS_FIELD};
+
+use super::lines::{Line, Lines, MAX_LINE};
+use super::{bump_generation, ImportReport, BATCH};
+use crate::error::StoreError;
+use crate::store::Store;
+
+/// Prefix of facet fields whose values are concept URIs.
+pub(crate) const CONCEPT_PREFIX: &str = "dyn_uri_";
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Incoming {
+    id: String,
+    #[serde(default)]
+    link: Option<String>,
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    description: Option<String>,
+    #[serde(default)]
+    content: Option<String>,
+    #[serde(default)]
+    date: Option<f64>,
+    #[serde(default)]
+    image: Option<String>,
+    #[serde(default, rename = "type")]
+    kind: Option<String>,
+    #[serde(default)]
+    facet_list: Option<Vec<IncomingGroup>>,
+}
+
+#[derive(Deserialize)]
+struct IncomingGroup {
+    field: String,
+    #[serde(default)]
+    label: Option<String>,
+    #[serde(default)]
+    facets: Option<Vec<IncomingRefiner>>,
+}
+
+#[derive(Deserialize)]
+struct IncomingRefiner {
+    #[serde(default)]
+    count: Option<f64>,
+    #[serde(default)]
+    label: Option<String>,
+    #[serde(default)]
+    value: Option<String>,
+    #[serde(default)]
+    children: Option<Vec<IncomingRefiner>>,
+}
+
+/// What one import has already written, so that repeated labels and links are not rewritten per document.
+#[derive(Default)]
+struct Seen {
+    concept_labels: HashMap<String, String>,
+    broader: HashSet<(String, String)>,
+    field_labels: HashMap<String, String>,
+}
+
+/// Imports JSON Lines documents into `search_space`. Re-importing an id replaces the document. Bad lines
+/// are reported in the result and skipped. `on_progress` receives the number of lines read so far, every
+/// thousand lines and at the end.
+pub fn import_documents(
+    store: &Store,
+    search_space: &str,
+    reader: impl BufRead,
+    on_progress: &mut dyn FnMut(u64),
+) -> Result<ImportReport, StoreError> {
+    if search_space.is_empty() {
+        return Err(StoreError::EmptySearchSpace);
+    }
+    let mut conn = store.conn()?;
+    let mut lines = Lines::new(reader);
+    let mut report = ImportReport::default();
+    let mut seen = Seen::default();
+    let mut done = false;
+    let mut last_line = 0;
+    while !done {
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let mut in_batch = 0;
+        while in_batch < BATCH {
+            let Some((number, line)) = lines.next_line()? else {
+                done = true;
+                break;
+            };
+            last_line = number;
+            if number % 1_000 == 0 {
+                on_progress(number);
+            }
+            let text = match line {
+                Line::Text(t) => t,
+                Line::TooLong => {
+                    report.skip(number, format!("line is longer than {MAX_LINE} bytes"));
+                    continue;
+                }
+                Line::NotUtf8 => {
+                    report.skip(number, "line is not valid UTF-8".into());
+                    continue;
+                }
+            };
+            if text.trim().is_empty() {
+                continue;
+            }
+            let doc = match serde_json::from_str::<Incoming>(&text) {
+                Ok(doc) if doc.id.trim().is_empty() => {
+                    report.skip(number, "document has an empty id".into());
+                    continue;
+                }
+                Ok(doc) => doc,
+                Err(e) => {
+                    report.skip(number, format!("not a document: {e}"));
+                    continue;
+                }
+            };
+            write_document(&tx, search_space, doc, &mut seen)?;
+            report.imported += 1;
+            in_batch += 1;
+        }
+        if in_batch > 0 {
+            bump_generation(&tx, search_space)?;
+        }
+        tx.commit()?;
+    }
+    on_progress(last_line);
+    Ok(report)
+}
+
+fn write_document(tx: &Transaction, space: &str, doc: Incoming, seen: &mut Seen) -> Result<(), StoreError> {
+    tx.prepare_cached("DELETE FROM documents WHERE search_space = ?1 AND id = ?2")?.execute(params![space, doc.id])?;
+    let mut groups: Vec<FacetGroup> = Vec::new();
+    for g in doc.facet_list.unwrap_or_default() {
+        if g.field.is_empty() || g.field == ALL_CONCEPTS_FIELD {
+            continue;
+        }
+        let label = g.label.unwrap_or_default();
+        if seen.field_labels.get(&g.field) != Some(&label) {
+            tx.prepare_cached(
+                "INSERT INTO facet_fields (search_space, field, label) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (search_space, field) DO UPDATE SET label = excluded.label",
+            )?
+            .execute(params![space, g.field, label])?;
+            seen.field_labels.insert(g.field.clone(), label.clone());
+        }
+        let facets = g.facets.unwrap_or_default().into_iter().map(convert).collect();
+        groups.push(FacetGroup { field: g.field, label, facets });
+    }
+    let all = all_concepts(&groups);
+    if !all.facets.is_empty() {
+        groups.push(all);
+    }
+    let facet_list = serde_json::to_string(&groups)?;
+    tx.prepare_cached(
+        "INSERT INTO documents (search_space, id, title, description, body, link, date, image, type, facet_list)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?
+    .execute(params![
+        space,
+        doc.id,
+        doc.title.unwrap_or_default(),
+        doc.description.unwrap_or_default(),
+        doc.content.unwrap_or_default(),
+        doc.link.unwrap_or_default(),
+        doc.date.unwrap_or(0.0),
+        doc.image,
+        doc.kind.unwrap_or_else(|| "User".to_owned()),
+        facet_list,
+    ])?;
+    let num = tx.last_insert_rowid();
+    for g in groups.iter().filter(|g| g.field != ALL_CONCEPTS_FIELD) {
+        write_refiners(tx, space, num, &g.field, &g.facets, None, seen)?;
+    }
+    Ok(())
+}
+
+fn convert(r: IncomingRefiner) -> Refiner {
+    Refiner {
+        count: r.count.map(|c| c as i64).unwrap_or(0),
+        label: r.label.unwrap_or_default(),
+        value: r.value,
+        children: r.children.map(|c| c.into_iter().map(convert).collect()),
+    }
+}
+
+/// Writes every refiner at any depth as an annotation, and for concept fields the concept's label and
+/// its broader link to the enclosing refiner.
+fn write_refiners(
+    tx: &Transaction,
+    space: &str,
+    num: i64,
+    field: &str,
+    refiners: &[Refiner],
+    parent: Option<&str>,
+    seen: &mut Seen,
+) -> Result<(), StoreError> {
+    let concept_field = field.starts_with(CONCEPT_PREFIX);
+    for r in refiners {
+        tx.prepare_cached("INSERT INTO document_facets (doc, field, label, value) VALUES (?1, ?2, ?3, ?4)")?
+            .execute(params![num, field, r.label, r.value])?;
+        let uri = r.value.as_deref().filter(|v| concept_field && !v.is_empty());
+        if let Some(uri) = uri {
+            if !r.label.is_empty() && seen.concept_labels.get(uri) != Some(&r.label) {
+                tx.prepare_cached(
+                    "INSERT INTO concepts (scope, uri, label) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (scope, uri) DO UPDATE SET label = excluded.label",
+                )?
+                .execute(params![space, uri, r.label])?;
+                seen.concept_labels.insert(uri.to_owned(), r.label.clone());
+            }
+            if let Some(parent) = parent.filter(|p| *p != uri) {
+                let link = (uri.to_owned(), parent.to_owned());
+                if !seen.broader.contains(&link) {
+                    tx.prepare_cached(
+                        "INSERT OR IGNORE INTO concept_broader (scope, narrower, broader) VALUES (?1, ?2, ?3)",
+                    )?
+                    .execute(params![space, uri, parent])?;
+                    seen.broader.insert(link);
+                }
+            }
+        }
+        if let Some(children) = &r.children {
+            write_refiners(tx, space, num, field, children, uri.or(if concept_field { None } else { parent }), seen)?;
+        }
+    }
+    Ok(())
+}
+
+/// The derived union of a document's concept annotations: URI in `label`, name in `value` (api.md).
+fn all_concepts(groups: &[FacetGroup]) -> FacetGroup {
+    fn walk(refiners: &[Refiner], seen: &mut HashSet<String>, out: &mut Vec<Refiner>) {
+        for r in refiners {
+            if let Some(uri) = r.value.as_deref().filter(|v| !v.is_empty()) {
+                if seen.insert(uri.to_owned()) {
+                    out.push(Refiner { count: 1, label: uri.to_owned(), value: Some(r.label.clone()), children: None });
+                }
+            }
+            if let Some(children) = &r.children {
+                walk(children, seen, out);
+            }
+        }
+    }
+    let mut seen = HashSet::new();
+    let mut facets = Vec::new();
+    for g in groups.iter().filter(|g| g.field.starts_with(CONCEPT_PREFIX)) {
+        walk(&g.facets, &mut seen, &mut facets);
+    }
+    FacetGroup { field: ALL_CONCEPTS_FIELD.to_owned(), label: "All concepts".to_owned(), facets }
+}

@@ -1,0 +1,63 @@
+//! Reading the documents of a page (or a similar/recommended list) back from SQLite in api.md's shape.
+
+use rusqlite::{Connection, OptionalExtension};
+use studio_model::{Document, FacetGroup};
+
+use super::index::SpaceIndex;
+use crate::error::StoreError;
+
+/// The documents with these dense numbers, in the given order. A document deleted since the index was
+/// built is left out.
+pub(crate) fn documents(conn: &Connection, index: &SpaceIndex, docs: &[u32]) -> Result<Vec<Document>, StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, link, title, description, date, image, type, facet_list FROM documents WHERE num = ?1",
+    )?;
+    let mut out = Vec::with_capacity(docs.len());
+    for &d in docs {
+        let Some(&rowid) = index.rowids.get(d as usize) else { continue };
+        let row = stmt
+            .query_row([rowid], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, f64>(4)?,
+                    r.get::<_, Option<String>>(5)?,
+                    r.get::<_, String>(6)?,
+                    r.get::<_, String>(7)?,
+                ))
+            })
+            .optional()?;
+        let Some((id, link, title, description, date, image, kind, facet_list)) = row else { continue };
+        let facet_list: Vec<FacetGroup> = serde_json::from_str(&facet_list)?;
+        out.push(Document {
+            id,
+            link,
+            title,
+            description,
+            date,
+            empty: false,
+            image,
+            search_space_id: index.space.clone(),
+            kind,
+            document_details: Vec::new(),
+            facet_list,
+            extra: Default::default(),
+        });
+    }
+    Ok(out)
+}
+
+/// The full text of one document (title, description, body), for the `text` similarity plugin.
+pub(crate) fn text_of(conn: &Connection, index: &SpaceIndex, doc: u32) -> Result<String, StoreError> {
+    let Some(&rowid) = index.rowids.get(doc as usize) else { return Ok(String::new()) };
+    let text: Option<String> = conn
+        .query_row(
+            "SELECT title || ' ' || description || ' ' || body FROM documents WHERE num = ?1",
+            [rowid],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(text.unwrap_or_default())
+}

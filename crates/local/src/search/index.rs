@@ -1,0 +1,295 @@
+//! The in-memory index of one search space: dense document numbers in result order, and per facet field
+//! one roaring bitmap per value. A concept's bitmap also holds the documents of all its descendants, so a
+//! parent's count is the size of a union and selecting a parent matches its descendants' documents.
+//!
+//! Built from SQLite inside one read transaction, so the generation it records matches the data it holds.
+//! It is never written to: a change in the store makes a new index.
+
+use std::collections::HashMap;
+
+use roaring::RoaringBitmap;
+use rusqlite::Connection;
+use studio_model::{FacetKind, ALL_CONCEPTS_FIELD};
+
+use super::hierarchy::{Hierarchy, ValueKey};
+use crate::error::StoreError;
+use crate::import::GLOBAL_SCOPE;
+
+/// Prefix of facet fields whose values are concept URIs.
+pub(crate) const CONCEPT_PREFIX: &str = "dyn_uri_";
+
+/// The state of the store an index was built from: the generation of its search space and of the global concepts.
+pub(crate) type Generation = (i64, i64);
+
+/// Reads the current generation of `space` (and of the global concept scheme).
+pub(crate) fn read_generation(conn: &Connection, space: &str) -> Result<Generation, StoreError> {
+    Ok(conn.query_row(
+        "SELECT coalesce((SELECT generation FROM generations WHERE scope = ?1), 0),
+                coalesce((SELECT generation FROM generations WHERE scope = ?2), 0)",
+        rusqlite::params![space, GLOBAL_SCOPE],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?)
+}
+
+/// What kind of values a field holds, from its id's prefix.
+pub(crate) fn kind_of(field: &str) -> FacetKind {
+    if field.starts_with(CONCEPT_PREFIX) {
+        FacetKind::Concept
+    } else if field.starts_with("dyn_flt_") {
+        FacetKind::Numeric
+    } else {
+        FacetKind::Literal
+    }
+}
+
+/// One value of a facet field.
+#[derive(Debug)]
+pub(crate) struct FacetValue {
+    pub label: String,
+    /// The concept URI (or a literal refiner's value); `None` for literal values keyed by label.
+    pub uri: Option<String>,
+    /// Documents annotated with this value or any of its descendants.
+    pub docs: RoaringBitmap,
+    pub children: Vec<u32>,
+    pub parents: Vec<u32>,
+    /// Every value above this one, each once.
+    pub ancestors: Vec<u32>,
+}
+
+/// One facet field of a search space.
+#[derive(Debug)]
+pub(crate) struct FieldIndex {
+    pub id: String,
+    pub values: Vec<FacetValue>,
+    by_key: HashMap<ValueKey, u32>,
+    /// Per document (dense number), its direct values: `direct[offsets[d]..offsets[d + 1]]`.
+    offsets: Vec<u32>,
+    direct: Vec<u32>,
+}
+
+impl FieldIndex {
+    /// The values a document is annotated with directly (not their ancestors).
+    pub fn direct_values(&self, doc: u32) -> &[u32] {
+        let (a, b) = (self.offsets[doc as usize] as usize, self.offsets[doc as usize + 1] as usize);
+        &self.direct[a..b]
+    }
+
+    /// The value with this URI, if any.
+    pub fn by_uri(&self, uri: &str) -> Option<u32> {
+        self.by_key.get(&ValueKey::Uri(uri.to_owned())).copied()
+    }
+
+    /// Values whose label equals `label`.
+    pub fn by_label<'a>(&'a self, label: &'a str) -> impl Iterator<Item = u32> + 'a {
+        self.values.iter().enumerate().filter(move |(_, v)| v.label == label).map(|(i, _)| i as u32)
+    }
+}
+
+/// The index of one search space.
+#[derive(Debug)]
+pub struct SpaceIndex {
+    pub(crate) space: String,
+    pub(crate) generation: Generation,
+    /// Dense number → rowid; dense numbers follow date descending, then id.
+    pub(crate) rowids: Vec<i64>,
+    by_rowid: HashMap<i64, u32>,
+    by_id: HashMap<String, u32>,
+    pub(crate) all: RoaringBitmap,
+    pub(crate) fields: Vec<FieldIndex>,
+    field_by_id: HashMap<String, usize>,
+}
+
+impl SpaceIndex {
+    /// Number of documents in the search space.
+    pub fn len(&self) -> u64 {
+        self.all.len()
+    }
+
+    /// True when the search space holds no documents.
+    pub fn is_empty(&self) -> bool {
+        self.all.is_empty()
+    }
+
+    /// The dense number of a row of the documents table, if it belongs to this index.
+    pub(crate) fn dense(&self, rowid: i64) -> Option<u32> {
+        self.by_rowid.get(&rowid).copied()
+    }
+
+    /// The dense number of the document with this id.
+    pub(crate) fn by_doc_id(&self, id: &str) -> Option<u32> {
+        self.by_id.get(id).copied()
+    }
+
+    /// The field with this id.
+    pub(crate) fn field(&self, id: &str) -> Option<&FieldIndex> {
+        self.field_by_id.get(id).map(|&i| &self.fields[i])
+    }
+
+    /// Builds the index of `space` from the store, inside one read transaction.
+    pub(crate) fn build(conn: &mut Connection, space: &str) -> Result<SpaceIndex, StoreError> {
+        let tx = conn.transaction()?;
+        let generation = read_generation(&tx, space)?;
+        let mut docs: Vec<(i64, String, f64)> = tx
+            .prepare_cached("SELECT num, id, date FROM documents WHERE search_space = ?1")?
+            .query_map([space], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<Result<_, _>>()?;
+        if u32::try_from(docs.len()).is_err() {
+            return Err(StoreError::TooManyDocuments(space.to_owned()));
+        }
+        docs.sort_by(|a, b| b.2.total_cmp(&a.2).then_with(|| a.1.cmp(&b.1)));
+        let n = docs.len() as u32;
+        let rowids: Vec<i64> = docs.iter().map(|d| d.0).collect();
+        let by_rowid: HashMap<i64, u32> = rowids.iter().enumerate().map(|(i, &r)| (r, i as u32)).collect();
+        let by_id: HashMap<String, u32> = docs.into_iter().enumerate().map(|(i, d)| (d.1, i as u32)).collect();
+
+        let mut labels: Vec<(String, String)> = tx
+            .prepare_cached("SELECT field, label FROM facet_fields WHERE search_space = ?1 ORDER BY field")?
+            .query_map([space], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        if labels.iter().any(|(f, _)| f.starts_with(CONCEPT_PREFIX)) {
+            labels.push((ALL_CONCEPTS_FIELD.to_owned(), "All concepts".to_owned()));
+        }
+        let hierarchy = Hierarchy::load(&tx, space)?;
+        let all_field = labels.iter().position(|(f, _)| f == ALL_CONCEPTS_FIELD);
+        let mut builders: Vec<FieldBuilder> = labels.iter().map(|(f, _)| FieldBuilder::new(f)).collect();
+        let field_by_id: HashMap<String, usize> = labels.iter().enumerate().map(|(i, (f, _))| (f.clone(), i)).collect();
+        {
+            let mut stmt = tx.prepare_cached(
+                "SELECT f.doc, f.field, f.label, f.value FROM document_facets f
+                 JOIN documents d ON d.num = f.doc WHERE d.search_space = ?1",
+            )?;
+            let mut rows = stmt.query([space])?;
+            while let Some(row) = rows.next()? {
+                let rowid: i64 = row.get(0)?;
+                let field: String = row.get(1)?;
+                let (Some(&doc), Some(&fi)) = (by_rowid.get(&rowid), field_by_id.get(&field)) else { continue };
+                let label: String = row.get(2)?;
+                let value: Option<String> = row.get(3)?;
+                let concept = field.starts_with(CONCEPT_PREFIX);
+                builders[fi].annotate(doc, label.clone(), value.clone(), &hierarchy);
+                if let (true, Some(all), Some(_)) = (concept, all_field, value.as_ref().filter(|v| !v.is_empty())) {
+                    builders[all].annotate(doc, label, value, &hierarchy);
+                }
+            }
+        }
+        tx.commit()?;
+        let fields = builders.into_iter().map(|b| b.finish(n, &hierarchy)).collect();
+        let all = RoaringBitmap::from_sorted_iter(0..n).unwrap_or_default();
+        Ok(SpaceIndex { space: space.to_owned(), generation, rowids, by_rowid, by_id, all, fields, field_by_id })
+    }
+}
+
+/// Collects the annotations of one field while the index is built.
+struct FieldBuilder {
+    id: String,
+    concept: bool,
+    values: Vec<(String, Option<String>)>,
+    by_key: HashMap<ValueKey, u32>,
+    pairs: Vec<(u32, u32)>,
+}
+
+impl FieldBuilder {
+    fn new(id: &str) -> Self {
+        FieldBuilder { id: id.to_owned(), concept: id.starts_with(CONCEPT_PREFIX), values: Vec::new(), by_key: HashMap::new(), pairs: Vec::new() }
+    }
+
+    fn value(&mut self, label: String, uri: Option<String>) -> u32 {
+        let key = ValueKey::of(&label, uri.as_deref());
+        if let Some(&v) = self.by_key.get(&key) {
+            return v;
+        }
+        let v = self.values.len() as u32;
+        self.values.push((label, uri));
+        self.by_key.insert(key, v);
+        v
+    }
+
+    fn annotate(&mut self, doc: u32, label: String, value: Option<String>, hierarchy: &Hierarchy) {
+        let value = value.filter(|v| !v.is_empty());
+        let label = match (&value, self.concept) {
+            (Some(uri), true) => hierarchy.label(uri).map(str::to_owned).unwrap_or(label),
+            _ => label,
+        };
+        let v = self.value(label, value);
+        self.pairs.push((doc, v));
+    }
+
+    /// Adds every broader concept of the field's concepts as a value (transitively) and returns the
+    /// (narrower, broader) links between values.
+    fn close_hierarchy(&mut self, hierarchy: &Hierarchy) -> Vec<(u32, u32)> {
+        let mut links = Vec::new();
+        let mut next = 0;
+        while next < self.values.len() {
+            let child = next as u32;
+            next += 1;
+            let Some(uri) = self.values[child as usize].1.clone() else { continue };
+            for broader in hierarchy.broader(&uri) {
+                let label = hierarchy.label(broader).unwrap_or(broader).to_owned();
+                let parent = self.value(label, Some(broader.clone()));
+                links.push((child, parent));
+            }
+        }
+        links
+    }
+
+    fn finish(mut self, n: u32, hierarchy: &Hierarchy) -> FieldIndex {
+        let links = if self.concept { self.close_hierarchy(hierarchy) } else { Vec::new() };
+        let count = self.values.len();
+        let mut parents: Vec<Vec<u32>> = vec![Vec::new(); count];
+        let mut children: Vec<Vec<u32>> = vec![Vec::new(); count];
+        for (child, parent) in links {
+            if child != parent && !parents[child as usize].contains(&parent) {
+                parents[child as usize].push(parent);
+                children[parent as usize].push(child);
+            }
+        }
+        let ancestors: Vec<Vec<u32>> = (0..count as u32).map(|v| ancestors_of(v, &parents)).collect();
+        self.pairs.sort_unstable();
+        self.pairs.dedup();
+        let mut per_value: Vec<Vec<u32>> = vec![Vec::new(); count];
+        let mut offsets = Vec::with_capacity(n as usize + 1);
+        let mut direct = Vec::with_capacity(self.pairs.len());
+        let mut p = 0;
+        for doc in 0..n {
+            offsets.push(direct.len() as u32);
+            while p < self.pairs.len() && self.pairs[p].0 == doc {
+                let v = self.pairs[p].1;
+                direct.push(v);
+                per_value[v as usize].push(doc);
+                for &a in &ancestors[v as usize] {
+                    per_value[a as usize].push(doc);
+                }
+                p += 1;
+            }
+        }
+        offsets.push(direct.len() as u32);
+        let values = self
+            .values
+            .into_iter()
+            .zip(per_value)
+            .zip(parents.into_iter().zip(children))
+            .zip(ancestors)
+            .map(|((((label, uri), mut docs), (parents, children)), ancestors)| {
+                docs.sort_unstable();
+                docs.dedup();
+                let docs = RoaringBitmap::from_sorted_iter(docs).unwrap_or_default();
+                FacetValue { label, uri, docs, children, parents, ancestors }
+            })
+            .collect();
+        FieldIndex { id: self.id, values, by_key: self.by_key, offsets, direct }
+    }
+}
+
+/// Every value above `v`, breadth first, each once (cycles in a scheme are cut).
+fn ancestors_of(v: u32, parents: &[Vec<u32>]) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::new();
+    let mut queue: Vec<u32> = parents[v as usize].clone();
+    while let Some(a) = queue.pop() {
+        if a == v || out.contains(&a) {
+            continue;
+        }
+        out.push(a);
+        queue.extend(parents[a as usize].iter().copied());
+    }
+    out
+}

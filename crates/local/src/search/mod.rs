@@ -1,0 +1,140 @@
+//! The local search engine: search with facets, similar documents and recommendations over the documents
+//! of the store, through an in-memory index per search space that is cached and rebuilt whenever the
+//! store's generation for that search space (or for the global concept scheme) changes, whoever wrote it.
+//!
+//! Full text stays in SQLite's FTS5 and is queried on its own; filters and counts happen in memory on
+//! roaring bitmaps. This module never writes to the store.
+
+mod facets;
+mod fetch;
+mod hierarchy;
+mod index;
+mod query;
+mod recommend;
+mod run;
+mod similar;
+mod spaces;
+mod text;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
+
+use rusqlite::Connection;
+use studio_model::{
+    BackendError, Config, Document, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SimilarQuery,
+    RECOMMENDERS, SIMILARITY_PLUGINS,
+};
+
+pub use index::SpaceIndex;
+pub use query::{Clause, TextQuery};
+pub use run::FIELD_URI_PREFIX;
+pub use spaces::search_spaces;
+
+use crate::error::StoreError;
+
+/// The `resultType` of getRecommendations.
+pub const RECOMMENDATION_TYPE: &str = "application/vnd.searchstudio.recommendation-v2+json";
+/// Most documents getSimilar returns, whatever `number` asks.
+pub const MAX_SIMILAR: i32 = 100;
+
+/// Cached indexes of the search spaces, shared by every request of a backend.
+#[derive(Default)]
+pub struct SearchEngine {
+    cache: RwLock<HashMap<String, Arc<SpaceIndex>>>,
+    building: Mutex<()>,
+}
+
+impl SearchEngine {
+    /// An engine with no index built yet.
+    pub fn new() -> Self {
+        SearchEngine::default()
+    }
+
+    /// The index of `space` as the store holds it now, built or rebuilt when the store changed since.
+    pub fn index(&self, conn: &mut Connection, space: &str) -> Result<Arc<SpaceIndex>, StoreError> {
+        let current = index::read_generation(conn, space)?;
+        if let Some(found) = self.cached(space, current) {
+            return Ok(found);
+        }
+        let _one_builder = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        let current = index::read_generation(conn, space)?;
+        if let Some(found) = self.cached(space, current) {
+            return Ok(found);
+        }
+        let built = Arc::new(SpaceIndex::build(conn, space)?);
+        self.cache.write().unwrap_or_else(|e| e.into_inner()).insert(space.to_owned(), built.clone());
+        Ok(built)
+    }
+
+    fn cached(&self, space: &str, generation: index::Generation) -> Option<Arc<SpaceIndex>> {
+        let cache = self.cache.read().unwrap_or_else(|e| e.into_inner());
+        cache.get(space).filter(|i| i.generation == generation).cloned()
+    }
+
+    /// Operation 9: searches the search space of `config`.
+    pub fn search(&self, conn: &mut Connection, config: &Config, request: &SearchRequest) -> Result<SearchResponse, BackendError> {
+        let index = self.index(conn, &config.search_space)?;
+        Ok(run::search(conn, &index, config, request)?)
+    }
+
+    /// Operation 7: documents similar to `query.uri` in the search space of `config`.
+    pub fn similar(&self, conn: &mut Connection, config: &Config, query: &SimilarQuery) -> Result<Vec<Document>, BackendError> {
+        if query.uri.is_empty() {
+            return Err(BackendError::BadRequest("the query parameter uri is required".into()));
+        }
+        let plugin = query.similarity.as_deref().filter(|s| !s.is_empty()).unwrap_or("concepts");
+        if !SIMILARITY_PLUGINS.contains(&plugin) {
+            return Err(unknown_plugin("similarity plugin", plugin, SIMILARITY_PLUGINS));
+        }
+        let number = query.number.unwrap_or(config.result.number_of_similar_documents).clamp(0, MAX_SIMILAR) as usize;
+        let index = self.index(conn, &config.search_space)?;
+        let doc = find(&index, &query.uri)?;
+        let docs = match plugin {
+            "text" => similar::by_text(conn, &index, doc, number)?,
+            _ => similar::by_concepts(&index, doc, number),
+        };
+        Ok(fetch::documents(conn, &index, &docs)?)
+    }
+
+    /// Operation 8: recommendations for `query.uri` in the search space of `config`.
+    pub fn recommend(&self, conn: &mut Connection, config: &Config, query: &RecommendQuery) -> Result<Recommendations, BackendError> {
+        if query.uri.is_empty() {
+            return Err(BackendError::BadRequest("the query parameter uri is required".into()));
+        }
+        if query.recommender.is_empty() {
+            return Err(BackendError::BadRequest("the query parameter recommender is required".into()));
+        }
+        if !RECOMMENDERS.contains(&query.recommender.as_str()) {
+            return Err(unknown_plugin("recommender", &query.recommender, RECOMMENDERS));
+        }
+        let limit = config.details.number_of_recommendations.clamp(0, MAX_SIMILAR) as usize;
+        let index = self.index(conn, &config.search_space)?;
+        let doc = find(&index, &query.uri)?;
+        let docs = match query.recommender.as_str() {
+            "same-author" => recommend::same_author(&index, doc, limit),
+            _ => {
+                let similar = config.details.number_of_similar.clamp(0, MAX_SIMILAR) as usize;
+                recommend::related_concepts(&index, doc, similar, limit)
+            }
+        };
+        let result = fetch::documents(conn, &index, &docs)?;
+        Ok(Recommendations {
+            message: Some(String::new()),
+            total: Some(result.len() as i32),
+            result,
+            result_type: Some(RECOMMENDATION_TYPE.to_owned()),
+            status: Some(200),
+            success: Some(true),
+        })
+    }
+}
+
+fn find(index: &SpaceIndex, uri: &str) -> Result<u32, BackendError> {
+    index.by_doc_id(uri).ok_or_else(|| {
+        BackendError::NotFound(format!("document {uri} does not exist in search space {}", index.space))
+    })
+}
+
+fn unknown_plugin(what: &str, name: &str, available: &[&str]) -> BackendError {
+    BackendError::NotFound(format!("{what} {name} does not exist; available: {}", available.join(", ")))
+}

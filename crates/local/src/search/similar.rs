@@ -1,0 +1,101 @@
+//! The similarity plugins of getSimilar: `concepts` (concept overlap weighted by inverse document
+//! frequency, broader concepts counting half) and `text` (more-like-this over the document's most
+//! distinctive terms). Both return dense document numbers, best first, never the source document.
+
+use std::collections::HashMap;
+
+use rusqlite::Connection;
+use studio_model::ALL_CONCEPTS_FIELD;
+
+use super::index::{FieldIndex, SpaceIndex};
+use super::run::fts_matches;
+use super::{fetch, text};
+use crate::error::StoreError;
+
+/// Terms of the source document put into the `text` plugin's query.
+const TEXT_TERMS: usize = 12;
+/// Distinct terms of the source document whose document frequency is looked up.
+const TERMS_CONSIDERED: usize = 300;
+const STOPWORDS: &[&str] = &[
+    "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was", "one", "our", "out",
+    "has", "his", "how", "its", "may", "new", "now", "who", "did", "get", "him", "let", "say", "she", "too", "use",
+    "that", "with", "have", "this", "will", "from", "they", "been", "were", "what", "when", "your", "which", "their",
+    "there", "would", "about", "into", "more", "than", "them", "then", "these", "some", "also", "over", "such",
+    "after", "most", "other", "only", "very", "just", "where", "while", "could", "should", "each", "both",
+];
+
+/// Inverse document frequency of a value within the search space.
+pub(crate) fn idf(index: &SpaceIndex, df: u64) -> f64 {
+    (1.0 + index.len() as f64 / df.max(1) as f64).ln()
+}
+
+/// Ranks `scores` best first (ties by date descending, then id) without the source, at most `limit`.
+pub(crate) fn best(scores: HashMap<u32, f64>, source: u32, exclude: &[u32], limit: usize) -> Vec<u32> {
+    let mut ranked: Vec<(f64, u32)> =
+        scores.into_iter().filter(|&(d, s)| d != source && s > 0.0 && !exclude.contains(&d)).map(|(d, s)| (s, d)).collect();
+    ranked.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    ranked.into_iter().take(limit).map(|(_, d)| d).collect()
+}
+
+/// The union concept field of the search space, if it has concepts at all.
+pub(crate) fn concepts_field(index: &SpaceIndex) -> Option<&FieldIndex> {
+    index.field(ALL_CONCEPTS_FIELD)
+}
+
+/// Documents sharing concepts with `doc`: each shared concept adds its IDF; a concept broader than one of
+/// the document's adds half its IDF.
+pub(crate) fn by_concepts(index: &SpaceIndex, doc: u32, limit: usize) -> Vec<u32> {
+    let Some(field) = concepts_field(index) else { return Vec::new() };
+    let mut weights: HashMap<u32, f64> = HashMap::new();
+    for &v in field.direct_values(doc) {
+        weights.insert(v, 1.0);
+        for &a in &field.values[v as usize].ancestors {
+            weights.entry(a).or_insert(0.5);
+        }
+    }
+    let mut scores: HashMap<u32, f64> = HashMap::new();
+    for (v, w) in weights {
+        let value = &field.values[v as usize];
+        let weight = w * idf(index, value.docs.len());
+        for d in &value.docs {
+            *scores.entry(d).or_insert(0.0) += weight;
+        }
+    }
+    best(scores, doc, &[], limit)
+}
+
+/// Documents matching any of the most distinctive terms of `doc` (top tf-idf), ranked by bm25.
+pub(crate) fn by_text(conn: &Connection, index: &SpaceIndex, doc: u32, limit: usize) -> Result<Vec<u32>, StoreError> {
+    let body = fetch::text_of(conn, index, doc)?;
+    let mut tf: HashMap<String, u32> = HashMap::new();
+    for t in text::tokens(&body) {
+        if t.chars().count() >= 3 && !t.chars().all(|c| c.is_ascii_digit()) && !STOPWORDS.contains(&t.as_str()) {
+            *tf.entry(t).or_insert(0) += 1;
+        }
+    }
+    let mut terms: Vec<(String, u32)> = tf.into_iter().collect();
+    terms.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    terms.truncate(TERMS_CONSIDERED);
+    let total: f64 = conn.query_row("SELECT count(*) FROM documents", [], |r| r.get::<_, i64>(0))? as f64;
+    let mut stmt = conn.prepare_cached("SELECT doc FROM documents_fts_terms WHERE term = ?1")?;
+    let mut weighted: Vec<(f64, String)> = Vec::new();
+    for (term, count) in terms {
+        let df: Option<i64> = rusqlite::OptionalExtension::optional(stmt.query_row([&term], |r| r.get(0)))?;
+        let df = df.unwrap_or(0);
+        if df >= 2 {
+            weighted.push((count as f64 * (total / df as f64).ln(), term));
+        }
+    }
+    weighted.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    weighted.truncate(TEXT_TERMS);
+    if weighted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let expression: Vec<String> = weighted.iter().map(|(_, t)| format!("\"{t}\"")).collect();
+    let mut ranked: Vec<(f64, u32)> = fts_matches(conn, &expression.join(" OR "))?
+        .into_iter()
+        .filter_map(|(rowid, score)| index.dense(rowid).filter(|&d| d != doc).map(|d| (score, d)))
+        .collect();
+    ranked.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    Ok(ranked.into_iter().take(limit).map(|(_, d)| d).collect())
+}

@@ -1,0 +1,38 @@
+//! Listing the search spaces of the store with their facet fields (decisions.md §5, `GET /api/searchspaces`).
+//!
+//! A field's `uri` is `urn:searchstudio:field:<field id>`; a `facetsToShow` item may name a field by that
+//! uri or by the bare id.
+
+use rusqlite::Connection;
+use studio_model::{FacetField, SearchSpace, ALL_CONCEPTS_FIELD};
+
+use super::index::{kind_of, CONCEPT_PREFIX};
+use super::run::FIELD_URI_PREFIX;
+use crate::error::StoreError;
+
+/// Every search space holding documents, by id, with its document count and facet fields (sorted by id,
+/// the derived `dyn_uri_all_concepts` included when the space has concept fields).
+pub fn search_spaces(conn: &Connection) -> Result<Vec<SearchSpace>, StoreError> {
+    let counts: Vec<(String, i64)> = conn
+        .prepare_cached("SELECT search_space, count(*) FROM documents GROUP BY search_space ORDER BY search_space")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    let mut stmt = conn.prepare_cached("SELECT field, label FROM facet_fields WHERE search_space = ?1 ORDER BY field")?;
+    let mut out = Vec::with_capacity(counts.len());
+    for (id, documents) in counts {
+        let mut fields: Vec<FacetField> = stmt
+            .query_map([&id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
+            .map(|row| row.map(|(field, label)| field_of(field, label)))
+            .collect::<Result<_, _>>()?;
+        if fields.iter().any(|f| f.field.starts_with(CONCEPT_PREFIX)) {
+            fields.push(field_of(ALL_CONCEPTS_FIELD.to_owned(), "All concepts".to_owned()));
+            fields.sort_by(|a, b| a.field.cmp(&b.field));
+        }
+        out.push(SearchSpace { id, documents, fields });
+    }
+    Ok(out)
+}
+
+fn field_of(field: String, label: String) -> FacetField {
+    FacetField { uri: format!("{FIELD_URI_PREFIX}{field}"), kind: kind_of(&field), label, field }
+}
