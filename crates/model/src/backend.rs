@@ -5,6 +5,7 @@
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use ts_rs::TS;
 use utoipa::ToSchema;
 
 use crate::config::Configuration;
@@ -18,7 +19,7 @@ pub struct Caller {
 }
 
 /// Every configuration and which one is active.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ConfigurationList {
     pub configurations: Vec<Configuration>,
@@ -26,14 +27,14 @@ pub struct ConfigurationList {
 }
 
 /// The result of a create or update: what was stored, and each key that could not be.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 pub struct WriteOutcome {
     pub config: Configuration,
     pub errors: Vec<FieldError>,
 }
 
 /// What a history row records.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum LogAction {
     Create,
@@ -54,7 +55,7 @@ impl LogAction {
 }
 
 /// One change of a configuration, with the configuration as it stood after it (before it, for a delete).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 pub struct LogEntry {
     /// UTC, ISO 8601 with milliseconds.
     pub at: String,

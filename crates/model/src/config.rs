@@ -6,13 +6,14 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use ts_rs::TS;
 use utoipa::ToSchema;
 
 /// Fields that this project does not know, kept and written back as they came.
 pub type Extra = Map<String, Value>;
 
 /// A stored configuration, or the default template when `id` and `created` are null.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 pub struct Configuration {
     /// Assigned by the server; null in the default template.
     pub id: Option<i32>,
@@ -23,6 +24,7 @@ pub struct Configuration {
     pub config: Config,
     #[serde(flatten)]
     #[schema(ignore)]
+    #[ts(skip)]
     pub extra: Extra,
 }
 
@@ -40,7 +42,7 @@ impl Configuration {
 }
 
 /// The display settings bound to one search space.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Config {
     pub title: String,
@@ -52,6 +54,7 @@ pub struct Config {
     pub details: Details,
     #[serde(flatten)]
     #[schema(ignore)]
+    #[ts(skip)]
     pub extra: Extra,
 }
 
@@ -71,7 +74,7 @@ impl Default for Config {
 }
 
 /// How the result list looks.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ResultSettings {
     pub items_per_page: i32,
@@ -89,6 +92,7 @@ pub struct ResultSettings {
     pub show_result_as_image: bool,
     #[serde(flatten)]
     #[schema(ignore)]
+    #[ts(skip)]
     pub extra: Extra,
 }
 
@@ -112,7 +116,7 @@ impl Default for ResultSettings {
 }
 
 /// The facet filter panel.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Filter {
     pub facets_to_show: Vec<FacetSetting>,
@@ -121,6 +125,7 @@ pub struct Filter {
     pub component_order: Vec<String>,
     #[serde(flatten)]
     #[schema(ignore)]
+    #[ts(skip)]
     pub extra: Extra,
 }
 
@@ -131,7 +136,7 @@ impl Default for Filter {
 }
 
 /// One facet of the filter panel.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase", default)]
 pub struct FacetSetting {
     /// The facet field id (`dyn_lit_author`) or the field's URI as listed by `/api/searchspaces`.
@@ -152,6 +157,7 @@ pub struct FacetSetting {
     pub ref_id: String,
     #[serde(flatten)]
     #[schema(ignore)]
+    #[ts(skip)]
     pub extra: Extra,
 }
 
@@ -175,13 +181,14 @@ impl Default for FacetSetting {
 }
 
 /// A background and font colour, each a hexadecimal colour code.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ColourPair {
     pub background_color: String,
     pub font_color: String,
     #[serde(flatten)]
     #[schema(ignore)]
+    #[ts(skip)]
     pub extra: Extra,
 }
 
@@ -192,7 +199,7 @@ impl ColourPair {
 }
 
 /// Colours and logo of the search application.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Layout {
     pub basic_action_color: ColourPair,
@@ -205,6 +212,7 @@ pub struct Layout {
     pub logo: String,
     #[serde(flatten)]
     #[schema(ignore)]
+    #[ts(skip)]
     pub extra: Extra,
 }
 
@@ -224,7 +232,7 @@ impl Default for Layout {
 }
 
 /// The document detail view.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Details {
     pub details_to_show: Vec<DetailSetting>,
@@ -239,6 +247,7 @@ pub struct Details {
     pub show_concept_highlighting: bool,
     #[serde(flatten)]
     #[schema(ignore)]
+    #[ts(skip)]
     pub extra: Extra,
 }
 
@@ -260,7 +269,7 @@ impl Default for Details {
 }
 
 /// One field shown in the detail view.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase", default)]
 pub struct DetailSetting {
     pub uri: String,
@@ -270,6 +279,7 @@ pub struct DetailSetting {
     pub ref_id: String,
     #[serde(flatten)]
     #[schema(ignore)]
+    #[ts(skip)]
     pub extra: Extra,
 }
 

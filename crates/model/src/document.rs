@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::config::Extra;
@@ -12,7 +13,7 @@ use crate::config::Extra;
 pub const ALL_CONCEPTS_FIELD: &str = "dyn_uri_all_concepts";
 
 /// A search result, similar document or recommendation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Document {
     /// URI identifying the document.
@@ -31,6 +32,7 @@ pub struct Document {
     pub facet_list: Vec<FacetGroup>,
     #[serde(flatten)]
     #[schema(ignore)]
+    #[ts(skip)]
     pub extra: Extra,
 }
 
@@ -54,7 +56,7 @@ impl Default for Document {
 }
 
 /// A facet field with its refiners.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(default)]
 pub struct FacetGroup {
     /// Facet field id, e.g. `dyn_lit_author` or `dyn_uri_topic`.
@@ -65,7 +67,7 @@ pub struct FacetGroup {
 }
 
 /// One value of a facet, with the number of results having it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(default)]
 pub struct Refiner {
     pub count: i64,
@@ -77,7 +79,7 @@ pub struct Refiner {
 }
 
 /// One facet value selected as a filter. It matches by `value` when that is not null, else by `label`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(default)]
 pub struct SelectedFacet {
     pub field: String,
@@ -86,7 +88,7 @@ pub struct SelectedFacet {
 }
 
 /// The body of the search operation.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase", default)]
 pub struct SearchRequest {
     pub input: Option<String>,
@@ -96,7 +98,7 @@ pub struct SearchRequest {
 }
 
 /// The answer of the search operation.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(default)]
 pub struct SearchResponse {
     /// Always empty.
@@ -109,7 +111,7 @@ pub struct SearchResponse {
 }
 
 /// Query parameters of getSimilar.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, IntoParams)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, IntoParams, TS)]
 #[into_params(parameter_in = Query)]
 pub struct SimilarQuery {
     /// URI of the document to find similar documents for.
@@ -121,7 +123,7 @@ pub struct SimilarQuery {
 }
 
 /// Query parameters of getRecommendations.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, IntoParams)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, IntoParams, TS)]
 #[into_params(parameter_in = Query)]
 pub struct RecommendQuery {
     /// URI of the document to get recommendations for.
@@ -131,7 +133,7 @@ pub struct RecommendQuery {
 }
 
 /// The answer of getRecommendations; every field is optional in api.md.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Recommendations {
     pub message: Option<String>,
@@ -143,7 +145,7 @@ pub struct Recommendations {
 }
 
 /// What kind of values a facet field holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum FacetKind {
     /// Concept URIs from a concept scheme, possibly hierarchical (`dyn_uri_*`).
@@ -155,7 +157,7 @@ pub enum FacetKind {
 }
 
 /// A facet field of a search space.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 pub struct FacetField {
     pub field: String,
     pub label: String,
@@ -164,7 +166,7 @@ pub struct FacetField {
 }
 
 /// A search space loaded in a store, with its facet fields.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchSpace {
     pub id: String,

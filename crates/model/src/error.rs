@@ -2,10 +2,11 @@
 //! status, an IPC `{code, message}`).
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 use utoipa::ToSchema;
 
 /// One key of a create or update body that could not be stored, with the reason.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
 pub struct FieldError {
     /// Dotted path of the key, e.g. `config.layout.navbar.backgroundColor`.
     pub key: String,
