@@ -1,17 +1,33 @@
 #!/usr/bin/env bash
-# Installs what is needed and runs the whole test suite, ending with one line: "tests: N passed, N failed".
-set -euo pipefail
+# Installs what is needed and runs the whole test suite: the Rust workspace, then the web UI (Vitest and
+# Playwright in headless Chromium), then the desktop app under Xvfb. Ends with one line:
+# "tests: N passed, N failed".
+set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
-ensure_base
+ensure_base || exit 1
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-cargo test --workspace --locked 2>&1 | tee "$log" || status=$?
+run_part() {
+  echo "==> $*"
+  "$@" 2>&1 | tee -a "$log"
+  local rc=${PIPESTATUS[0]}
+  [ "$rc" -eq 0 ] || { echo "==> failed ($rc): $*"; status=1; }
+}
 
-passed=$(grep -Eo 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{s += $4} END {print s + 0}')
-failed=$(grep -Eo '[0-9]+ failed;' "$log" | awk '{s += $1} END {print s + 0}')
+# The web UI is built first: the server's tests and the desktop app serve the built files.
+[ -f scripts/test-ui.sh ] && run_part bash scripts/test-ui.sh build
+run_part cargo test --workspace --locked
+[ -f scripts/test-ui.sh ] && run_part bash scripts/test-ui.sh test
+[ -f scripts/test-desktop.sh ] && run_part bash scripts/test-desktop.sh
+
+# Sum cargo's "test result" lines and the parts' own "<suite>: N passed, N failed" lines.
+passed=$( { grep -Eo 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{print $4}';
+            grep -E '^[a-z-]+: [0-9]+ passed, [0-9]+ failed$' "$log" | awk '{print $2}'; } | awk '{s += $1} END {print s + 0}')
+failed=$( { grep -Eo '[0-9]+ passed; [0-9]+ failed;' "$log" | awk '{print $3}';
+            grep -E '^[a-z-]+: [0-9]+ passed, [0-9]+ failed$' "$log" | awk '{print $4}'; } | awk '{s += $1} END {print s + 0}')
 echo
 echo "tests: $passed passed, $failed failed"
 exit "$status"
