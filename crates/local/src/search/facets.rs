@@ -107,11 +107,10 @@ pub(crate) fn facet_group(field: &FieldIndex, setting: &FacetSetting, scope: &Ro
         .collect();
     let mut shown = vec![false; field.values.len()];
     let mut facets = arrange.level(&candidates, 1, &mut shown);
-    for &v in selected {
-        if !shown[v as usize] {
-            shown[v as usize] = true;
-            facets.push(arrange.refiner(v, None));
-        }
-    }
+    // A selected refiner the tree does not reach (deeper than hierarchicalDepth) is still offered, at the top.
+    let mut hidden: Vec<u32> = selected.iter().copied().filter(|&v| !shown[v as usize]).collect();
+    hidden.sort_by(|&a, &b| arrange.compare(a, b));
+    hidden.dedup();
+    facets.extend(hidden.into_iter().map(|v| arrange.refiner(v, None)));
     FacetGroup { field: field.id.clone(), label: setting.title.clone(), facets }
 }
