@@ -2,6 +2,7 @@
 //! only `main` prints it.
 
 mod config_files;
+mod data;
 mod serve;
 
 use std::path::PathBuf;
@@ -36,6 +37,33 @@ enum Command {
     ImportConfig {
         /// A JSON file holding a configuration envelope, as export-config writes it
         file: PathBuf,
+    },
+    /// Load documents (JSON Lines, one document per line) into a search space of the local store
+    Import {
+        /// The search space to load them into
+        #[arg(long, value_name = "ID")]
+        search_space: String,
+        /// The JSON Lines file
+        file: PathBuf,
+    },
+    /// Load a concept scheme (JSON Lines of {"uri", "label", "broader": [...]}) into the local store
+    ImportConcepts {
+        /// The JSON Lines file
+        file: PathBuf,
+    },
+    /// Load the bundled demo search space `demo` and one configuration using it
+    DemoData,
+    /// Measure import and search speed on a generated corpus
+    Bench {
+        /// Number of documents to generate
+        #[arg(long, default_value_t = 100_000)]
+        docs: usize,
+        /// Print the figures as one JSON object
+        #[arg(long)]
+        json: bool,
+        /// Directory for the benchmark's store [default: a fresh one under the data directory, removed after]
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
     },
 }
 
@@ -84,5 +112,9 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Serve(args) => serve::run(&cli, args),
         Command::ExportConfig { id, file } => config_files::export(&cli, *id, file.as_deref()),
         Command::ImportConfig { file } => config_files::import(&cli, file),
+        Command::Import { search_space, file } => data::import(&cli, search_space, file),
+        Command::ImportConcepts { file } => data::import_concepts_file(&cli, file),
+        Command::DemoData => data::demo_data(&cli),
+        Command::Bench { docs, json, dir } => data::bench(&cli, *docs, *json, dir.clone()),
     }
 }

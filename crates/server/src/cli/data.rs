@@ -1,0 +1,146 @@
+//! `import`, `import-concepts`, `demo-data` and `bench`: filling the local store, and measuring it.
+
+use std::fs::File;
+use std::io::{BufReader, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use studio_local::{demo, import_concepts, import_documents, os_caller, ImportReport, LocalBackend, Store};
+use studio_model::Backend;
+
+use super::{runtime, Cli, CliError};
+
+/// Counts the bytes read through it, so progress can be shown as a share of the file.
+struct CountingReader<R> {
+    inner: R,
+    read: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// Progress on stderr when it is a terminal; silent otherwise.
+struct Progress {
+    shown: bool,
+    total_bytes: u64,
+    read: Arc<AtomicU64>,
+}
+
+impl Progress {
+    fn new(total_bytes: u64) -> Progress {
+        Progress { shown: std::io::stderr().is_terminal(), total_bytes, read: Arc::new(AtomicU64::new(0)) }
+    }
+
+    fn update(&self, lines: u64) {
+        if !self.shown {
+            return;
+        }
+        let bytes = self.read.load(Ordering::Relaxed);
+        let share = if self.total_bytes > 0 { (bytes as f64 / self.total_bytes as f64).min(1.0) } else { 1.0 };
+        let filled = (share * 30.0) as usize;
+        eprint!("\r[{}{}] {:>3}%  {lines} lines", "#".repeat(filled), " ".repeat(30 - filled), (share * 100.0) as u32);
+        let _ = std::io::stderr().flush();
+    }
+
+    fn finish(&self) {
+        if self.shown {
+            eprintln!();
+        }
+    }
+}
+
+fn open(path: &Path) -> Result<(File, u64), CliError> {
+    let io = |source| CliError::Io { what: "cannot read", path: path.display().to_string(), source };
+    let file = File::open(path).map_err(io)?;
+    let size = file.metadata().map_err(io)?.len();
+    Ok((file, size))
+}
+
+/// Runs an import of `file` with a progress bar, then reports skipped lines on stderr.
+fn import_file(
+    file: &Path,
+    work: impl FnOnce(BufReader<CountingReader<File>>, &mut dyn FnMut(u64)) -> Result<ImportReport, studio_local::StoreError>,
+) -> Result<ImportReport, CliError> {
+    let (handle, size) = open(file)?;
+    let progress = Progress::new(size);
+    let reader = BufReader::with_capacity(1 << 16, CountingReader { inner: handle, read: progress.read.clone() });
+    let report = work(reader, &mut |lines| progress.update(lines));
+    progress.finish();
+    let report = report?;
+    for error in &report.errors {
+        eprintln!("{}:{}: {} (line skipped)", file.display(), error.line, error.message);
+    }
+    if report.skipped > report.errors.len() as u64 {
+        eprintln!("… and {} more lines skipped", report.skipped - report.errors.len() as u64);
+    }
+    Ok(report)
+}
+
+pub fn import(cli: &Cli, search_space: &str, file: &Path) -> Result<(), CliError> {
+    let store = Store::open_dir(&cli.data_dir()?)?;
+    let report = import_file(file, |reader, progress| import_documents(&store, search_space, reader, progress))?;
+    println!("imported {} documents into {search_space}", report.imported);
+    Ok(())
+}
+
+pub fn import_concepts_file(cli: &Cli, file: &Path) -> Result<(), CliError> {
+    let store = Store::open_dir(&cli.data_dir()?)?;
+    let report = import_file(file, |reader, progress| import_concepts(&store, reader, progress))?;
+    println!("imported {} concepts", report.imported);
+    Ok(())
+}
+
+/// Loads the demo search space, and its configuration unless one for the demo space already exists.
+pub fn demo_data(cli: &Cli) -> Result<(), CliError> {
+    let store = Store::open_dir(&cli.data_dir()?)?;
+    let progress = Progress::new(demo::DEMO_DOCUMENTS as u64);
+    let report = demo::load_demo(&store, &mut |lines| {
+        progress.read.store(lines, Ordering::Relaxed);
+        progress.update(lines);
+    })?;
+    progress.finish();
+    println!("imported {} documents into {}", report.documents.imported, demo::DEMO_SPACE);
+    let backend = LocalBackend::new(store);
+    let rt = runtime()?;
+    let existing = rt.block_on(backend.list_configurations())?;
+    match existing.configurations.iter().find(|c| c.config.search_space == demo::DEMO_SPACE) {
+        Some(config) => println!("configuration {} already uses {}", config.id.unwrap_or_default(), demo::DEMO_SPACE),
+        None => {
+            let outcome = rt.block_on(backend.create_configuration(&os_caller(), demo::demo_configuration()))?;
+            println!("created configuration {} ({})", outcome.config.id.unwrap_or_default(), outcome.config.config.title);
+        }
+    }
+    Ok(())
+}
+
+pub fn bench(cli: &Cli, docs: usize, json: bool, dir: Option<PathBuf>) -> Result<(), CliError> {
+    let (dir, scratch) = match dir {
+        Some(dir) => (dir, false),
+        None => (tempdir_in(&cli.data_dir()?)?, true),
+    };
+    let result = studio_local::bench::run_bench(&dir, docs);
+    if scratch {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let report = result?;
+    if json {
+        println!("{}", serde_json::to_string(&report).map_err(|e| CliError::Server(e.to_string()))?);
+    } else {
+        print!("{report}");
+    }
+    Ok(())
+}
+
+/// A fresh directory for a benchmark's store under the data directory, removed after the run.
+fn tempdir_in(parent: &Path) -> Result<PathBuf, CliError> {
+    let dir = parent.join(format!("bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)
+        .map_err(|source| CliError::Io { what: "cannot create", path: dir.display().to_string(), source })?;
+    Ok(dir)
+}

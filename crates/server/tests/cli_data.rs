@@ -1,0 +1,71 @@
+//! The data commands of the real `studio` binary: import, import-concepts, demo-data and bench.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const STUDIO: &str = env!("CARGO_BIN_EXE_studio");
+
+fn studio(data_dir: &Path, args: &[&str]) -> Output {
+    Command::new(STUDIO).arg("--data-dir").arg(data_dir).args(args).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn import_reports_bad_lines_by_number_and_imports_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("docs.jsonl");
+    let good = |id: &str| format!(r#"{{"id":"{id}","title":"Doc {id}","description":"About wind","date":1.6e12,"facetList":[{{"field":"dyn_lit_author","label":"Author","facets":[{{"count":1,"label":"Ana","value":null}}]}}]}}"#);
+    std::fs::write(&file, format!("{}\nnot json\n{}\n{{\"title\": \"no id\"}}\n", good("urn:a"), good("urn:b"))).unwrap();
+    let out = studio(dir.path(), &["import", "--search-space", "news", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), "imported 2 documents into news");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("docs.jsonl:2:"), "{stderr}");
+    assert!(stderr.contains("docs.jsonl:4:"), "{stderr}");
+
+    let concepts = dir.path().join("concepts.jsonl");
+    std::fs::write(&concepts, "{\"uri\":\"urn:c:energy\",\"label\":\"Energy\",\"broader\":[]}\n{\"uri\":\"urn:c:wind\",\"label\":\"Wind\",\"broader\":[\"urn:c:energy\"]}\n[]\n").unwrap();
+    let out = studio(dir.path(), &["import-concepts", concepts.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), "imported 2 concepts");
+    assert!(text(&out.stderr).contains(":3:"));
+
+    let out = studio(dir.path(), &["import", "--search-space", "news", "/no/such.jsonl"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("/no/such.jsonl"));
+    let out = studio(dir.path(), &["import", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "--search-space is required");
+}
+
+#[test]
+fn demo_data_loads_the_demo_space_and_one_configuration_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = studio(dir.path(), &["demo-data"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("documents into demo"), "{stdout}");
+    assert!(stdout.contains("created configuration 1"), "{stdout}");
+    let again = text(&studio(dir.path(), &["demo-data"]).stdout);
+    assert!(again.contains("configuration 1 already uses demo"), "{again}");
+    let exported: serde_json::Value = serde_json::from_slice(&studio(dir.path(), &["export-config", "1"]).stdout).unwrap();
+    assert_eq!(exported["config"]["searchSpace"], "demo");
+    assert!(!exported["config"]["filter"]["facetsToShow"].as_array().unwrap().is_empty());
+    assert!(studio(dir.path(), &["export-config", "2"]).status.code() == Some(1), "no second configuration");
+}
+
+#[test]
+fn bench_prints_rates_and_latencies_as_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = studio(dir.path(), &["bench", "--docs", "300", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(report["documents"], 300);
+    assert!(report["import_rate"].as_f64().unwrap() > 0.0);
+    let kinds: Vec<_> = report["kinds"].as_array().unwrap().iter().map(|k| k["kind"].as_str().unwrap().to_owned()).collect();
+    assert!(kinds.len() >= 4, "{kinds:?}");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with("bench-")).collect();
+    assert!(leftovers.is_empty(), "the scratch store is removed");
+}
