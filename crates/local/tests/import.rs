@@ -1,0 +1,109 @@
+//! Importing documents and concepts: bad lines are reported with their numbers and skipped, the rest is
+//! imported, and re-importing an id replaces the document everywhere (text, facets, counts).
+
+use studio_local::{import_concepts, import_documents, search_spaces, SearchEngine, Store};
+use studio_model::{Config, FacetSetting, SearchRequest};
+
+fn store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_dir(dir.path()).unwrap();
+    (dir, store)
+}
+
+fn config(space: &str) -> Config {
+    let mut config = Config { search_space: space.into(), ..Default::default() };
+    config.filter.facets_to_show.push(FacetSetting { uri: "dyn_lit_author".into(), title: "Author".into(), ..Default::default() });
+    config
+}
+
+fn search(store: &Store, engine: &SearchEngine, space: &str, input: &str) -> studio_model::SearchResponse {
+    let mut conn = store.conn().unwrap();
+    engine.search(&mut conn, &config(space), &SearchRequest { input: Some(input.into()), ..Default::default() }).unwrap()
+}
+
+#[test]
+fn bad_lines_are_reported_with_their_numbers_and_skipped() {
+    let (_dir, store) = store();
+    let mut input: Vec<u8> = Vec::new();
+    input.extend_from_slice(br#"{"id": "a", "title": "first"}"#);
+    input.extend_from_slice(b"\n{not json\n");
+    input.extend_from_slice(b"{\"title\": \"no id\"}\n");
+    input.extend_from_slice(b"{\"id\": \"  \"}\n");
+    input.extend_from_slice(b"\n");
+    input.extend_from_slice(b"{\"id\": \"b\", \"title\": \"bad \xff bytes\"}\n");
+    input.extend_from_slice(b"[1, 2, 3]\n");
+    input.extend_from_slice(b"{\"id\": \"c\", \"date\": \"yesterday\"}\n");
+    input.extend_from_slice(b"{\"id\": \"d\", \"title\": \"second\", \"facetList\": [{\"field\": \"dyn_lit_author\", \"facets\": [{\"label\": \"Ana\"}]}]}\r\n");
+    input.extend_from_slice(br#"{"id": "e", "title": "last line without a line break"}"#);
+    let mut progress = Vec::new();
+    let report = import_documents(&store, "s", input.as_slice(), &mut |n| progress.push(n)).unwrap();
+    assert_eq!(report.imported, 3);
+    assert_eq!(report.skipped, 6);
+    let lines: Vec<u64> = report.errors.iter().map(|e| e.line).collect();
+    assert_eq!(lines, [2, 3, 4, 6, 7, 8]);
+    assert!(report.errors.iter().all(|e| !e.message.is_empty()));
+    assert!(report.errors[0].message.contains("not a document"), "{}", report.errors[0].message);
+    assert_eq!(progress.last(), Some(&10));
+
+    let engine = SearchEngine::new();
+    assert_eq!(search(&store, &engine, "s", "").total, 3);
+    assert_eq!(search(&store, &engine, "s", "second").result[0].id, "d");
+}
+
+#[test]
+fn an_empty_search_space_id_is_refused() {
+    let (_dir, store) = store();
+    assert!(import_documents(&store, "", &b"{\"id\":\"a\"}\n"[..], &mut |_| {}).is_err());
+}
+
+#[test]
+fn reimporting_an_id_replaces_the_document() {
+    let (_dir, store) = store();
+    let line = |title: &str, author: &str| {
+        format!(
+            r#"{{"id": "x", "title": "{title}", "facetList": [{{"field": "dyn_lit_author", "label": "Author", "facets": [{{"label": "{author}"}}]}}]}}"#
+        )
+    };
+    import_documents(&store, "s", format!("{}\n", line("orange", "Ana")).as_bytes(), &mut |_| {}).unwrap();
+    import_documents(&store, "other", format!("{}\n", line("orange", "Ana")).as_bytes(), &mut |_| {}).unwrap();
+    let engine = SearchEngine::new();
+    assert_eq!(search(&store, &engine, "s", "orange").total, 1);
+    let report = import_documents(&store, "s", format!("{}\n{}\n", line("lemon", "Ben"), line("lime", "Cem")).as_bytes(), &mut |_| {}).unwrap();
+    assert_eq!(report.imported, 2);
+
+    assert_eq!(search(&store, &engine, "s", "orange").total, 0, "old text is gone");
+    assert_eq!(search(&store, &engine, "s", "lemon").total, 0, "replaced within the same file");
+    let now = search(&store, &engine, "s", "lime");
+    assert_eq!(now.total, 1);
+    let authors: Vec<(&str, i64)> = now.facets[0].facets.iter().map(|r| (r.label.as_str(), r.count)).collect();
+    assert_eq!(authors, [("Cem", 1)], "old facet values are gone");
+    assert_eq!(search(&store, &engine, "other", "orange").total, 1, "the same id in another search space is untouched");
+    let spaces = search_spaces(&store.conn().unwrap()).unwrap();
+    let counts: Vec<(&str, i64)> = spaces.iter().map(|s| (s.id.as_str(), s.documents)).collect();
+    assert_eq!(counts, [("other", 1), ("s", 1)]);
+}
+
+#[test]
+fn concept_lines_load_labels_and_hierarchy_and_bad_ones_are_skipped() {
+    let (_dir, store) = store();
+    let concepts = "{\"uri\": \"urn:a\", \"label\": \"Animals\"}\n{\"uri\": \"urn:b\", \"label\": \"Birds\", \"broader\": [\"urn:a\"]}\n{\"label\": \"no uri\"}\nnope\n";
+    let report = import_concepts(&store, concepts.as_bytes(), &mut |_| {}).unwrap();
+    assert_eq!(report.imported, 2);
+    assert_eq!(report.errors.iter().map(|e| e.line).collect::<Vec<_>>(), [3, 4]);
+    let doc = r#"{"id": "d", "facetList": [{"field": "dyn_uri_kind", "label": "Kind", "facets": [{"label": "b", "value": "urn:b"}]}]}"#;
+    import_documents(&store, "s", doc.as_bytes(), &mut |_| {}).unwrap();
+    let mut config = Config { search_space: "s".into(), ..Default::default() };
+    config.filter.facets_to_show.push(FacetSetting {
+        uri: "urn:searchstudio:field:dyn_uri_kind".into(),
+        title: "Kind".into(),
+        facet_mode: "hierarchical".into(),
+        ..Default::default()
+    });
+    let engine = SearchEngine::new();
+    let got = engine.search(&mut store.conn().unwrap(), &config, &SearchRequest::default()).unwrap();
+    let top = &got.facets[0].facets;
+    assert_eq!(top.len(), 1);
+    assert_eq!((top[0].label.as_str(), top[0].value.as_deref(), top[0].count), ("Animals", Some("urn:a"), 1));
+    let child = &top[0].children.as_ref().unwrap()[0];
+    assert_eq!((child.label.as_str(), child.count), ("b", 1), "the document's own label wins in its search space");
+}

@@ -1,0 +1,125 @@
+//! What a user of the API sees: the document shape of api.md (with the reversed label/value of
+//! `dyn_uri_all_concepts` in a document's facetList and name-in-label in the response's facets), and
+//! hierarchical counts that are unions, with a selected parent matching its descendants' documents.
+
+use serde_json::json;
+use studio_local::{import_documents, LocalBackend, Store};
+use studio_model::{Backend, Caller, SearchRequest, SelectedFacet};
+
+/// Concepts A > B > C and A > D, declared by nesting.
+const DOCS: &str = r#"{"id": "d1", "title": "one", "date": 4000, "facetList": [{"field": "dyn_uri_topic", "label": "Topic", "facets": [{"count": 1, "label": "A", "value": "urn:A", "children": [{"count": 1, "label": "B", "value": "urn:B", "children": [{"count": 1, "label": "C", "value": "urn:C"}]}]}]}]}
+{"id": "d2", "title": "two", "date": 3000, "facetList": [{"field": "dyn_uri_topic", "label": "Topic", "facets": [{"label": "B", "value": "urn:B"}]}]}
+{"id": "d3", "title": "three", "date": 2000, "facetList": [{"field": "dyn_uri_topic", "label": "Topic", "facets": [{"label": "A", "value": "urn:A", "children": [{"label": "D", "value": "urn:D"}]}]}]}
+{"id": "d4", "title": "four", "date": 1000, "facetList": [{"field": "dyn_uri_topic", "label": "Topic", "facets": [{"label": "C", "value": "urn:C"}, {"label": "D", "value": "urn:D"}]}]}
+{"id": "d5", "title": "five", "date": 500, "description": "Nothing", "image": "data:image/svg+xml,%3Csvg/%3E", "link": "https://example.com/5", "content": "secret words", "facetList": [{"field": "dyn_lit_author", "label": "Author", "facets": [{"count": 1, "label": "Ana", "value": null}]}, {"field": "dyn_uri_region", "label": "Region", "facets": [{"count": 2, "label": "Lisbon", "value": "urn:lisbon"}]}, {"field": "dyn_uri_all_concepts", "label": "imported", "facets": [{"label": "urn:ignored", "value": "Ignored"}]}]}
+"#;
+
+async fn backend() -> (tempfile::TempDir, LocalBackend, i32) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_dir(dir.path()).unwrap();
+    let report = import_documents(&store, "s", DOCS.as_bytes(), &mut |_| {}).unwrap();
+    assert_eq!(report.imported, 5, "{:?}", report.errors);
+    let backend = LocalBackend::new(store);
+    let facet = |uri: &str, title: &str, mode: &str| {
+        json!({"uri": uri, "title": title, "show": true, "facetMode": mode, "hierarchicalDepth": 3, "maximumTerms": 10,
+               "sorting": "alphabetical", "sortingOrder": "asc", "refId": uri})
+    };
+    let body = json!({"config": {"title": "t", "searchSpace": "s", "filter": {"facetsToShow": [
+        facet("dyn_uri_topic", "Topics", "hierarchical"),
+        facet("dyn_uri_all_concepts", "Everything", "flat"),
+        facet("dyn_lit_author", "Authors", "flat"),
+    ]}}});
+    let id = backend.create_configuration(&Caller { user: "u".into() }, body).await.unwrap().config.id.unwrap();
+    (dir, backend, id)
+}
+
+fn select(field: &str, value: &str) -> SearchRequest {
+    SearchRequest {
+        selected_facets: vec![SelectedFacet { field: field.into(), label: None, value: Some(value.into()) }],
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn parent_counts_are_unions_and_a_parent_selects_its_descendants() {
+    let (_dir, backend, id) = backend().await;
+    let all = backend.search(id, SearchRequest::default()).await.unwrap();
+    let topics = &all.facets[0];
+    assert_eq!(topics.label, "Topics");
+    assert_eq!(topics.facets.len(), 1, "only A is a top concept");
+    let a = &topics.facets[0];
+    assert_eq!((a.label.as_str(), a.value.as_deref(), a.count), ("A", Some("urn:A"), 4), "d1..d4, not B + D = 5");
+    let children: Vec<(&str, i64)> = a.children.as_ref().unwrap().iter().map(|r| (r.label.as_str(), r.count)).collect();
+    assert_eq!(children, [("B", 3), ("D", 2)]);
+    let b = &a.children.as_ref().unwrap()[0];
+    assert_eq!(b.children.as_ref().unwrap()[0].count, 2, "C: d1 and d4");
+
+    let ids = |r: &studio_model::SearchResponse| r.result.iter().map(|d| d.id.clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&backend.search(id, select("dyn_uri_topic", "urn:A")).await.unwrap()), ["d1", "d2", "d3", "d4"]);
+    assert_eq!(ids(&backend.search(id, select("dyn_uri_topic", "urn:B")).await.unwrap()), ["d1", "d2", "d4"]);
+    // A field's own selection does not narrow its own counts; it narrows the others'.
+    let picked = backend.search(id, select("dyn_uri_topic", "urn:D")).await.unwrap();
+    assert_eq!(picked.total, 2);
+    assert_eq!(picked.facets[0].facets[0].count, 4);
+    let everything: Vec<(&str, i64)> = picked.facets[1].facets.iter().map(|r| (r.label.as_str(), r.count)).collect();
+    assert_eq!(everything, [("A", 2), ("B", 1), ("C", 1), ("D", 2)]);
+}
+
+#[tokio::test]
+async fn documents_have_the_shape_of_the_api() {
+    let (_dir, backend, id) = backend().await;
+    let found = backend.search(id, SearchRequest { input: Some("five".into()), ..Default::default() }).await.unwrap();
+    assert_eq!(found.total, 1);
+    assert_eq!(found.concepts, Vec::<serde_json::Value>::new());
+    assert!(found.message.starts_with("took ") && found.message.ends_with(" ms"));
+    let doc = serde_json::to_value(&found.result[0]).unwrap();
+    assert_eq!(
+        doc,
+        json!({
+            "id": "d5", "link": "https://example.com/5", "title": "five", "description": "Nothing", "date": 500.0,
+            "empty": false, "image": "data:image/svg+xml,%3Csvg/%3E", "searchSpaceId": "s", "type": "User",
+            "documentDetails": [],
+            "facetList": [
+                {"field": "dyn_lit_author", "label": "Author", "facets": [{"count": 1, "label": "Ana", "value": null, "children": null}]},
+                {"field": "dyn_uri_region", "label": "Region", "facets": [{"count": 2, "label": "Lisbon", "value": "urn:lisbon", "children": null}]},
+                {"field": "dyn_uri_all_concepts", "label": "All concepts", "facets": [{"count": 1, "label": "urn:lisbon", "value": "Lisbon", "children": null}]}
+            ]
+        })
+    );
+    assert_eq!(backend.search(id, SearchRequest { input: Some("SECRET".into()), ..Default::default() }).await.unwrap().total, 1, "content is searched");
+
+    // In the response's facets every group, dyn_uri_all_concepts included, has the name in label.
+    let all = &found.facets[1];
+    assert_eq!(all.field, "dyn_uri_all_concepts");
+    assert_eq!(all.label, "Everything");
+    assert_eq!((all.facets[0].label.as_str(), all.facets[0].value.as_deref()), ("Lisbon", Some("urn:lisbon")));
+    assert_eq!(all.facets.len(), 1, "an imported dyn_uri_all_concepts group is ignored");
+    assert_eq!(found.facets[2].facets[0].value, None, "literal refiners carry no value");
+
+    let spaces = backend.search_spaces().await.unwrap();
+    let fields: Vec<(&str, &str, &str)> =
+        spaces[0].fields.iter().map(|f| (f.field.as_str(), f.label.as_str(), f.uri.as_str())).collect();
+    assert_eq!(fields, [
+        ("dyn_lit_author", "Author", "urn:searchstudio:field:dyn_lit_author"),
+        ("dyn_uri_all_concepts", "All concepts", "urn:searchstudio:field:dyn_uri_all_concepts"),
+        ("dyn_uri_region", "Region", "urn:searchstudio:field:dyn_uri_region"),
+        ("dyn_uri_topic", "Topic", "urn:searchstudio:field:dyn_uri_topic"),
+    ]);
+    assert_eq!(serde_json::to_value(spaces[0].fields[0].kind).unwrap(), "literal");
+    assert_eq!(spaces[0].documents, 5);
+}
+
+#[tokio::test]
+async fn odd_input_never_fails_and_paging_follows_the_configuration() {
+    let (_dir, backend, id) = backend().await;
+    for input in ["\"", "\"\"", "*", "AND OR NOT", "title:one", "(one", "one\"", "NEAR(one two)", "é", "-", "^one"] {
+        let r = backend.search(id, SearchRequest { input: Some(input.into()), ..Default::default() }).await;
+        assert!(r.is_ok(), "{input}: {r:?}");
+    }
+    let page = backend.search(id, SearchRequest { start: Some(3), ..Default::default() }).await.unwrap();
+    assert_eq!(page.total, 5);
+    assert_eq!(page.result.iter().map(|d| d.id.as_str()).collect::<Vec<_>>(), ["d4", "d5"]);
+    let past = backend.search(id, SearchRequest { start: Some(50), ..Default::default() }).await.unwrap();
+    assert!(past.result.is_empty());
+    assert_eq!(past.total, 5);
+}
