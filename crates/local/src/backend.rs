@@ -117,7 +117,11 @@ impl Backend for LocalBackend {
         let engine = self.engine.clone();
         self.run(move |c| {
             let started = Instant::now();
-            let config = configs::get(c, id)?;
+            let stored = configs::get(c, id)?;
+            let config = match &request.config {
+                Some(overrides) => studio_model::with_overrides(&stored, overrides),
+                None => stored,
+            };
             let mut answer = engine.search(c, &config.config, &request)?;
             answer.message = took(started);
             Ok(answer)

@@ -95,6 +95,12 @@ pub struct SearchRequest {
     pub selected_facets: Vec<SelectedFacet>,
     /// Number of results to skip; at least 0.
     pub start: Option<i32>,
+    /// Search Studio extension: settings that stand in for the stored configuration's in this one search
+    /// (an editor's unsaved settings), merged over them by the update rules; invalid keys are ignored.
+    /// Servers that do not know it ignore it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub config: Option<Value>,
 }
 
 /// The answer of the search operation.

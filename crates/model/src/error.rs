@@ -34,6 +34,10 @@ pub enum BackendError {
     /// A server behind this one could not be reached or answered something that is not the API.
     #[error("{0}")]
     BadGateway(String),
+    /// A server behind this one refused the request with a 4xx status that has no variant of its own
+    /// (405, 413, 415, 429 …); a proxy answers with that same status.
+    #[error("{message}")]
+    Upstream { status: u16, message: String },
     /// A server behind this one did not answer in time.
     #[error("{0}")]
     Timeout(String),

@@ -21,7 +21,7 @@ pub use document::{
     SearchResponse, SearchSpace, SelectedFacet, SimilarQuery, ALL_CONCEPTS_FIELD,
 };
 pub use error::{BackendError, FieldError};
-pub use merge::{merge_create, merge_update};
+pub use merge::{merge_create, merge_update, with_overrides};
 pub use rules::{
     DATE_FORMATS, FACET_MODES, MAX_LOGO_BYTES, SIMILARITY_PLUGINS, RECOMMENDERS, SORTINGS, SORTING_ORDERS,
     TITLE_ACTIONS,

@@ -42,6 +42,13 @@ pub fn merge_update(current: &Configuration, body: &Value) -> Result<(Configurat
     merge_into(current.clone(), body)
 }
 
+/// The configuration as an editor has it: `overrides` (a `config` object) merged over `stored` by the update
+/// rules, invalid keys ignored. Used to preview unsaved settings; nothing is stored.
+pub fn with_overrides(stored: &Configuration, overrides: &Value) -> Configuration {
+    let body = serde_json::json!({ "config": overrides });
+    merge_update(stored, &body).map_or_else(|_| stored.clone(), |(merged, _)| merged)
+}
+
 fn config_object(body: &Value) -> Result<&Map<String, Value>, BackendError> {
     let Some(envelope) = body.as_object() else {
         return Err(BackendError::BadRequest("the body must be a JSON object shaped as a configuration envelope".into()));

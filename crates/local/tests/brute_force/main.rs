@@ -129,7 +129,7 @@ fn engine_agrees_with_brute_force() {
             let config = random_config(&mut rng);
             let total_guess = in_space.len();
             let start = if rng.chance(50) { 0 } else { rng.below(total_guess + 2) };
-            let request = SearchRequest { input: Some(input.clone()), selected_facets: selected.clone(), start: Some(start as i32) };
+            let request = SearchRequest { input: Some(input.clone()), selected_facets: selected.clone(), start: Some(start as i32), config: None };
             let got = engine.search(&mut conn, &config, &request).unwrap();
             let ctx = format!("seed {seed} query {q}: input {input:?} selected {selected:?}");
 

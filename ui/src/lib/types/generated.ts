@@ -127,7 +127,13 @@ export type SearchRequest = { input: string | null, selectedFacets: Array<Select
 /**
  * Number of results to skip; at least 0.
  */
-start: number | null, };
+start: number | null, 
+/**
+ * Search Studio extension: settings that stand in for the stored configuration's in this one search
+ * (an editor's unsaved settings), merged over them by the update rules; invalid keys are ignored.
+ * Servers that do not know it ignore it.
+ */
+config?: JsonValue, };
 
 export type SearchResponse = { 
 /**

@@ -1,0 +1,39 @@
+//! The editor previews unsaved settings by sending them with a search (`config` in the search body): the
+//! search follows them, and nothing is stored.
+
+use serde_json::json;
+use studio_local::{demo, LocalBackend, Store};
+use studio_model::{Backend, Caller, SearchRequest};
+
+#[tokio::test]
+async fn a_search_with_config_overrides_follows_them_and_stores_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_dir(dir.path()).unwrap();
+    demo::load_demo(&store, &mut |_| {}).unwrap();
+    let backend = LocalBackend::new(store);
+    let caller = Caller { user: "ana".into() };
+    let id = backend.create_configuration(&caller, demo::demo_configuration()).await.unwrap().config.id.unwrap();
+    let stored = backend.get_configuration(id).await.unwrap();
+
+    let plain = backend.search(id, SearchRequest::default()).await.unwrap();
+    assert_eq!(plain.result.len(), stored.config.result.items_per_page as usize);
+    assert_eq!(plain.facets.len(), stored.config.filter.facets_to_show.iter().filter(|f| f.show).count());
+
+    let overrides = json!({
+        "result": { "itemsPerPage": 3 },
+        "filter": { "facetsToShow": [{ "uri": "dyn_lit_author", "title": "Written by", "maximumTerms": 2 }] }
+    });
+    let previewed = backend.search(id, SearchRequest { config: Some(overrides), ..Default::default() }).await.unwrap();
+    assert_eq!(previewed.result.len(), 3);
+    assert_eq!(previewed.total, plain.total);
+    assert_eq!(previewed.facets.len(), 1);
+    assert_eq!(previewed.facets[0].label, "Written by");
+    assert_eq!(previewed.facets[0].facets.len(), 2);
+
+    let invalid = json!({ "result": { "itemsPerPage": 0 } });
+    let ignored = backend.search(id, SearchRequest { config: Some(invalid), ..Default::default() }).await.unwrap();
+    assert_eq!(ignored.result.len(), stored.config.result.items_per_page as usize, "an invalid override is ignored");
+
+    assert_eq!(backend.get_configuration(id).await.unwrap(), stored);
+    assert_eq!(backend.configuration_logs(id).await.unwrap().len(), 1);
+}
