@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 use studio_model::{Document, FacetGroup, Refiner};
 
-use super::scheme::{concept_uri, REGIONS, TOPICS};
+use super::scheme::{concept_uri, Tree, REGIONS, TOPICS};
 use super::words::{AUTHORS, COMPANIES, CONTEXTS, SENTENCES, TITLES};
 
 /// SplitMix64: tiny, fast, and fully determined by its seed.
@@ -43,7 +43,7 @@ const FIRST_DATE: f64 = 1_546_300_800_000.0;
 const LAST_DATE: f64 = 1_735_603_200_000.0;
 
 /// A leaf concept of a three-level tree, or (one time in eight) a second-level one.
-fn pick_concept(rng: &mut Rng, tree: &[(&'static str, &'static [(&'static str, &'static [&'static str])])]) -> &'static str {
+fn pick_concept(rng: &mut Rng, tree: Tree) -> &'static str {
     let (_, seconds) = rng.pick(tree);
     let (second, thirds) = rng.pick(seconds);
     if rng.below(8) == 0 {

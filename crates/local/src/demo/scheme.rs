@@ -3,8 +3,11 @@
 /// Base of the demo concept URIs.
 pub const CONCEPT_BASE: &str = "https://demo.searchstudio.dev/concept/";
 
-/// (top concept, [(second level, [third level])]) of the topic facet.
-pub(crate) const TOPICS: &[(&str, &[(&str, &[&str])])] = &[
+/// A three-level tree: (top concept, [(second level, [third level])]).
+pub(crate) type Tree = &'static [(&'static str, &'static [(&'static str, &'static [&'static str])])];
+
+/// The topic facet's tree.
+pub(crate) const TOPICS: Tree = &[
     ("Energy", &[
         ("Renewables", &["Solar power", "Wind power", "Hydropower", "Geothermal energy"]),
         ("Fossil fuels", &["Oil", "Natural gas", "Coal", "Refining"]),
@@ -44,7 +47,7 @@ pub(crate) const TOPICS: &[(&str, &[(&str, &[&str])])] = &[
 ];
 
 /// (continent, [(country, [cities])]) of the region facet.
-pub(crate) const REGIONS: &[(&str, &[(&str, &[&str])])] = &[
+pub(crate) const REGIONS: Tree = &[
     ("Europe", &[("Germany", &["Berlin", "Munich"]), ("France", &["Paris", "Lyon"]), ("Spain", &["Madrid", "Barcelona"])]),
     ("North America", &[
         ("United States", &["New York", "San Francisco"]),
@@ -93,7 +96,7 @@ pub fn concept_uri(scheme: &str, label: &str) -> String {
 }
 
 /// Every concept of a three-level tree, parents before children.
-pub(crate) fn flatten(scheme: &str, tree: &[(&str, &[(&str, &[&str])])]) -> Vec<DemoConcept> {
+pub(crate) fn flatten(scheme: &str, tree: Tree) -> Vec<DemoConcept> {
     let mut out = Vec::new();
     for (top, seconds) in tree {
         let top_uri = concept_uri(scheme, top);

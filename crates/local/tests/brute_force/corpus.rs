@@ -159,12 +159,12 @@ fn make_doc(rng: &mut Rng, space: &'static str, id: String, topic_parents: &[Vec
 /// A random corpus: about 10-50 documents in space `s`, a few in space `other`, some ids imported twice.
 pub fn corpus(rng: &mut Rng) -> Corpus {
     let mut topic_parents: Vec<Vec<usize>> = vec![Vec::new(); TOPICS];
-    for t in 3..TOPICS {
-        topic_parents[t].push(rng.below(t));
+    for (t, parents) in topic_parents.iter_mut().enumerate().skip(3) {
+        parents.push(rng.below(t));
         if rng.chance(10) {
             let second = rng.below(t);
-            if !topic_parents[t].contains(&second) {
-                topic_parents[t].push(second);
+            if !parents.contains(&second) {
+                parents.push(second);
             }
         }
     }

@@ -61,7 +61,7 @@ pub fn scores(docs: &[Doc], clauses: &[Clause]) -> Vec<Option<f64>> {
                 .iter()
                 .map(|c| cs.iter().zip(weights).map(|(col, w)| hits(col, c) as f64 * w).sum::<f64>())
                 .collect();
-            if freq.iter().any(|&f| f == 0.0) {
+            if freq.contains(&0.0) {
                 return None;
             }
             let d = cs.iter().map(Vec::len).sum::<usize>() as f64;
@@ -70,7 +70,7 @@ pub fn scores(docs: &[Doc], clauses: &[Clause]) -> Vec<Option<f64>> {
             for (i, f) in freq.iter().enumerate() {
                 score += idf[i] * ((f * (k1 + 1.0)) / (f + k1 * (1.0 - b + b * d / avgdl)));
             }
-            Some(-1.0 * score)
+            Some(-score)
         })
         .collect()
 }
@@ -78,8 +78,11 @@ pub fn scores(docs: &[Doc], clauses: &[Clause]) -> Vec<Option<f64>> {
 /// A facet field as the oracle sees it: every value with label, uri, parents and document set.
 pub struct Field {
     pub id: String,
-    pub values: Vec<(String, Option<String>, Vec<usize>, BTreeSet<usize>)>,
+    pub values: Vec<Value>,
 }
+
+/// (label, uri, parent values, documents having it or a descendant)
+pub type Value = (String, Option<String>, Vec<usize>, BTreeSet<usize>);
 
 impl Field {
     fn children(&self, v: usize) -> Vec<usize> {
@@ -90,7 +93,7 @@ impl Field {
 /// Builds one field over the documents of space `s` (indices into `docs`).
 pub fn field(c: &Corpus, id: &str) -> Option<Field> {
     let docs: Vec<(usize, &Doc)> = c.docs.iter().enumerate().filter(|(_, d)| d.space == "s").collect();
-    let mut values: Vec<(String, Option<String>, Vec<usize>, BTreeSet<usize>)> = Vec::new();
+    let mut values: Vec<Value> = Vec::new();
     let topic_docs = |t: usize| -> BTreeSet<usize> { docs.iter().filter(|(_, d)| d.topics.contains(&t)).map(|(i, _)| *i).collect() };
     let place_docs = |p: usize| -> BTreeSet<usize> { docs.iter().filter(|(_, d)| d.places.contains(&p)).map(|(i, _)| *i).collect() };
     let mut concepts: Vec<(String, String, Vec<String>, BTreeSet<usize>)> = Vec::new();
@@ -116,7 +119,7 @@ pub fn field(c: &Corpus, id: &str) -> Option<Field> {
         let parents = parents.iter().filter_map(|p| uris.iter().position(|u| u == p)).collect();
         values.push((label, Some(uri), parents, own));
     }
-    let literal = |get: &dyn Fn(&Doc) -> Vec<String>| -> Vec<(String, Option<String>, Vec<usize>, BTreeSet<usize>)> {
+    let literal = |get: &dyn Fn(&Doc) -> Vec<String>| -> Vec<Value> {
         let labels: BTreeSet<String> = docs.iter().flat_map(|(_, d)| get(d)).collect();
         labels.into_iter().map(|l| {
             let own = docs.iter().filter(|(_, d)| get(d).contains(&l)).map(|(i, _)| *i).collect();
@@ -171,6 +174,7 @@ pub fn group(field: &Field, s: &FacetSetting, scope: &BTreeSet<usize>, selected:
     let counts: Vec<usize> = field.values.iter().map(|v| v.3.intersection(scope).count()).collect();
     let hier = s.facet_mode == "hierarchical";
     let mut shown = BTreeSet::new();
+    #[allow(clippy::too_many_arguments)]
     fn level(f: &Field, counts: &[usize], s: &FacetSetting, sel: &[usize], cands: Vec<usize>, depth: usize, hier: bool, shown: &mut BTreeSet<usize>) -> Vec<Refiner> {
         let mut list: Vec<usize> = cands.into_iter().filter(|&v| counts[v] > 0 || sel.contains(&v)).collect();
         list.sort_by(|&a, &b| compare(f, counts, s, a, b));
