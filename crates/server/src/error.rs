@@ -55,6 +55,10 @@ impl From<BackendError> for AppError {
             BackendError::Conflict(_) => StatusCode::CONFLICT,
             BackendError::BadGateway(_) => StatusCode::BAD_GATEWAY,
             BackendError::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,
+            // An upstream's own 4xx passes through; anything else claiming to be one is a bad gateway.
+            BackendError::Upstream { status, .. } => {
+                StatusCode::from_u16(*status).ok().filter(StatusCode::is_client_error).unwrap_or(StatusCode::BAD_GATEWAY)
+            }
             BackendError::Storage(_) | BackendError::Internal(_) => {
                 tracing::error!(error = %e, "request failed");
                 return AppError::new(

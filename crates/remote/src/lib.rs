@@ -1,0 +1,26 @@
+//! Search Studio's client of a remote server of the API (api.md and the extensions of decisions.md §5):
+//! a team's production search application, or another `studio serve`. [`RemoteBackend`] answers every
+//! operation of the `Backend` trait over HTTP, so the editor, the preview and `studio serve --upstream`
+//! work the same against a remote server as against the local store.
+//!
+//! It reads tolerantly (optional fields may be missing, unknown fields are kept and written back), and it
+//! never panics on what a server sends: every failure is a [`RemoteError`] that says what to do about it.
+//! This crate holds no state between requests beyond a connection pool, and never touches the local store.
+//!
+//! Facet groups are read as the server sends them: in a document's `facetList`, the
+//! `dyn_uri_all_concepts` group carries the concept URI in `label` and its name in `value` (api.md); that
+//! reversal is kept, not "corrected", so a document read here equals the one the server holds.
+
+mod answer;
+mod backend;
+mod client;
+mod error;
+mod options;
+mod transport;
+mod wire;
+
+pub use answer::{snippet, SNIPPET_BYTES};
+pub use backend::RemoteBackend;
+pub use client::RemoteClient;
+pub use error::RemoteError;
+pub use options::RemoteOptions;

@@ -1,0 +1,191 @@
+//! Sending one request to the server: the shared reqwest client with its headers and timeouts, the retry
+//! loop (backoff, `Retry-After`), and the classification of transport failures. What an answer means is
+//! left to [`crate::answer`].
+//!
+//! Retries: a request that failed to connect was never sent, so it is always tried again. A 502, 503, 504
+//! or 429 answer is retried only for requests that are safe to repeat (`Repeat::Safe`): GET, PUT, DELETE
+//! and the read-only search POST; never create or set-active. Timeouts are not retried (each would cost a
+//! whole request timeout again).
+
+use std::time::{Duration, SystemTime};
+
+use reqwest::header::{HeaderMap, HeaderValue, ACCEPT, AUTHORIZATION, RETRY_AFTER, USER_AGENT};
+use reqwest::{Client, Method, StatusCode};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::answer::Answer;
+use crate::error::RemoteError;
+use crate::options::RemoteOptions;
+
+/// Whether a request may be sent again after the server may have seen it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Repeat {
+    /// Repeating it changes nothing on the server.
+    Safe,
+    /// Repeating it could change something twice; only retried when it was never sent.
+    Once,
+}
+
+/// One request: method, path under the base URL, query and JSON body.
+pub(crate) struct Call {
+    pub method: Method,
+    pub path: String,
+    pub query: Vec<(&'static str, String)>,
+    pub body: Option<Value>,
+    pub repeat: Repeat,
+}
+
+impl Call {
+    pub fn get(path: String) -> Self {
+        Call { method: Method::GET, path, query: Vec::new(), body: None, repeat: Repeat::Safe }
+    }
+
+    pub fn with_body(method: Method, path: String, body: Value, repeat: Repeat) -> Self {
+        Call { method, path, query: Vec::new(), body: Some(body), repeat }
+    }
+}
+
+/// The HTTP client of one remote backend.
+#[derive(Clone)]
+pub(crate) struct Transport {
+    client: Client,
+    base: String,
+    options: RemoteOptions,
+}
+
+/// How one attempt ended.
+enum Attempt {
+    Answered { status: StatusCode, headers: HeaderMap, body: Vec<u8> },
+    Failed { error: RemoteError, never_sent: bool },
+}
+
+impl Transport {
+    /// A client for the server at `base_url` (`http(s)://host[:port][/prefix]`, the part before `/api`).
+    pub fn new(base_url: &str, token: Option<&str>, options: RemoteOptions) -> Result<Self, RemoteError> {
+        let base = check_base_url(base_url)?;
+        let mut headers = HeaderMap::new();
+        headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
+        headers.insert(USER_AGENT, HeaderValue::from_static(concat!("search-studio/", env!("CARGO_PKG_VERSION"))));
+        if let Some(token) = token.map(str::trim).filter(|t| !t.is_empty()) {
+            let mut value = HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| RemoteError::BadBaseUrl {
+                url: base.clone(),
+                reason: "the access token holds characters that cannot be sent in a header".into(),
+            })?;
+            value.set_sensitive(true);
+            headers.insert(AUTHORIZATION, value);
+        }
+        let client = Client::builder()
+            .default_headers(headers)
+            .connect_timeout(options.connect_timeout)
+            .timeout(options.request_timeout)
+            .build()
+            .map_err(|e| RemoteError::Client(root_cause(&e)))?;
+        Ok(Transport { client, base, options })
+    }
+
+    /// The base URL, without a trailing slash.
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
+    /// Sends `call`, retrying as the module docs say, and reads the answer as `T`.
+    pub async fn send<T: DeserializeOwned>(&self, call: Call) -> Result<T, RemoteError> {
+        let request = format!("{} {}", call.method, call.path);
+        let mut retry = 0;
+        loop {
+            let wait = match self.attempt(&call).await {
+                Attempt::Answered { status, headers, body } => {
+                    let again = call.repeat == Repeat::Safe && is_retryable(status) && retry < self.options.retries;
+                    if !again {
+                        let answer = Answer { server: &self.base, request: &request, status, headers: &headers, body: &body };
+                        return answer.read();
+                    }
+                    self.retry_after(&headers).unwrap_or_else(|| self.options.backoff_for(retry + 1))
+                }
+                Attempt::Failed { error, never_sent } => {
+                    if !never_sent || retry >= self.options.retries {
+                        return Err(error);
+                    }
+                    self.options.backoff_for(retry + 1)
+                }
+            };
+            retry += 1;
+            tracing::debug!(%request, retry, ?wait, "retrying a request to the remote server");
+            tokio::time::sleep(wait).await;
+        }
+    }
+
+    async fn attempt(&self, call: &Call) -> Attempt {
+        let mut builder = self.client.request(call.method.clone(), format!("{}{}", self.base, call.path));
+        if !call.query.is_empty() {
+            builder = builder.query(&call.query);
+        }
+        if let Some(body) = &call.body {
+            builder = builder.json(body);
+        }
+        let response = match builder.send().await {
+            Ok(response) => response,
+            Err(e) => return self.failed(e),
+        };
+        let (status, headers) = (response.status(), response.headers().clone());
+        match response.bytes().await {
+            Ok(body) => Attempt::Answered { status, headers, body: body.to_vec() },
+            Err(e) => self.failed(e),
+        }
+    }
+
+    fn failed(&self, e: reqwest::Error) -> Attempt {
+        let server = self.base.clone();
+        if e.is_timeout() {
+            let after = if e.is_connect() { self.options.connect_timeout } else { self.options.request_timeout };
+            return Attempt::Failed { error: RemoteError::TimedOut { server, after }, never_sent: false };
+        }
+        if e.is_connect() {
+            return Attempt::Failed { error: RemoteError::Unreachable { server, reason: root_cause(&e) }, never_sent: true };
+        }
+        Attempt::Failed { error: RemoteError::ConnectionLost { server, reason: root_cause(&e) }, never_sent: false }
+    }
+
+    /// The wait a `Retry-After` header asks for (seconds or an HTTP date), capped.
+    fn retry_after(&self, headers: &HeaderMap) -> Option<Duration> {
+        let raw = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
+        let wait = match raw.parse::<u64>() {
+            Ok(seconds) => Duration::from_secs(seconds),
+            Err(_) => httpdate::parse_http_date(raw).ok()?.duration_since(SystemTime::now()).unwrap_or_default(),
+        };
+        Some(wait.min(self.options.max_retry_after))
+    }
+}
+
+fn is_retryable(status: StatusCode) -> bool {
+    matches!(status.as_u16(), 429 | 502 | 503 | 504)
+}
+
+/// Checks that `url` is an absolute http(s) URL without query or fragment; drops a trailing slash or `/api`.
+fn check_base_url(url: &str) -> Result<String, RemoteError> {
+    let bad = |reason: &str| RemoteError::BadBaseUrl { url: url.to_owned(), reason: reason.to_owned() };
+    let parsed = reqwest::Url::parse(url.trim()).map_err(|e| bad(&format!("{e}; write it like http://host:8080")))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(bad("only http:// and https:// servers are supported"));
+    }
+    if parsed.host_str().is_none_or(str::is_empty) {
+        return Err(bad("it names no host"));
+    }
+    if parsed.query().is_some() || parsed.fragment().is_some() {
+        return Err(bad("it must not carry a query or fragment"));
+    }
+    // Every path of the API starts with /api; a pasted `http://host:8080/api` means `http://host:8080`.
+    let base = parsed.as_str().trim_end_matches('/');
+    Ok(base.strip_suffix("/api").unwrap_or(base).to_owned())
+}
+
+/// The innermost cause of an error (`Connection refused (os error 111)`), which says more than reqwest's
+/// outer `error sending request for url …`.
+fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut cause = e;
+    while let Some(inner) = cause.source() {
+        cause = inner;
+    }
+    cause.to_string()
+}
