@@ -8,7 +8,7 @@ fn bench_reports_import_rate_and_latency_per_kind() {
     assert_eq!(report.documents, 300);
     assert!(report.import_rate > 0.0);
     let kinds: Vec<&str> = report.kinds.iter().map(|k| k.kind.as_str()).collect();
-    assert_eq!(kinds, ["search", "facets only", "similar", "recommend"]);
+    assert_eq!(kinds, ["search", "facets only", "similar concepts", "similar text", "recommend"]);
     assert!(report.kinds.iter().all(|k| k.runs > 0 && k.p95_ms >= k.p50_ms));
     let text = report.to_string();
     assert!(text.contains("documents/s") && text.contains("p95"), "{text}");

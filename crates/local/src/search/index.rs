@@ -97,6 +97,8 @@ pub struct SpaceIndex {
     pub(crate) all: RoaringBitmap,
     pub(crate) fields: Vec<FieldIndex>,
     field_by_id: HashMap<String, usize>,
+    /// Documents in the whole store (every search space), as the full-text index counts them.
+    pub(crate) store_documents: u64,
 }
 
 impl SpaceIndex {
@@ -129,6 +131,7 @@ impl SpaceIndex {
     pub(crate) fn build(conn: &mut Connection, space: &str) -> Result<SpaceIndex, StoreError> {
         let tx = conn.transaction()?;
         let generation = read_generation(&tx, space)?;
+        let store_documents: i64 = tx.query_row("SELECT count(*) FROM documents", [], |r| r.get(0))?;
         let mut docs: Vec<(i64, String, f64)> = tx
             .prepare_cached("SELECT num, id, date FROM documents WHERE search_space = ?1")?
             .query_map([space], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
@@ -175,7 +178,17 @@ impl SpaceIndex {
         tx.commit()?;
         let fields = builders.into_iter().map(|b| b.finish(n, &hierarchy)).collect();
         let all = RoaringBitmap::from_sorted_iter(0..n).unwrap_or_default();
-        Ok(SpaceIndex { space: space.to_owned(), generation, rowids, by_rowid, by_id, all, fields, field_by_id })
+        Ok(SpaceIndex {
+            space: space.to_owned(),
+            generation,
+            rowids,
+            by_rowid,
+            by_id,
+            all,
+            fields,
+            field_by_id,
+            store_documents: store_documents.max(0) as u64,
+        })
     }
 }
 

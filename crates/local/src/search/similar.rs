@@ -15,7 +15,7 @@ use crate::error::StoreError;
 /// Terms of the source document put into the `text` plugin's query.
 const TEXT_TERMS: usize = 12;
 /// Distinct terms of the source document whose document frequency is looked up.
-const TERMS_CONSIDERED: usize = 300;
+const TERMS_CONSIDERED: usize = 64;
 const STOPWORDS: &[&str] = &[
     "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was", "one", "our", "out",
     "has", "his", "how", "its", "may", "new", "now", "who", "did", "get", "him", "let", "say", "she", "too", "use",
@@ -76,13 +76,15 @@ pub(crate) fn by_text(conn: &Connection, index: &SpaceIndex, doc: u32, limit: us
     let mut terms: Vec<(String, u32)> = tf.into_iter().collect();
     terms.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     terms.truncate(TERMS_CONSIDERED);
-    let total: f64 = conn.query_row("SELECT count(*) FROM documents", [], |r| r.get::<_, i64>(0))? as f64;
+    let total = index.store_documents as f64;
     let mut stmt = conn.prepare_cached("SELECT doc FROM documents_fts_terms WHERE term = ?1")?;
     let mut weighted: Vec<(f64, String)> = Vec::new();
     for (term, count) in terms {
         let df: Option<i64> = rusqlite::OptionalExtension::optional(stmt.query_row([&term], |r| r.get(0)))?;
         let df = df.unwrap_or(0);
-        if df >= 2 {
+        // A term only this document has finds nothing; one in more than a quarter of all documents
+        // says little about this one and makes the query slow.
+        if df >= 2 && (df as f64) <= total / 4.0 {
             weighted.push((count as f64 * (total / df as f64).ln(), term));
         }
     }
