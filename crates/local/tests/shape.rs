@@ -112,7 +112,7 @@ async fn documents_have_the_shape_of_the_api() {
 #[tokio::test]
 async fn odd_input_never_fails_and_paging_follows_the_configuration() {
     let (_dir, backend, id) = backend().await;
-    for input in ["\"", "\"\"", "*", "AND OR NOT", "title:one", "(one", "one\"", "NEAR(one two)", "é", "-", "^one"] {
+    for input in ["\"", "\"\"", "*", "AND OR NOT", "title:one", "(one", "one\"", "NEAR(one two)", "é", "-", "^one", "\u{1E900}", "one \u{1E900}*", "\u{E000}", "\u{301}", "one\u{0}two", "🙂 one"] {
         let r = backend.search(id, SearchRequest { input: Some(input.into()), ..Default::default() }).await;
         assert!(r.is_ok(), "{input}: {r:?}");
     }

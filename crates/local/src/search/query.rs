@@ -28,7 +28,8 @@ impl TextQuery {
     /// whose text splits into several tokens (`e-mail`) is a phrase; trailing `*` makes the last token a
     /// prefix; clauses without any letter or digit are dropped.
     pub fn parse(input: &str) -> TextQuery {
-        let chars: Vec<char> = input.chars().collect();
+        // Control characters (a NUL would end the expression early inside SQLite) separate words.
+        let chars: Vec<char> = input.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
         let mut clauses = Vec::new();
         let mut i = 0;
         while i < chars.len() {
