@@ -3,10 +3,12 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Args;
 use studio_local::os_caller;
 use studio_model::Backend;
+use studio_remote::{RemoteBackend, RemoteOptions};
 use studio_server::Auth;
 
 use super::{runtime, Cli, CliError};
@@ -22,6 +24,9 @@ pub struct ServeArgs {
     /// Serve in front of another server of the API instead of the local store (token in STUDIO_UPSTREAM_TOKEN)
     #[arg(long, value_name = "URL")]
     upstream: Option<String>,
+    /// Longest wait for one answer of the upstream server, in seconds; slower answers become 504
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0, requires = "upstream")]
+    upstream_timeout: f64,
     /// The built web UI to serve at / [default: ui/dist next to the working directory or the binary]
     #[arg(long, env = "SEARCH_STUDIO_UI_DIR", value_name = "DIR")]
     ui_dir: Option<PathBuf>,
@@ -36,17 +41,34 @@ fn find_ui_dir() -> Option<PathBuf> {
     candidates.into_iter().find(|dir| dir.join("index.html").is_file())
 }
 
+/// The environment variable holding the access token sent to the upstream server.
+const UPSTREAM_TOKEN_VAR: &str = "STUDIO_UPSTREAM_TOKEN";
+
+/// A backend over the upstream server. A missing token is allowed (the upstream may not need one) but
+/// warned about, since a server of the API answers 401 without one.
+fn upstream_backend(url: &str, timeout_seconds: f64) -> Result<RemoteBackend, CliError> {
+    let timeout = Duration::try_from_secs_f64(timeout_seconds)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| CliError::Input(format!("--upstream-timeout {timeout_seconds}: give a positive number of seconds")))?;
+    let token = std::env::var(UPSTREAM_TOKEN_VAR).ok().filter(|t| !t.trim().is_empty());
+    if token.is_none() {
+        tracing::warn!("{UPSTREAM_TOKEN_VAR} is not set: requests to the upstream {url} carry no access token");
+    }
+    let options = RemoteOptions::default().request_timeout(timeout);
+    let backend = RemoteBackend::with_options(url, token.as_deref(), options)
+        .map_err(|e| CliError::Input(format!("--upstream: {e}")))?;
+    tracing::info!(upstream = backend.client().base_url(), "serving in front of an upstream server");
+    Ok(backend)
+}
+
 pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), CliError> {
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
         .with_writer(std::io::stderr)
         .init();
     let backend: Arc<dyn Backend> = match &args.upstream {
-        Some(url) => {
-            return Err(CliError::Input(format!(
-                "--upstream {url}: this build cannot proxy to another server yet; serve the local store instead"
-            )))
-        }
+        Some(url) => Arc::new(upstream_backend(url, args.upstream_timeout)?),
         None => Arc::new(cli.local_backend()?),
     };
     let auth = match &args.auth {
