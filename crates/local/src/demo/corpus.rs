@@ -32,6 +32,17 @@ impl Rng {
         items[self.below(items.len())]
     }
 
+    /// `k` distinct indices below `n`, in random order.
+    pub(crate) fn distinct(&mut self, k: usize, n: usize) -> Vec<usize> {
+        let mut all: Vec<usize> = (0..n).collect();
+        for i in 0..k.min(n) {
+            let j = i + self.below(n - i);
+            all.swap(i, j);
+        }
+        all.truncate(k.min(n));
+        all
+    }
+
     /// A float in [0, 1).
     pub(crate) fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
@@ -110,8 +121,18 @@ pub(crate) fn document(rng: &mut Rng, i: usize, space: &str) -> Document {
     }
     let other = second_topic.unwrap_or_else(|| pick_concept(rng, TOPICS));
     let title = fill(rng.pick(TITLES), company, topic, place, other, rng);
-    let summary: Vec<String> = (0..3 + rng.below(2)).map(|_| fill(rng.pick(SENTENCES), company, topic, place, other, rng)).collect();
-    let body: Vec<String> = (0..8 + rng.below(10)).map(|_| fill(rng.pick(SENTENCES), company, topic, place, other, rng)).collect();
+    let summary_count = 3 + rng.below(2);
+    let summary: Vec<String> = rng
+        .distinct(summary_count, SENTENCES.len())
+        .into_iter()
+        .map(|k| fill(SENTENCES[k], company, topic, place, other, rng))
+        .collect();
+    let body_count = 6 + rng.below(8);
+    let body: Vec<String> = rng
+        .distinct(body_count, SENTENCES.len())
+        .into_iter()
+        .map(|k| fill(SENTENCES[k], company, topic, place, other, rng))
+        .collect();
     let date = (FIRST_DATE + rng.unit() * (LAST_DATE - FIRST_DATE)).floor();
     let sentiment = (rng.unit() * 2.0 - 1.0) * 0.9;
     let mut topics = vec![refiner(topic, Some(concept_uri("topic", topic)))];
@@ -133,7 +154,7 @@ pub(crate) fn document(rng: &mut Rng, i: usize, space: &str) -> Document {
     extra.insert("content".into(), Value::String(body.join(" ")));
     Document {
         id: format!("https://demo.searchstudio.dev/doc/{i:06}"),
-        link: format!("https://news.example.com/{}/{slug}", 2019 + (i % 6)),
+        link: format!("https://news.example.com/{}/{slug}", year(date)),
         title,
         description: summary.join(" "),
         date,
@@ -145,6 +166,12 @@ pub(crate) fn document(rng: &mut Rng, i: usize, space: &str) -> Document {
         facet_list,
         extra,
     }
+}
+
+/// The calendar year (UTC) of epoch milliseconds.
+fn year(date: f64) -> i32 {
+    use chrono::Datelike;
+    chrono::DateTime::from_timestamp_millis(date as i64).map_or(2019, |d| d.year())
 }
 
 /// The JSON of a concept import line.
