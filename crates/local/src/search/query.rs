@@ -5,7 +5,7 @@
 //! inside the quotes itself, so case and accents are folded exactly as in the index, and no input can
 //! produce FTS5 syntax (operators, column filters, parentheses): odd input never becomes an error.
 
-use super::text::has_token;
+use super::text::{has_token, is_token_char};
 
 /// One condition of a query: a word or a phrase (several tokens in a row), the last token optionally a prefix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,9 +24,9 @@ pub struct TextQuery {
 
 impl TextQuery {
     /// Parses user input. Rules: `"a quoted phrase"` is one clause when its closing quote exists (a quote
-    /// without a partner is literal, i.e. a separator); otherwise whitespace separates clauses, and a clause
-    /// whose text splits into several tokens (`e-mail`) is a phrase; trailing `*` makes the last token a
-    /// prefix; clauses without any letter or digit are dropped.
+    /// without a partner is literal, i.e. a separator); outside phrases every word is a clause of its own,
+    /// words being split at anything that is not a letter or digit (`e-mail` is `e` AND `mail`, as in
+    /// common search engines); a trailing `*` makes the last word (or the phrase's last word) a prefix.
     pub fn parse(input: &str) -> TextQuery {
         // Control characters (a NUL would end the expression early inside SQLite) separate words.
         let chars: Vec<char> = input.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
@@ -37,13 +37,10 @@ impl TextQuery {
                 i += 1;
                 continue;
             }
-            let (text, next) = if chars[i] == '"' {
-                match chars[i + 1..].iter().position(|&c| c == '"') {
-                    Some(len) => (chars[i + 1..i + 1 + len].iter().collect::<String>(), i + len + 2),
-                    None => take_word(&chars, i),
-                }
-            } else {
-                take_word(&chars, i)
+            let phrase = if chars[i] == '"' { chars[i + 1..].iter().position(|&c| c == '"') } else { None };
+            let (text, next) = match phrase {
+                Some(len) => (chars[i + 1..i + 1 + len].iter().collect::<String>(), i + len + 2),
+                None => take_word(&chars, i),
             };
             i = next;
             let mut prefix = false;
@@ -56,8 +53,16 @@ impl TextQuery {
                 text.pop();
                 prefix = true;
             }
-            if has_token(&text) {
-                clauses.push(Clause { text: text.replace('"', " "), prefix });
+            if phrase.is_some() {
+                if has_token(&text) {
+                    clauses.push(Clause { text, prefix });
+                }
+                continue;
+            }
+            let words: Vec<&str> = text.split(|c: char| !is_token_char(c)).filter(|w| has_token(w)).collect();
+            let last = words.len().saturating_sub(1);
+            for (k, word) in words.into_iter().enumerate() {
+                clauses.push(Clause { text: word.to_owned(), prefix: prefix && k == last });
             }
         }
         TextQuery { clauses }
@@ -110,8 +115,9 @@ mod tests {
     fn odd_input_is_safe() {
         assert_eq!(fts(""), None);
         assert_eq!(fts("  \" * -- ()"), None);
-        assert_eq!(fts("\"unclosed phrase"), Some("\" unclosed\" \"phrase\"".into()));
-        assert_eq!(fts("a\"b NOT OR ( title:x"), Some("\"a b\" \"NOT\" \"OR\" \"title:x\"".into()));
-        assert_eq!(fts("**x**"), Some("\"**x\"*".into()));
+        assert_eq!(fts("\"unclosed phrase"), Some("\"unclosed\" \"phrase\"".into()));
+        assert_eq!(fts("a\"b NOT OR ( title:x"), Some("\"a\" \"b\" \"NOT\" \"OR\" \"title\" \"x\"".into()));
+        assert_eq!(fts("**x**"), Some("\"x\"*".into()));
+        assert_eq!(fts("e-mail covid-19*"), Some("\"e\" \"mail\" \"covid\" \"19\"*".into()));
     }
 }

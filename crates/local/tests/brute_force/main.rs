@@ -31,8 +31,10 @@ fn random_query(rng: &mut Rng) -> (String, Vec<Clause>) {
                 clauses.push(Clause { tokens: oracle::tokens(&cut), prefix: true });
             }
             2 => {
+                // Words joined by punctuation are separate words.
                 input.push(format!("{w}-{w2}"));
-                clauses.push(Clause { tokens: oracle::tokens(&format!("{w} {w2}")), prefix: false });
+                clauses.push(Clause { tokens: oracle::tokens(&w), prefix: false });
+                clauses.push(Clause { tokens: oracle::tokens(&w2), prefix: false });
             }
             3 => {
                 input.push(w.to_uppercase());
@@ -42,7 +44,9 @@ fn random_query(rng: &mut Rng) -> (String, Vec<Clause>) {
             5 if rng.chance(30) => {
                 let op = rng.pick(&["NEAR(", "OR", "AND", "NOT", "title:alpha"]);
                 input.push(op.to_string());
-                clauses.push(Clause { tokens: oracle::tokens(op), prefix: false });
+                for t in oracle::tokens(op) {
+                    clauses.push(Clause { tokens: vec![t], prefix: false });
+                }
             }
             _ => {
                 input.push(w.clone());
