@@ -54,6 +54,13 @@ async fn parent_counts_are_unions_and_a_parent_selects_its_descendants() {
     let b = &a.children.as_ref().unwrap()[0];
     assert_eq!(b.children.as_ref().unwrap()[0].count, 2, "C: d1 and d4");
 
+    // A tag taken as it is from a document's dyn_uri_all_concepts group (URI in label) selects that concept.
+    let reversed = SearchRequest {
+        selected_facets: vec![SelectedFacet { field: "dyn_uri_all_concepts".into(), label: Some("urn:D".into()), value: Some("D".into()) }],
+        ..Default::default()
+    };
+    assert_eq!(backend.search(id, reversed).await.unwrap().total, 2);
+
     let ids = |r: &studio_model::SearchResponse| r.result.iter().map(|d| d.id.clone()).collect::<Vec<_>>();
     assert_eq!(ids(&backend.search(id, select("dyn_uri_topic", "urn:A")).await.unwrap()), ["d1", "d2", "d3", "d4"]);
     assert_eq!(ids(&backend.search(id, select("dyn_uri_topic", "urn:B")).await.unwrap()), ["d1", "d2", "d4"]);
