@@ -40,7 +40,7 @@ impl Answer<'_> {
             },
             400 => RemoteError::BadRequest { message: message() },
             409 => RemoteError::Conflict { message: message() },
-            400..=499 => RemoteError::Refused { server, status, message: message() },
+            402 | 405..=408 | 410..=499 => RemoteError::Refused { server, status, message: message() },
             500..=599 => RemoteError::ServerFailed {
                 server,
                 status,

@@ -41,7 +41,7 @@ async fn answers_missing_every_optional_field_are_read_with_defaults() {
     let one = client.get_configuration(3).await.unwrap();
     assert_eq!((one.id, one.created.as_deref()), (None, None));
     assert_eq!(one.config.result.items_per_page, 10, "api.md's defaults fill what is missing");
-    assert!(one.config.details.show_concept_highlighting == false);
+    assert!(!one.config.details.show_concept_highlighting);
     let list = client.list_configurations().await.unwrap();
     assert_eq!((list.configurations.len(), list.active_id), (1, None));
     let written = client.create_configuration(json!({"config": {}})).await.unwrap();
