@@ -1,0 +1,120 @@
+// The one interface the UI talks to. `http.ts` implements it over fetch against `studio serve`; `tauri.ts`
+// over the desktop shell's commands. Nothing else in the UI knows which one it has.
+import type {
+  Config,
+  Configuration,
+  ConfigurationList,
+  Document,
+  LogEntry,
+  RecommendQuery,
+  Recommendations,
+  SearchRequest,
+  SearchResponse,
+  SearchSpace,
+  SimilarQuery,
+  WriteOutcome,
+} from '../types/generated';
+
+/** What went wrong, as a code the UI can act on without matching message strings. */
+export type ErrorCode =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'bad_gateway'
+  | 'timeout'
+  | 'storage'
+  | 'internal'
+  | 'upstream'
+  | 'network';
+
+const CODES: readonly ErrorCode[] = [
+  'bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'bad_gateway',
+  'timeout', 'storage', 'internal', 'upstream', 'network',
+];
+
+export class BackendError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = 'BackendError';
+    this.code = code;
+  }
+
+  /** Turns whatever a transport threw into a BackendError (a `{code, message}` object from IPC included). */
+  static from(e: unknown): BackendError {
+    if (e instanceof BackendError) return e;
+    if (e && typeof e === 'object' && 'code' in e && 'message' in e) {
+      const code = String((e as { code: unknown }).code);
+      const known = (CODES as readonly string[]).includes(code) ? (code as ErrorCode) : 'internal';
+      return new BackendError(known, String((e as { message: unknown }).message));
+    }
+    if (e instanceof Error) return new BackendError('network', e.message);
+    return new BackendError('internal', String(e));
+  }
+}
+
+/**
+ * The search body, plus the preview's extension: `config` overrides the stored configuration's settings for
+ * this one search, so that unsaved edits (facets, page size) reach the results. Backends of this project honour
+ * it; other servers ignore the unknown field, and the preview then shapes what it can on its own side.
+ */
+export type PreviewSearchRequest = SearchRequest & { config?: Config };
+
+export interface Backend {
+  defaultConfiguration(): Promise<Configuration>;
+  listConfigurations(): Promise<ConfigurationList>;
+  activeConfiguration(): Promise<Configuration>;
+  getConfiguration(id: number): Promise<Configuration>;
+  createConfiguration(body: unknown): Promise<WriteOutcome>;
+  updateConfiguration(id: number, body: unknown): Promise<WriteOutcome>;
+  similarDocuments(id: number, query: SimilarQuery): Promise<Document[]>;
+  recommendations(id: number, query: RecommendQuery): Promise<Recommendations>;
+  search(id: number, request: PreviewSearchRequest): Promise<SearchResponse>;
+  setActive(id: number): Promise<Configuration>;
+  visibleConfigurations(): Promise<Configuration[]>;
+  configurationLogs(id: number): Promise<LogEntry[]>;
+  deleteConfiguration(id: number): Promise<void>;
+  searchSpaces(): Promise<SearchSpace[]>;
+  /** Only the desktop shell has these. */
+  readonly desktop?: Desktop;
+}
+
+export type Theme = 'light' | 'dark' | 'system';
+
+/** The desktop shell's settings (`get_settings`). */
+export interface DesktopSettings {
+  mode: 'local' | 'remote';
+  remoteUrl: string | null;
+  tokenSaved: boolean;
+  tokenStorage: 'keyring' | 'file' | null;
+  theme: Theme;
+  lastConfigId: number | null;
+  dataDir: string;
+}
+
+/** One report of a long task (`task-progress` event). */
+export interface TaskProgress {
+  taskId: number;
+  label: string;
+  done: number;
+  total: number | null;
+  finished: boolean;
+  error: string | null;
+  cancelled: boolean;
+}
+
+export interface Desktop {
+  getSettings(): Promise<DesktopSettings>;
+  /** Switches the backend live; `token` null keeps the saved one. */
+  saveBackend(mode: 'local' | 'remote', remoteUrl: string | null, token: string | null): Promise<DesktopSettings>;
+  setPreference(prefs: { theme?: Theme; lastConfigId?: number | null }): Promise<void>;
+  /** Opens the system's file dialog; null when the user cancelled. */
+  pickFile(): Promise<string | null>;
+  startImport(path: string, searchSpace: string): Promise<number>;
+  loadDemo(): Promise<number>;
+  cancelTask(taskId: number): Promise<void>;
+  /** Calls `listener` for every progress report; the returned function stops listening. */
+  onTaskProgress(listener: (p: TaskProgress) => void): Promise<() => void>;
+}

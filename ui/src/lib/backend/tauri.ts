@@ -1,0 +1,60 @@
+// The Backend over the desktop shell's commands. This is the only module that imports `@tauri-apps/*`;
+// it is loaded on demand, so the browser build never evaluates it.
+import { invoke } from '@tauri-apps/api/core';
+import { listen } from '@tauri-apps/api/event';
+import { open } from '@tauri-apps/plugin-dialog';
+import type { Backend, Desktop, DesktopSettings, PreviewSearchRequest, TaskProgress } from './Backend';
+import { BackendError } from './Backend';
+import type {
+  Configuration, ConfigurationList, Document, LogEntry, RecommendQuery, Recommendations,
+  SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
+} from '../types/generated';
+
+/** Commands reject with `{code, message}`; every rejection becomes a BackendError. */
+async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
+  try {
+    return await invoke<T>(command, args);
+  } catch (e) {
+    throw BackendError.from(e);
+  }
+}
+
+const desktop: Desktop = {
+  getSettings: () => call<DesktopSettings>('get_settings'),
+  saveBackend: (mode, remoteUrl, token) => call<DesktopSettings>('save_backend', { mode, remoteUrl, token }),
+  setPreference: (prefs) => call<void>('set_preference', prefs),
+  async pickFile() {
+    const chosen = await open({
+      multiple: false,
+      directory: false,
+      filters: [{ name: 'JSON Lines documents', extensions: ['jsonl', 'ndjson', 'json'] }],
+    });
+    return typeof chosen === 'string' ? chosen : null;
+  },
+  startImport: (path, searchSpace) => call<number>('start_import', { path, searchSpace }),
+  loadDemo: () => call<number>('load_demo'),
+  cancelTask: (taskId) => call<void>('cancel_task', { taskId }),
+  async onTaskProgress(listener) {
+    return listen<TaskProgress>('task-progress', (event) => listener(event.payload));
+  },
+};
+
+export function createTauriBackend(): Backend {
+  return {
+    defaultConfiguration: () => call<Configuration>('default_configuration'),
+    listConfigurations: () => call<ConfigurationList>('list_configurations'),
+    activeConfiguration: () => call<Configuration>('active_configuration'),
+    getConfiguration: (id) => call<Configuration>('get_configuration', { id }),
+    createConfiguration: (body) => call<WriteOutcome>('create_configuration', { body }),
+    updateConfiguration: (id, body) => call<WriteOutcome>('update_configuration', { id, body }),
+    similarDocuments: (id, query: SimilarQuery) => call<Document[]>('similar_documents', { id, query }),
+    recommendations: (id, query: RecommendQuery) => call<Recommendations>('recommendations', { id, query }),
+    search: (id, request: PreviewSearchRequest) => call<SearchResponse>('search', { id, request }),
+    setActive: (id) => call<Configuration>('set_active', { id }),
+    visibleConfigurations: () => call<Configuration[]>('visible_configurations'),
+    configurationLogs: (id) => call<LogEntry[]>('configuration_logs', { id }),
+    deleteConfiguration: (id) => call<void>('delete_configuration', { id }),
+    searchSpaces: () => call<SearchSpace[]>('search_spaces'),
+    desktop,
+  };
+}
