@@ -43,6 +43,6 @@ export async function savePrefs(backend: Backend, change: Partial<Prefs>): Promi
 }
 
 export function applyTheme(theme: Theme): void {
-  const dark = theme === 'dark' || (theme === 'system' && matchMedia?.('(prefers-color-scheme: dark)').matches);
+  const dark = theme === 'dark' || (theme === 'system' && window.matchMedia?.('(prefers-color-scheme: dark)')?.matches);
   document.documentElement.dataset.theme = dark ? 'dark' : 'light';
 }
