@@ -6,7 +6,7 @@ import type { Configuration, SearchSpace } from './types/generated';
 import { Draft } from './editor/draft.svelte';
 import { savePrefs } from './prefs';
 
-export type Notice = { kind: 'info' | 'success' | 'error'; text: string } | null;
+export type Notice = { kind: 'info' | 'success' | 'error'; text: string; fromSave?: boolean } | null;
 
 export class Studio {
   backend: Backend;
@@ -26,9 +26,18 @@ export class Studio {
     this.backend = backend;
   }
 
+  #noticeTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Shows a notice; success notices go away by themselves. */
+  say(notice: Notice) {
+    clearTimeout(this.#noticeTimer);
+    this.notice = notice;
+    if (notice?.kind === 'success') this.#noticeTimer = setTimeout(() => (this.notice = null), 4000);
+  }
+
   #fail(what: string, e: unknown) {
     const err = BackendError.from(e);
-    this.notice = { kind: 'error', text: `${what}: ${err.message}` };
+    this.say({ kind: 'error', text: `${what}: ${err.message}` });
     return err;
   }
 
@@ -72,6 +81,7 @@ export class Studio {
         return;
       }
     }
+    if (this.currentId !== id && this.notice?.kind !== 'error') this.say(null);
     this.currentId = id;
     void savePrefs(this.backend, { lastConfigId: id });
   }
@@ -89,9 +99,11 @@ export class Studio {
         this.drafts[id] = new Draft(outcome.config);
         await this.open(id);
       }
-      this.notice = outcome.errors.length
-        ? { kind: 'error', text: `Created, but ${outcome.errors.length} settings took their defaults: ${outcome.errors.map((e) => e.key).join(', ')}` }
-        : { kind: 'success', text: `Created “${title}”.` };
+      this.say(
+        outcome.errors.length
+          ? { kind: 'error', text: `Created, but ${outcome.errors.length} settings took their defaults: ${outcome.errors.map((e) => e.key).join(', ')}` }
+          : { kind: 'success', text: `Created “${title}”.` },
+      );
       return true;
     } catch (e) {
       this.#fail('Could not create the configuration', e);
@@ -115,7 +127,7 @@ export class Studio {
         const next = this.activeId ?? this.configurations[0]?.id ?? null;
         if (next !== null) await this.open(next);
       }
-      this.notice = { kind: 'success', text: `Deleted configuration ${id}.` };
+      this.say({ kind: 'success', text: `Deleted configuration ${id}.` });
     } catch (e) {
       this.#fail('Could not delete the configuration', e);
     }
@@ -125,7 +137,7 @@ export class Studio {
     try {
       await this.backend.setActive(id);
       await this.refreshList();
-      this.notice = { kind: 'success', text: 'This configuration is now the active one.' };
+      this.say({ kind: 'success', text: 'This configuration is now the active one.' });
     } catch (e) {
       this.#fail('Could not make it active', e);
     }
@@ -144,9 +156,11 @@ export class Studio {
       draft.markSaved(sentJson, outcome.config, outcome.errors);
       this.configurations = this.configurations.map((c) => (c.id === id ? outcome.config : c));
       const n = outcome.errors.length;
-      this.notice = n
-        ? { kind: 'error', text: `Saved, except ${n} ${n === 1 ? 'setting' : 'settings'} the server refused (marked below); what you typed is kept.` }
-        : { kind: 'success', text: 'Saved.' };
+      this.say(
+        n
+          ? { kind: 'error', text: `Saved, except ${n} ${n === 1 ? 'setting' : 'settings'} the server refused (marked at ${n === 1 ? 'its field' : 'their fields'}); what you typed is kept.`, fromSave: true }
+          : { kind: 'success', text: 'Saved.' },
+      );
       return outcome.errors.map((e) => e.key);
     } catch (e) {
       this.#fail('Not saved; your changes are kept', e);

@@ -1,0 +1,110 @@
+// A small test runner for the end-to-end suite: plain Node, playwright-core driving the system's Chromium (no
+// browser download), a real `studio serve` on loopback with a temporary data directory and the demo data.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const STUDIO = process.env.STUDIO_BIN ?? join(ROOT, 'target', 'debug', 'studio');
+export const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
+
+/** Starts `studio serve` on a free port over a fresh data directory holding the demo data. */
+export async function startServer() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-e2e-'));
+  execFileSync(STUDIO, ['--data-dir', dataDir, 'demo-data'], { stdio: 'pipe' });
+  const child = spawn(STUDIO, ['--data-dir', dataDir, 'serve', '--listen', '127.0.0.1:0', '--ui-dir', join(ROOT, 'ui', 'dist')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const ready = await new Promise((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`studio serve did not start: ${out}`)), 20000);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const token = /token: (\S+)/.exec(out)?.[1];
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (token && url) {
+        clearTimeout(timer);
+        resolveReady({ token, url });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`studio serve exited with ${code}: ${out}`)));
+  });
+  return {
+    ...ready,
+    dataDir,
+    async api(method, path, body) {
+      const res = await fetch(ready.url + path, {
+        method,
+        headers: { Authorization: `Bearer ${ready.token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return res.json();
+    },
+    stop() {
+      child.kill('SIGTERM');
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launch() {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  // Playwright gives each launch a fresh temporary profile of its own.
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+    headless: true,
+  });
+  return { browser, close: () => browser.close() };
+}
+
+/** Polls until `check` returns true (or a truthy value), failing with `what` after the timeout. */
+export async function until(what, check, timeout = 10000) {
+  const end = Date.now() + timeout;
+  let last;
+  while (Date.now() < end) {
+    try {
+      last = await check();
+      if (last) return last;
+    } catch (e) {
+      last = e;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+}
+
+export function assertEqual(actual, expected, what) {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+    throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  }
+}
+
+const tests = [];
+export function test(name, fn) {
+  tests.push({ name, fn });
+}
+
+/** Runs the tests in order (they share one server and browser), printing one line per test and a summary. */
+export async function run(context) {
+  let passed = 0;
+  let failed = 0;
+  for (const t of tests) {
+    const started = Date.now();
+    try {
+      await t.fn(context);
+      passed++;
+      console.log(`  ✓ ${t.name} (${Date.now() - started} ms)`);
+    } catch (e) {
+      failed++;
+      console.log(`  ✗ ${t.name}\n      ${String(e?.stack ?? e).split('\n').slice(0, 4).join('\n      ')}`);
+      if (context.page && process.env.E2E_ARTIFACTS) {
+        await context.page.screenshot({ path: join(process.env.E2E_ARTIFACTS, `${t.name.replace(/\W+/g, '_')}.png`) }).catch(() => {});
+      }
+    }
+  }
+  return { passed, failed };
+}
