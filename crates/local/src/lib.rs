@@ -18,3 +18,9 @@ pub use error::StoreError;
 pub use import::{import_concepts, import_documents, ImportReport, LineError, MAX_REPORTED_ERRORS};
 pub use search::{search_spaces, SearchEngine};
 pub use store::{Store, DB_FILE};
+
+/// The data directory when neither `--data-dir` nor `SEARCH_STUDIO_DATA_DIR` names one: the OS data
+/// directory's `search-studio` (decisions.md §1).
+pub fn default_data_dir() -> Option<std::path::PathBuf> {
+    dirs::data_dir().map(|d| d.join("search-studio"))
+}

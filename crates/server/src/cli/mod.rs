@@ -91,7 +91,7 @@ impl Cli {
     fn data_dir(&self) -> Result<PathBuf, CliError> {
         match &self.data_dir {
             Some(dir) => Ok(dir.clone()),
-            None => dirs::data_dir().map(|d| d.join("search-studio")).ok_or(CliError::NoDataDir),
+            None => studio_local::default_data_dir().ok_or(CliError::NoDataDir),
         }
     }
 
