@@ -1,7 +1,7 @@
 // The editor as a whole, over an in-memory backend: the list, editing with undo, the preview following every
 // edit, and a refused save shown at its field.
 import { describe, expect, test } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import App from './App.svelte';
 import { FakeBackend } from './test/fakeBackend';
 import { newFacet } from './lib/panes/items';
@@ -150,5 +150,20 @@ describe('the editor', () => {
     localStorage.setItem('search-studio.prefs', JSON.stringify({ lastConfigId: 2 }));
     render(App, { props: { backend: backend() } });
     await waitFor(() => expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Archive'));
+  });
+});
+
+describe('drafts', () => {
+  test('unsaved edits are kept locally and restored on the next start', async () => {
+    const b = await start();
+    await fireEvent.input(screen.getByLabelText('Title'), { target: { value: 'Half done' } });
+    await waitFor(() => expect(Object.keys(localStorage).some((k) => k.startsWith('search-studio.draft.'))).toBe(true), { timeout: 2000 });
+    cleanup();
+    render(App, { props: { backend: b } });
+    await waitFor(() => expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Half done'));
+    expect(screen.getByText(/restored/)).toBeTruthy();
+    expect(screen.getByTestId('save-state').textContent).toContain('Unsaved changes');
+    await key('z');
+    expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('News');
   });
 });

@@ -22,8 +22,43 @@ export class Studio {
 
   current = $derived(this.currentId === null ? null : (this.drafts[this.currentId] ?? null));
 
-  constructor(backend: Backend) {
+  /** Names the store behind the backend, so that autosaved drafts of different stores never mix. */
+  storeKey: string;
+
+  constructor(backend: Backend, storeKey = 'default') {
     this.backend = backend;
+    this.storeKey = storeKey;
+  }
+
+  #draftKey(id: number) {
+    return `search-studio.draft.${this.storeKey}.${id}`;
+  }
+
+  /** Keeps each unsaved draft in localStorage (with the stored version it was based on); drops clean ones. */
+  autosave(): void {
+    try {
+      for (const draft of Object.values(this.drafts)) {
+        if (draft.id === null) continue;
+        const key = this.#draftKey(draft.id);
+        if (draft.dirty) localStorage.setItem(key, JSON.stringify({ base: draft.savedJson, draft: draft.json }));
+        else localStorage.removeItem(key);
+      }
+    } catch {
+      /* storage full or unavailable: drafts live in memory only */
+    }
+  }
+
+  /** A draft autosaved in an earlier session, if it was based on exactly what is stored now. */
+  #restore(draft: Draft): boolean {
+    if (draft.id === null) return false;
+    try {
+      const saved = JSON.parse(localStorage.getItem(this.#draftKey(draft.id)) ?? 'null');
+      if (!saved || saved.base !== draft.savedJson || saved.draft === draft.savedJson) return false;
+      draft.restore(JSON.parse(saved.draft));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   #noticeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -73,15 +108,17 @@ export class Studio {
   }
 
   async open(id: number): Promise<void> {
+    if (this.currentId !== id && this.notice?.kind !== 'error') this.say(null);
     if (!this.drafts[id]) {
       try {
-        this.drafts[id] = new Draft(await this.backend.getConfiguration(id));
+        const draft = new Draft(await this.backend.getConfiguration(id));
+        if (this.#restore(draft)) this.say({ kind: 'info', text: 'Unsaved changes from your last session were restored.' });
+        this.drafts[id] = draft;
       } catch (e) {
         this.#fail(`Could not open configuration ${id}`, e);
         return;
       }
     }
-    if (this.currentId !== id && this.notice?.kind !== 'error') this.say(null);
     this.currentId = id;
     void savePrefs(this.backend, { lastConfigId: id });
   }
@@ -121,6 +158,11 @@ export class Studio {
     try {
       await this.backend.deleteConfiguration(id);
       delete this.drafts[id];
+      try {
+        localStorage.removeItem(this.#draftKey(id));
+      } catch {
+        /* nothing kept */
+      }
       await this.refreshList();
       if (this.currentId === id) {
         this.currentId = null;

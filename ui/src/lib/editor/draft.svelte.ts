@@ -157,6 +157,12 @@ export class Draft {
     this.#openPath = null;
   }
 
+  /** Takes back edits kept from an earlier session; undo goes back to the stored configuration. */
+  restore(edited: Configuration): void {
+    this.#record();
+    this.envelope = edited;
+  }
+
   /** Replaces the stored baseline after a change made elsewhere (make active, reload) without touching edits. */
   rebase(stored: Configuration): void {
     const wasClean = !this.dirty;
