@@ -47,12 +47,19 @@ test('colours, facets and page size reach the preview before saving; undo and re
   await page.locator('#facet-add-field').selectOption('dyn_uri_topic');
   await page.getByRole('button', { name: 'Add facet' }).click();
   await until('two facets in the preview', async () => JSON.stringify(await text(inPreview(page, '.sa-facet-title'))) === '["Author","Topic"]');
-  await page.getByRole('button', { name: /^Author dyn_lit_author/ }).click();
+  assertEqual(await page.getByRole('button', { name: /^Author dyn_lit_author/ }).getAttribute('aria-expanded'), 'true', 'an added facet opens');
   await page.locator('#f-config-filter-facetsToShow-0-title').fill('Writers');
   await page.locator('#f-config-filter-facetsToShow-0-maximumTerms').fill('3');
   await until('the renamed, shortened facet', async () =>
     JSON.stringify(await text(inPreview(page, '.sa-facet-title'))) === '["Writers","Topic"]' &&
     (await inPreview(page, '[data-facet="Writers"] .sa-refiner-btn').count()) === 3);
+
+  const facetOrder = () => text(inPreview(page, '.sa-facet-title'));
+  await page.locator('.item-list > li').nth(1).dragTo(page.locator('.item-list > li').nth(0));
+  await until('Topic dragged above Writers', async () => JSON.stringify(await facetOrder()) === '["Topic","Writers"]');
+  await page.getByRole('button', { name: /^Reorder Topic/ }).focus();
+  await page.keyboard.press('ArrowDown');
+  await until('Topic moved back down by keyboard', async () => JSON.stringify(await facetOrder()) === '["Writers","Topic"]');
 
   await tab(page, 'Result list');
   await page.locator('#f-config-result-itemsPerPage').fill('4');
@@ -77,6 +84,9 @@ test('saves with Ctrl+S, and after a reload the edits are kept', async ({ page, 
   await until('facets after reload', async () => JSON.stringify(await text(inPreview(page, '.sa-facet-title'))) === '["Writers","Topic"]');
   await tab(page, 'Result list');
   assertEqual(await page.locator('#f-config-result-itemsPerPage').inputValue(), '4', 'page size field after reload');
+  await tab(page, 'General');
+  await page.getByText('History', { exact: true }).click();
+  await until('the save in the history', async () => (await page.locator('.history-list li').first().textContent()).startsWith('Updated'));
   const list = await server.api('GET', '/api/configurations');
   const stored = list.configurations.find((c) => c.config.title === 'E2E Shop');
   assertEqual(stored.config.result.itemsPerPage, 4, 'stored page size');
@@ -85,6 +95,7 @@ test('saves with Ctrl+S, and after a reload the edits are kept', async ({ page, 
 });
 
 test('a key the server refuses is shown at its field and what was typed is kept', async ({ page, server }) => {
+  await tab(page, 'Result list');
   const field = page.locator('#f-config-result-itemsPerPage');
   await field.fill('500');
   await until('the client rule marks it as typed', () => page.locator('[data-error-key="config.result.itemsPerPage"]').isVisible());
