@@ -138,6 +138,29 @@ test('the preview switches to tablet and phone widths', async ({ page }) => {
   await page.getByText('Desktop', { exact: true }).click();
 });
 
+test('runs under a strict Content-Security-Policy like the desktop app’s', async ({ page, server }) => {
+  const context = await page.context().browser().newContext({ viewport: { width: 1400, height: 900 } });
+  const strict = await context.newPage();
+  const violations = [];
+  strict.on('console', (m) => /Content.Security.Policy|Refused to/i.test(m.text()) && violations.push(m.text()));
+  await strict.addInitScript((t) => sessionStorage.setItem('search-studio.token', t), server.token);
+  await strict.route(server.url + '/', async (route) => {
+    const response = await route.fetch();
+    const headers = {
+      ...response.headers(),
+      'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'",
+    };
+    await route.fulfill({ response, headers });
+  });
+  await strict.goto(server.url + '/');
+  await until('results under the strict policy', async () => (await strict.locator(`${host} [data-testid="result"]`).count()) > 0);
+  const display = await strict.locator(`${host} .sa-body`).evaluate((e) => getComputedStyle(e).display);
+  assertEqual(display, 'grid', 'the preview’s own style sheet applies');
+  assertEqual(await strict.locator(`${host} .sa-navbar`).evaluate((e) => getComputedStyle(e).backgroundColor) !== 'rgba(0, 0, 0, 0)', true, 'navbar coloured');
+  assertEqual(violations, [], 'no policy violations');
+  await context.close();
+});
+
 test('screenshot of the editor with its preview (docs/screenshot.png)', async ({ page }) => {
   await page.getByRole('button', { name: /Industry news \(demo\)/ }).click();
   await until('the demo configuration', async () =>
