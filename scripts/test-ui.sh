@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 build() {
   ensure_packages chromium fonts-dejavu-core ca-certificates || return 1
   command -v npm >/dev/null || ensure_packages nodejs npm || return 1
-  (cd ui && npm ci --no-audit --no-fund --loglevel=error && npm run build) || return 1
+  (cd ui && npm ci --no-audit --no-fund --loglevel=error && npm run check && npm run build) || return 1
 }
 
 test_ui() {
