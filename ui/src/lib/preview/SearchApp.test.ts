@@ -228,3 +228,15 @@ describe('preview renders the configuration', () => {
     expect(lastSearch(backend).input).toBe('Document 11');
   });
 });
+
+describe('preview robustness', () => {
+  test('a document with an unusable date or text still renders, as text', async () => {
+    const backend = new FakeBackend([{ title: 'News', searchSpace: 'demo' }]);
+    backend.docs[0].date = 1e20;
+    backend.docs[0].title = '<img src=x onerror=alert(1)>';
+    await show(() => {}, backend);
+    expect(screen.getAllByTestId('result-date')[0].textContent).toBe('');
+    expect(within(results()[0]).getByRole('button', { name: '<img src=x onerror=alert(1)>' })).toBeTruthy();
+    expect(document.querySelector('.sa-results img')).toBeNull();
+  });
+});

@@ -15,9 +15,18 @@ const DATE_STYLES: Record<string, Intl.DateTimeFormatOptions> = {
 
 /** A date (epoch milliseconds) in one of the named formats of decisions.md §2, in the platform's locale. */
 export function formatDate(epochMs: number, format: string, locale?: string): string {
-  if (!Number.isFinite(epochMs)) return '';
   const options = DATE_STYLES[format] ?? DATE_STYLES.medium;
-  return new Intl.DateTimeFormat(locale, options).format(new Date(epochMs));
+  try {
+    return new Intl.DateTimeFormat(locale, options).format(new Date(epochMs));
+  } catch {
+    return ''; // not a representable date
+  }
+}
+
+/** The ISO form for a <time datetime>, or undefined for a date that cannot be represented. */
+export function isoDate(epochMs: number): string | undefined {
+  const d = new Date(epochMs);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
 }
 
 /** The summary cut at `length` characters, at a word boundary when one is near, with an ellipsis. */
