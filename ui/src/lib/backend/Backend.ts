@@ -56,9 +56,10 @@ export class BackendError extends Error {
 }
 
 /**
- * The search body, plus the preview's extension: `config` overrides the stored configuration's settings for
- * this one search, so that unsaved edits (facets, page size) reach the results. Backends of this project honour
- * it; other servers ignore the unknown field, and the preview then shapes what it can on its own side.
+ * The search body with the Search Studio extension `config` (in the generated SearchRequest as a JSON value):
+ * settings that stand in for the stored configuration's in this one search, so that unsaved edits (facets, page
+ * size) reach the results. The preview always sends a whole, valid `Config`; other servers ignore the field,
+ * and the preview then shapes what it can on its own side.
  */
 export type PreviewSearchRequest = SearchRequest & { config?: Config };
 
