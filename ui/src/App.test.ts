@@ -167,3 +167,27 @@ describe('drafts', () => {
     expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('News');
   });
 });
+
+describe('preferences and keyboard', () => {
+  test('the theme is applied and remembered', async () => {
+    await start();
+    await fireEvent.change(screen.getByLabelText('Theme'), { target: { value: 'dark' } });
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    expect(JSON.parse(localStorage.getItem('search-studio.prefs')!).theme).toBe('dark');
+    await fireEvent.change(screen.getByLabelText('Theme'), { target: { value: 'light' } });
+    expect(document.documentElement.dataset.theme).toBe('light');
+  });
+
+  test('the panes are tabs reachable with the arrow keys', async () => {
+    await start();
+    const general = screen.getByRole('tab', { name: 'General' });
+    expect(general.getAttribute('tabindex')).toBe('0');
+    await fireEvent.keyDown(general, { key: 'ArrowRight' });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Result list' })));
+    expect(screen.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe('tab-result');
+    await fireEvent.keyDown(document.activeElement!, { key: 'End' });
+    await waitFor(() => expect(screen.getByRole('tab', { name: 'Detail view' }).getAttribute('aria-selected')).toBe('true'));
+    await fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' });
+    await waitFor(() => expect(screen.getByRole('tab', { name: 'General' }).getAttribute('aria-selected')).toBe('true'));
+  });
+});
