@@ -17,6 +17,8 @@ export async function startServer() {
   const child = spawn(STUDIO, ['--data-dir', dataDir, 'serve', '--listen', '127.0.0.1:0', '--ui-dir', join(ROOT, 'ui', 'dist')], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // However the run ends, the server goes with it.
+  process.on('exit', () => child.kill('SIGKILL'));
   let out = '';
   const ready = await new Promise((resolveReady, reject) => {
     const timer = setTimeout(() => reject(new Error(`studio serve did not start: ${out}`)), 20000);
