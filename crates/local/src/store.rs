@@ -17,6 +17,7 @@ pub const DB_FILE: &str = "studio.db";
 const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0001_configurations.sql"),
     include_str!("../migrations/0002_documents.sql"),
+    include_str!("../migrations/0003_index_snapshots.sql"),
 ];
 
 /// A pool of connections to one store file. Cheap to clone.

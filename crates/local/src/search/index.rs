@@ -8,7 +8,8 @@
 use std::collections::HashMap;
 
 use roaring::RoaringBitmap;
-use rusqlite::Connection;
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, OptionalExtension, Row};
 use studio_model::{FacetKind, ALL_CONCEPTS_FIELD};
 
 use super::hierarchy::{Hierarchy, ValueKey};
@@ -63,11 +64,22 @@ pub(crate) struct FieldIndex {
     pub values: Vec<FacetValue>,
     by_key: HashMap<ValueKey, u32>,
     /// Per document (dense number), its direct values: `direct[offsets[d]..offsets[d + 1]]`.
-    offsets: Vec<u32>,
-    direct: Vec<u32>,
+    pub(crate) offsets: Vec<u32>,
+    pub(crate) direct: Vec<u32>,
 }
 
 impl FieldIndex {
+    /// A field from its parts (as a snapshot holds them).
+    pub(crate) fn from_parts(
+        id: String,
+        values: Vec<FacetValue>,
+        by_key: HashMap<ValueKey, u32>,
+        offsets: Vec<u32>,
+        direct: Vec<u32>,
+    ) -> FieldIndex {
+        FieldIndex { id, values, by_key, offsets, direct }
+    }
+
     /// The values a document is annotated with directly (not their ancestors).
     pub fn direct_values(&self, doc: u32) -> &[u32] {
         let (a, b) = (self.offsets[doc as usize] as usize, self.offsets[doc as usize + 1] as usize);
@@ -93,7 +105,6 @@ pub struct SpaceIndex {
     /// Dense number → rowid; dense numbers follow date descending, then id.
     pub(crate) rowids: Vec<i64>,
     by_rowid: HashMap<i64, u32>,
-    by_id: HashMap<String, u32>,
     pub(crate) all: RoaringBitmap,
     pub(crate) fields: Vec<FieldIndex>,
     field_by_id: HashMap<String, usize>,
@@ -117,9 +128,29 @@ impl SpaceIndex {
         self.by_rowid.get(&rowid).copied()
     }
 
-    /// The dense number of the document with this id.
-    pub(crate) fn by_doc_id(&self, id: &str) -> Option<u32> {
-        self.by_id.get(id).copied()
+    /// The dense number of the document with this id (looked up in the store, so that the index need not
+    /// hold every id in memory).
+    pub(crate) fn by_doc_id(&self, conn: &Connection, id: &str) -> Result<Option<u32>, StoreError> {
+        let rowid: Option<i64> = conn
+            .prepare_cached("SELECT num FROM documents WHERE search_space = ?1 AND id = ?2")?
+            .query_row([&self.space, id], |r| r.get(0))
+            .optional()?;
+        Ok(rowid.and_then(|r| self.dense(r)))
+    }
+
+    /// An index from its parts (as a snapshot holds them).
+    pub(crate) fn from_parts(
+        space: &str,
+        generation: Generation,
+        rowids: Vec<i64>,
+        fields: Vec<FieldIndex>,
+        store_documents: u64,
+    ) -> SpaceIndex {
+        let n = rowids.len() as u32;
+        let by_rowid = rowids.iter().enumerate().map(|(i, &r)| (r, i as u32)).collect();
+        let field_by_id = fields.iter().enumerate().map(|(i, f)| (f.id.clone(), i)).collect();
+        let all = RoaringBitmap::from_sorted_iter(0..n).unwrap_or_default();
+        SpaceIndex { space: space.to_owned(), generation, rowids, by_rowid, all, fields, field_by_id, store_documents }
     }
 
     /// The field with this id.
@@ -143,7 +174,7 @@ impl SpaceIndex {
         let n = docs.len() as u32;
         let rowids: Vec<i64> = docs.iter().map(|d| d.0).collect();
         let by_rowid: HashMap<i64, u32> = rowids.iter().enumerate().map(|(i, &r)| (r, i as u32)).collect();
-        let by_id: HashMap<String, u32> = docs.into_iter().enumerate().map(|(i, d)| (d.1, i as u32)).collect();
+        drop(docs);
 
         let mut labels: Vec<(String, String)> = tx
             .prepare_cached("SELECT field, label FROM facet_fields WHERE search_space = ?1 ORDER BY field")?
@@ -157,20 +188,18 @@ impl SpaceIndex {
         let mut builders: Vec<FieldBuilder> = labels.iter().map(|(f, _)| FieldBuilder::new(f)).collect();
         let field_by_id: HashMap<String, usize> = labels.iter().enumerate().map(|(i, (f, _))| (f.clone(), i)).collect();
         {
-            let mut stmt = tx.prepare_cached(
-                "SELECT f.doc, f.field, f.label, f.value FROM document_facets f
-                 JOIN documents d ON d.num = f.doc WHERE d.search_space = ?1",
-            )?;
-            let mut rows = stmt.query([space])?;
+            // One scan of the annotations in table order (no join): rows of other search spaces are
+            // skipped by their document number. Strings are borrowed from SQLite, allocated only for
+            // a value seen for the first time.
+            let mut stmt = tx.prepare_cached("SELECT doc, field, label, value FROM document_facets")?;
+            let mut rows = stmt.query([])?;
             while let Some(row) = rows.next()? {
-                let rowid: i64 = row.get(0)?;
-                let field: String = row.get(1)?;
-                let (Some(&doc), Some(&fi)) = (by_rowid.get(&rowid), field_by_id.get(&field)) else { continue };
-                let label: String = row.get(2)?;
-                let value: Option<String> = row.get(3)?;
-                let concept = field.starts_with(CONCEPT_PREFIX);
-                builders[fi].annotate(doc, label.clone(), value.clone(), &hierarchy);
-                if let (true, Some(all), Some(_)) = (concept, all_field, value.as_ref().filter(|v| !v.is_empty())) {
+                let Some(&doc) = by_rowid.get(&row.get::<_, i64>(0)?) else { continue };
+                let Some(&fi) = text(row, 1)?.and_then(|f| field_by_id.get(f)) else { continue };
+                let label = text(row, 2)?.unwrap_or_default();
+                let value = text(row, 3)?.filter(|v| !v.is_empty());
+                builders[fi].annotate(doc, label, value, &hierarchy);
+                if let (true, Some(all), Some(_)) = (builders[fi].concept, all_field, value) {
                     builders[all].annotate(doc, label, value, &hierarchy);
                 }
             }
@@ -183,7 +212,6 @@ impl SpaceIndex {
             generation,
             rowids,
             by_rowid,
-            by_id,
             all,
             fields,
             field_by_id,
@@ -197,30 +225,45 @@ struct FieldBuilder {
     id: String,
     concept: bool,
     values: Vec<(String, Option<String>)>,
-    by_key: HashMap<ValueKey, u32>,
+    by_uri: HashMap<String, u32>,
+    by_label: HashMap<String, u32>,
     pairs: Vec<(u32, u32)>,
 }
 
 impl FieldBuilder {
     fn new(id: &str) -> Self {
-        FieldBuilder { id: id.to_owned(), concept: id.starts_with(CONCEPT_PREFIX), values: Vec::new(), by_key: HashMap::new(), pairs: Vec::new() }
+        FieldBuilder {
+            id: id.to_owned(),
+            concept: id.starts_with(CONCEPT_PREFIX),
+            values: Vec::new(),
+            by_uri: HashMap::new(),
+            by_label: HashMap::new(),
+            pairs: Vec::new(),
+        }
     }
 
-    fn value(&mut self, label: String, uri: Option<String>) -> u32 {
-        let key = ValueKey::of(&label, uri.as_deref());
-        if let Some(&v) = self.by_key.get(&key) {
+    /// The value keyed by `uri` (when non-empty) or else by `label`, added when new.
+    fn value(&mut self, label: &str, uri: Option<&str>) -> u32 {
+        let uri = uri.filter(|u| !u.is_empty());
+        let found = match uri {
+            Some(u) => self.by_uri.get(u),
+            None => self.by_label.get(label),
+        };
+        if let Some(&v) = found {
             return v;
         }
         let v = self.values.len() as u32;
-        self.values.push((label, uri));
-        self.by_key.insert(key, v);
+        self.values.push((label.to_owned(), uri.map(str::to_owned)));
+        match uri {
+            Some(u) => self.by_uri.insert(u.to_owned(), v),
+            None => self.by_label.insert(label.to_owned(), v),
+        };
         v
     }
 
-    fn annotate(&mut self, doc: u32, label: String, value: Option<String>, hierarchy: &Hierarchy) {
-        let value = value.filter(|v| !v.is_empty());
-        let label = match (&value, self.concept) {
-            (Some(uri), true) => hierarchy.label(uri).map(str::to_owned).unwrap_or(label),
+    fn annotate(&mut self, doc: u32, label: &str, value: Option<&str>, hierarchy: &Hierarchy) {
+        let label = match (value, self.concept) {
+            (Some(uri), true) => hierarchy.label(uri).unwrap_or(label),
             _ => label,
         };
         let v = self.value(label, value);
@@ -237,8 +280,8 @@ impl FieldBuilder {
             next += 1;
             let Some(uri) = self.values[child as usize].1.clone() else { continue };
             for broader in hierarchy.broader(&uri) {
-                let label = hierarchy.label(broader).unwrap_or(broader).to_owned();
-                let parent = self.value(label, Some(broader.clone()));
+                let label = hierarchy.label(broader).unwrap_or(broader);
+                let parent = self.value(label, Some(broader));
                 links.push((child, parent));
             }
         }
@@ -289,7 +332,13 @@ impl FieldBuilder {
                 FacetValue { label, uri, docs, children, parents, ancestors }
             })
             .collect();
-        FieldIndex { id: self.id, values, by_key: self.by_key, offsets, direct }
+        let by_key = self
+            .by_uri
+            .into_iter()
+            .map(|(u, v)| (ValueKey::Uri(u), v))
+            .chain(self.by_label.into_iter().map(|(l, v)| (ValueKey::Label(l), v)))
+            .collect();
+        FieldIndex { id: self.id, values, by_key, offsets, direct }
     }
 }
 
@@ -305,4 +354,12 @@ fn ancestors_of(v: u32, parents: &[Vec<u32>]) -> Vec<u32> {
         queue.extend(parents[a as usize].iter().copied());
     }
     out
+}
+
+/// A text column borrowed from the row (NULL and non-text as `None`).
+fn text<'r>(row: &'r Row<'_>, i: usize) -> rusqlite::Result<Option<&'r str>> {
+    Ok(match row.get_ref(i)? {
+        ValueRef::Text(bytes) => std::str::from_utf8(bytes).ok(),
+        _ => None,
+    })
 }

@@ -3,7 +3,8 @@
 //! store's generation for that search space (or for the global concept scheme) changes, whoever wrote it.
 //!
 //! Full text stays in SQLite's FTS5 and is queried on its own; filters and counts happen in memory on
-//! roaring bitmaps. This module never writes to the store.
+//! roaring bitmaps. This module never writes documents; it only stores a snapshot of an index it built
+//! (a cache, see [`snapshot`]), so that the next process to open the store need not rebuild it.
 
 mod facets;
 mod fetch;
@@ -13,6 +14,7 @@ mod query;
 mod recommend;
 mod run;
 mod similar;
+mod snapshot;
 mod spaces;
 mod text;
 
@@ -61,7 +63,18 @@ impl SearchEngine {
         if let Some(found) = self.cached(space, current) {
             return Ok(found);
         }
-        let built = Arc::new(SpaceIndex::build(conn, space)?);
+        let built = Arc::new(match snapshot::load(conn, space, current)? {
+            Some(loaded) => loaded,
+            None => {
+                let built = SpaceIndex::build(conn, space)?;
+                // The snapshot is a cache: failing to write it (a read-only store, a busy writer) only
+                // means the next process builds the index again.
+                if let Err(e) = snapshot::save(conn, &built) {
+                    tracing::warn!("could not save the index snapshot of {space}: {e}");
+                }
+                built
+            }
+        });
         self.cache.write().unwrap_or_else(|e| e.into_inner()).insert(space.to_owned(), built.clone());
         Ok(built)
     }
@@ -88,7 +101,7 @@ impl SearchEngine {
         }
         let number = query.number.unwrap_or(config.result.number_of_similar_documents).clamp(0, MAX_SIMILAR) as usize;
         let index = self.index(conn, &config.search_space)?;
-        let doc = find(&index, &query.uri)?;
+        let doc = find(conn, &index, &query.uri)?;
         let docs = match plugin {
             "text" => similar::by_text(conn, &index, doc, number)?,
             _ => similar::by_concepts(&index, doc, number),
@@ -109,7 +122,7 @@ impl SearchEngine {
         }
         let limit = config.details.number_of_recommendations.clamp(0, MAX_SIMILAR) as usize;
         let index = self.index(conn, &config.search_space)?;
-        let doc = find(&index, &query.uri)?;
+        let doc = find(conn, &index, &query.uri)?;
         let docs = match query.recommender.as_str() {
             "same-author" => recommend::same_author(&index, doc, limit),
             _ => {
@@ -129,8 +142,8 @@ impl SearchEngine {
     }
 }
 
-fn find(index: &SpaceIndex, uri: &str) -> Result<u32, BackendError> {
-    index.by_doc_id(uri).ok_or_else(|| {
+fn find(conn: &Connection, index: &SpaceIndex, uri: &str) -> Result<u32, BackendError> {
+    index.by_doc_id(conn, uri)?.ok_or_else(|| {
         BackendError::NotFound(format!("document {uri} does not exist in search space {}", index.space))
     })
 }

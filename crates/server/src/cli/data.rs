@@ -119,22 +119,57 @@ pub fn demo_data(cli: &Cli) -> Result<(), CliError> {
     Ok(())
 }
 
+/// `studio bench`. The side-by-side comparison with tantivy lives in the separate `studio-bench` binary
+/// (so that `studio` never links tantivy): when it is installed next to `studio`, it runs the whole
+/// benchmark with the same arguments; otherwise our engine and the naive SQLite approach run here and
+/// the tantivy figures are null.
 pub fn bench(cli: &Cli, docs: usize, json: bool, dir: Option<PathBuf>) -> Result<(), CliError> {
     let (dir, scratch) = match dir {
         Some(dir) => (dir, false),
         None => (tempdir_in(&cli.data_dir()?)?, true),
     };
-    let result = studio_local::bench::run_bench(&dir, docs);
+    let result = match sibling_bench() {
+        Some(program) => delegate(&program, docs, json, &dir),
+        None => {
+            eprintln!("note: studio-bench is not installed next to studio, so tantivy is not compared \
+                       (cargo build --release -p studio-bench)");
+            studio_local::bench::run_bench(&dir, docs).map(Some).map_err(CliError::from)
+        }
+    };
     if scratch {
         let _ = std::fs::remove_dir_all(&dir);
     }
-    let report = result?;
+    let Some(report) = result? else { return Ok(()) };
     if json {
         println!("{}", serde_json::to_string(&report).map_err(|e| CliError::Server(e.to_string()))?);
     } else {
         print!("{report}");
     }
     Ok(())
+}
+
+/// The `studio-bench` executable in the directory of the running `studio`, if there is one.
+fn sibling_bench() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let program = exe.with_file_name(format!("studio-bench{}", std::env::consts::EXE_SUFFIX));
+    program.is_file().then_some(program)
+}
+
+/// Runs `studio-bench` with the benchmark's arguments; its output is ours.
+fn delegate(program: &Path, docs: usize, json: bool, dir: &Path) -> Result<Option<studio_local::bench::BenchReport>, CliError> {
+    let mut command = std::process::Command::new(program);
+    command.args(["--docs", &docs.to_string(), "--dir"]).arg(dir);
+    if json {
+        command.arg("--json");
+    }
+    let status = command
+        .status()
+        .map_err(|source| CliError::Io { what: "cannot run", path: program.display().to_string(), source })?;
+    if status.success() {
+        Ok(None)
+    } else {
+        Err(CliError::Server(format!("{} failed ({status})", program.display())))
+    }
 }
 
 /// A fresh directory for a benchmark's store under the data directory, removed after the run.

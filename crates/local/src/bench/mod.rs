@@ -1,0 +1,183 @@
+//! `studio bench`: a seeded synthetic corpus shaped like real annotated content ([`corpus`]), imported
+//! through the real import path, then timings of our engine (import, search with text, three selected
+//! facets and ten facet groups, facet-only, getSimilar, getRecommendations, open-and-ready, peak RSS),
+//! and the same query mix on other engines after checking that their answers agree ([`compare`]).
+//!
+//! Speed is measured here, never asserted in tests. The naive SQLite engine is built in; tantivy lives
+//! in the separate `studio-bench` crate so that neither the app nor the `studio` binary links it.
+
+pub mod chart;
+pub mod compare;
+pub mod corpus;
+pub mod naive;
+pub mod report;
+pub mod workload;
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write};
+use std::path::Path;
+use std::time::Instant;
+
+use studio_model::{RecommendQuery, SimilarQuery};
+
+pub use compare::{Comparator, EngineFigures};
+pub use corpus::{SynthCorpus, BENCH_SPACE};
+pub use report::{BenchReport, KindStats};
+pub use workload::{bench_config, Answer, Query, Workload};
+
+use crate::error::StoreError;
+use crate::import::{import_concepts, import_documents};
+use crate::search::SearchEngine;
+use crate::store::Store;
+use report::{load_average, peak_rss_mb, stats};
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct BenchOptions {
+    /// Documents in the corpus.
+    pub docs: usize,
+    /// Seed of the corpus and the query mix.
+    pub seed: u64,
+    /// Queries of each kind.
+    pub runs: usize,
+    /// Also run the naive SQLite approach.
+    pub naive: bool,
+}
+
+impl BenchOptions {
+    /// The default run for `docs` documents: 100 queries of each kind, naive comparison included.
+    pub fn new(docs: usize) -> Self {
+        BenchOptions { docs, seed: 8, runs: 100, naive: true }
+    }
+}
+
+/// Runs the benchmark on our engine and the naive SQLite approach, in a store in `dir`.
+pub fn run_bench(dir: &Path, docs: usize) -> Result<BenchReport, StoreError> {
+    run(dir, &BenchOptions::new(docs), &mut [])
+}
+
+fn timed<T>(times: &mut Vec<f64>, work: impl FnOnce() -> T) -> T {
+    let started = Instant::now();
+    let out = work();
+    times.push(started.elapsed().as_secs_f64() * 1000.0);
+    out
+}
+
+fn failed(e: studio_model::BackendError) -> StoreError {
+    StoreError::Bench(e.to_string())
+}
+
+/// Generates the corpus into `dir/bench.jsonl`, imports it, and returns the import time in seconds.
+fn import(store: &Store, corpus: &SynthCorpus, dir: &Path, docs: usize) -> Result<f64, StoreError> {
+    let mut concepts = Vec::new();
+    for line in corpus.concept_lines() {
+        serde_json::to_writer(&mut concepts, &line)?;
+        concepts.push(b'\n');
+    }
+    import_concepts(store, concepts.as_slice(), &mut |_| {})?;
+    let file = dir.join("bench.jsonl");
+    {
+        let mut out = BufWriter::new(File::create(&file)?);
+        for i in 0..docs {
+            serde_json::to_writer(&mut out, &corpus.doc(i).to_json(corpus))?;
+            out.write_all(b"\n")?;
+        }
+        out.flush()?;
+    }
+    let started = Instant::now();
+    import_documents(store, BENCH_SPACE, BufReader::new(File::open(&file)?), &mut |_| {})?;
+    let seconds = started.elapsed().as_secs_f64();
+    std::fs::remove_file(&file)?;
+    Ok(seconds)
+}
+
+/// Runs the whole benchmark: our engine, then the naive approach (when asked) and every `extra` engine.
+pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]) -> Result<BenchReport, StoreError> {
+    let docs = options.docs;
+    let corpus = SynthCorpus::new(options.seed);
+    let workload = Workload::new(&corpus, docs, options.runs);
+    let config = bench_config();
+    let store = Store::open_dir(dir)?;
+    let import_seconds = import(&store, &corpus, dir, docs)?;
+
+    let engine = SearchEngine::new();
+    let mut conn = store.conn()?;
+    let started = Instant::now();
+    engine.index(&mut conn, BENCH_SPACE)?;
+    let index_build_ms = started.elapsed().as_secs_f64() * 1000.0;
+
+    // A first pass records the answers the other engines must give and warms caches; the second is timed.
+    let mut answers = (Vec::new(), Vec::new());
+    for (queries, out) in [(&workload.searches, &mut answers.0), (&workload.facet_only, &mut answers.1)] {
+        for q in queries {
+            out.push(Answer::of_response(&engine.search(&mut conn, &config, &q.request()).map_err(failed)?));
+        }
+    }
+    let (mut search, mut facets) = (Vec::new(), Vec::new());
+    for q in &workload.searches {
+        timed(&mut search, || engine.search(&mut conn, &config, &q.request())).map_err(failed)?;
+    }
+    for q in &workload.facet_only {
+        timed(&mut facets, || engine.search(&mut conn, &config, &q.request())).map_err(failed)?;
+    }
+    let (mut by_concepts, mut by_text, mut recommend) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, uri) in workload.documents.iter().enumerate() {
+        for (plugin, times) in [("concepts", &mut by_concepts), ("text", &mut by_text)] {
+            let query = SimilarQuery { uri: uri.clone(), number: None, similarity: Some(plugin.to_owned()) };
+            timed(times, || engine.similar(&mut conn, &config, &query)).map_err(failed)?;
+        }
+        let recommender = if i % 2 == 0 { "related-concepts" } else { "same-author" };
+        let query = RecommendQuery { uri: uri.clone(), recommender: recommender.to_owned() };
+        timed(&mut recommend, || engine.recommend(&mut conn, &config, &query)).map_err(failed)?;
+    }
+    let rss_mb = peak_rss_mb();
+    drop(conn);
+    drop(engine);
+    drop(store);
+
+    // Open the existing store afresh (same process: the OS page cache is warm, our caches are not).
+    let started = Instant::now();
+    let store = Store::open_dir(dir)?;
+    let engine = SearchEngine::new();
+    let mut conn = store.conn()?;
+    let first = workload.searches.first().map(Query::request).unwrap_or_default();
+    engine.search(&mut conn, &config, &first).map_err(failed)?;
+    let open_ready_s = started.elapsed().as_secs_f64();
+    drop(conn);
+    drop(engine);
+
+    let kinds = vec![
+        stats("search", search),
+        stats("facets only", facets),
+        stats("similar (concepts)", by_concepts),
+        stats("similar (text)", by_text),
+        stats("recommend", recommend),
+    ];
+    let mut report = BenchReport {
+        docs: docs as u64,
+        import_docs_per_s: docs as f64 / import_seconds.max(1e-9),
+        search_p50_ms: kinds[0].p50_ms,
+        search_p95_ms: kinds[0].p95_ms,
+        facets_only_p95_ms: kinds[1].p95_ms,
+        similar_p95_ms: kinds[2].p95_ms,
+        recommend_p95_ms: kinds[4].p95_ms,
+        open_ready_s,
+        rss_mb,
+        import_seconds,
+        index_build_ms,
+        open_ready_method: "same process: new Store and SearchEngine, OS page cache warm".into(),
+        kinds,
+        ..Default::default()
+    };
+    let answers = (answers.0.as_slice(), answers.1.as_slice());
+    if options.naive {
+        let mut naive = naive::NaiveSqlite::new(store.clone());
+        report.engines.push(compare::compare(&mut naive, &corpus, docs, dir, &workload, answers)?);
+    }
+    for c in extra.iter_mut() {
+        report.engines.push(compare::compare(&mut **c, &corpus, docs, dir, &workload, answers)?);
+    }
+    report.summarise();
+    report.load_average = load_average();
+    Ok(report)
+}

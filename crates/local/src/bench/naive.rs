@@ -1,0 +1,131 @@
+//! The naive SQLite approach the comparison measures against: FTS5 joined with a denormalised facet table
+//! (every annotation with its broader concepts, one row each), `GROUP BY` for the counts, one statement
+//! per facet field for drill-sideways counts. It reads the benchmark's store and adds its own table there.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use rusqlite::types::Value as SqlValue;
+use rusqlite::Connection;
+
+use super::compare::Comparator;
+use super::corpus::{SynthCorpus, FIELDS};
+use super::workload::{groups, Answer, Query};
+use crate::error::StoreError;
+use crate::search::TextQuery;
+use crate::store::Store;
+
+const BUILD: &str = "
+DROP TABLE IF EXISTS naive_facets;
+CREATE TEMP TABLE naive_closure (concept TEXT NOT NULL, ancestor TEXT NOT NULL, PRIMARY KEY (concept, ancestor));
+WITH RECURSIVE up(concept, ancestor) AS (
+    SELECT uri, uri FROM concepts
+    UNION SELECT up.concept, b.broader FROM up JOIN concept_broader b ON b.narrower = up.ancestor
+)
+INSERT OR IGNORE INTO naive_closure SELECT concept, ancestor FROM up;
+CREATE TABLE naive_facets (doc INTEGER NOT NULL, field TEXT NOT NULL, value TEXT NOT NULL);
+INSERT INTO naive_facets SELECT doc, field, label FROM document_facets WHERE field NOT LIKE 'dyn_uri_%';
+INSERT INTO naive_facets SELECT DISTINCT f.doc, f.field, c.ancestor
+    FROM document_facets f JOIN naive_closure c ON c.concept = f.value WHERE f.field LIKE 'dyn_uri_%';
+INSERT INTO naive_facets SELECT DISTINCT f.doc, 'dyn_uri_all_concepts', c.ancestor
+    FROM document_facets f JOIN naive_closure c ON c.concept = f.value WHERE f.field LIKE 'dyn_uri_%';
+CREATE INDEX naive_by_value ON naive_facets (field, value, doc);
+CREATE INDEX naive_by_doc ON naive_facets (doc, field, value);
+DROP TABLE naive_closure;
+ANALYZE;
+";
+
+/// FTS5 + a facet table + GROUP BY, over the benchmark's own store.
+pub struct NaiveSqlite {
+    store: Store,
+}
+
+impl NaiveSqlite {
+    /// The naive engine over `store` (its table is built by [`Comparator::build`]).
+    pub fn new(store: Store) -> Self {
+        NaiveSqlite { store }
+    }
+}
+
+/// The SQL selecting the matching documents' numbers, leaving out the selection of field `except`.
+fn matching(query: &Query, except: Option<usize>, params: &mut Vec<SqlValue>) -> String {
+    let mut sql = String::from("SELECT d.num FROM documents d");
+    if let Some(expression) = TextQuery::parse(&query.words.join(" ")).to_fts() {
+        sql.push_str(" JOIN documents_fts ON documents_fts.rowid = d.num AND documents_fts MATCH ?");
+        params.push(SqlValue::Text(expression));
+    }
+    sql.push_str(" WHERE 1");
+    let mut by_field: Vec<(usize, Vec<&str>)> = Vec::new();
+    for (f, v) in query.selected.iter().filter(|(f, _)| Some(*f) != except) {
+        match by_field.iter_mut().find(|(g, _)| g == f) {
+            Some((_, values)) => values.push(v),
+            None => by_field.push((*f, vec![v])),
+        }
+    }
+    for (f, values) in by_field {
+        let marks = vec!["?"; values.len()].join(",");
+        sql.push_str(&format!(" AND d.num IN (SELECT doc FROM naive_facets WHERE field = ? AND value IN ({marks}))"));
+        params.push(SqlValue::Text(FIELDS[f].to_owned()));
+        params.extend(values.into_iter().map(|v| SqlValue::Text(v.to_owned())));
+    }
+    sql
+}
+
+fn counts(conn: &Connection, query: &Query, field: &str) -> Result<HashMap<String, u64>, StoreError> {
+    let own = FIELDS.iter().position(|f| *f == field);
+    let mut params = Vec::new();
+    let inner = matching(query, own, &mut params);
+    let sql = format!(
+        "SELECT value, count(*) FROM naive_facets WHERE field = ? AND doc IN ({inner}) GROUP BY value"
+    );
+    params.insert(0, SqlValue::Text(field.to_owned()));
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(rusqlite::params_from_iter(params), |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+    let mut out = HashMap::new();
+    for row in rows {
+        let (value, count) = row?;
+        out.insert(value, count.max(0) as u64);
+    }
+    Ok(out)
+}
+
+impl Comparator for NaiveSqlite {
+    fn name(&self) -> &str {
+        "naive"
+    }
+
+    fn build(&mut self, _corpus: &SynthCorpus, _docs: usize, _dir: &Path) -> Result<(), StoreError> {
+        self.store.conn()?.execute_batch(BUILD)?;
+        Ok(())
+    }
+
+    fn search(&mut self, query: &Query) -> Result<Answer, StoreError> {
+        let conn = self.store.conn()?;
+        let mut params = Vec::new();
+        let inner = matching(query, None, &mut params);
+        let total: i64 = conn
+            .prepare_cached(&format!("SELECT count(*) FROM ({inner})"))?
+            .query_row(rusqlite::params_from_iter(params.clone()), |r| r.get(0))?;
+        // The page: best bm25 first for a text query, else newest first.
+        let order = if query.words.is_empty() { "d.date DESC, d.id" } else { "bm25(documents_fts, 5.0, 2.0, 1.0), d.num" };
+        let page_sql = format!("{} ORDER BY {order} LIMIT 10", inner.replacen("SELECT d.num", "SELECT d.num, d.id", 1));
+        let page: Vec<i64> = conn
+            .prepare_cached(&page_sql)?
+            .query_map(rusqlite::params_from_iter(params), |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let mut fetch = conn.prepare_cached("SELECT id, title, description, facet_list FROM documents WHERE num = ?1")?;
+        for num in page {
+            fetch.query_row([num], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(3)?)))?;
+        }
+        let mut by_field: HashMap<String, HashMap<String, u64>> = HashMap::new();
+        let mut out = Vec::new();
+        for g in groups() {
+            if !by_field.contains_key(&g.field) {
+                by_field.insert(g.field.clone(), counts(&conn, query, &g.field)?);
+            }
+            let all = by_field.get(&g.field).cloned().unwrap_or_default();
+            out.push(all);
+        }
+        Ok(Answer { total: total.max(0) as u64, groups: out })
+    }
+}
