@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# End-to-end tests of the real desktop binary under Xvfb with tauri-driver and WebKitWebDriver.
+# Prints "desktop-e2e: N passed, N failed" at the end.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+ensure_base && ensure_desktop_libs && ensure_tauri_driver || exit 1
+export PATH="$HOME/.cargo/bin:$PATH"
+
+cargo build -p search-studio -p studio-server || exit 1
+display=:97
+ensure_xvfb "$display"
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+E2E_DISPLAY=$display node --test --test-reporter=tap src-tauri/e2e/ 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+passed=$(grep -E '^# pass [0-9]+' "$log" | awk '{print $3}' | tail -1)
+failed=$(grep -E '^# fail [0-9]+' "$log" | awk '{print $3}' | tail -1)
+echo "desktop-e2e: ${passed:-0} passed, ${failed:-1} failed"
+exit "$status"

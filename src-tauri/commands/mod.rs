@@ -1,0 +1,37 @@
+//! The IPC commands, one module per domain. Each command is a few lines that delegate to the current
+//! backend or the preferences; no rule of the API lives here.
+
+pub mod configurations;
+pub mod search;
+pub mod settings;
+pub mod tasks;
+
+/// Every command, for the permission manifest (build.rs keeps its own copy of these names) and the
+/// invoke handler.
+#[macro_export]
+macro_rules! all_commands {
+    () => {
+        tauri::generate_handler![
+            $crate::commands::configurations::default_configuration,
+            $crate::commands::configurations::list_configurations,
+            $crate::commands::configurations::active_configuration,
+            $crate::commands::configurations::get_configuration,
+            $crate::commands::configurations::create_configuration,
+            $crate::commands::configurations::update_configuration,
+            $crate::commands::configurations::set_active,
+            $crate::commands::configurations::visible_configurations,
+            $crate::commands::configurations::configuration_logs,
+            $crate::commands::configurations::delete_configuration,
+            $crate::commands::search::similar_documents,
+            $crate::commands::search::recommendations,
+            $crate::commands::search::search,
+            $crate::commands::search::search_spaces,
+            $crate::commands::settings::get_settings,
+            $crate::commands::settings::save_backend,
+            $crate::commands::settings::set_preference,
+            $crate::commands::tasks::start_import,
+            $crate::commands::tasks::load_demo,
+            $crate::commands::tasks::cancel_task,
+        ]
+    };
+}

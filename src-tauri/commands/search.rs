@@ -1,0 +1,27 @@
+//! Operations 7–9 of api.md and the search-space listing, over the current backend.
+
+use studio_model::{Document, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery};
+use tauri::State;
+
+use crate::error::IpcError;
+use crate::state::BackendSlot;
+
+#[tauri::command]
+pub async fn similar_documents(slot: State<'_, BackendSlot>, id: i32, query: SimilarQuery) -> Result<Vec<Document>, IpcError> {
+    Ok(slot.get().similar_documents(id, query).await?)
+}
+
+#[tauri::command]
+pub async fn recommendations(slot: State<'_, BackendSlot>, id: i32, query: RecommendQuery) -> Result<Recommendations, IpcError> {
+    Ok(slot.get().recommendations(id, query).await?)
+}
+
+#[tauri::command]
+pub async fn search(slot: State<'_, BackendSlot>, id: i32, request: SearchRequest) -> Result<SearchResponse, IpcError> {
+    Ok(slot.get().search(id, request).await?)
+}
+
+#[tauri::command]
+pub async fn search_spaces(slot: State<'_, BackendSlot>) -> Result<Vec<SearchSpace>, IpcError> {
+    Ok(slot.get().search_spaces().await?)
+}

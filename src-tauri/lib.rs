@@ -1,0 +1,134 @@
+//! The desktop shell of Search Studio: a window over the web UI, IPC commands over one switchable
+//! `Backend` (the local store or a remote server), preferences, and long work with progress.
+//!
+//! The shell holds no rules of the API: commands delegate to the backends of the core crates.
+
+mod commands;
+mod connect;
+mod error;
+mod prefs;
+mod state;
+mod work;
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use studio_local::{LocalBackend, Store};
+use studio_model::Backend;
+use tauri::{App, Emitter, Manager, Runtime, WebviewUrl, WebviewWindowBuilder, WindowEvent};
+
+pub use error::IpcError;
+pub use prefs::{Geometry, Mode, Prefs, Settings};
+pub use state::{BackendSlot, Tasks};
+
+/// The window's title; external checks look for it.
+pub const WINDOW_TITLE: &str = "Search Studio";
+
+/// The data directory by the rules of decisions.md §1 (the desktop honours `SEARCH_STUDIO_DATA_DIR`).
+pub fn data_dir() -> Option<PathBuf> {
+    std::env::var_os("SEARCH_STUDIO_DATA_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(studio_local::default_data_dir)
+}
+
+/// Opens the store, loading the demo search space when the store is new (no configurations, no documents).
+pub fn open_local(data_dir: &std::path::Path) -> Result<LocalBackend, String> {
+    let store = Store::open_dir(data_dir).map_err(|e| e.to_string())?;
+    let local = LocalBackend::new(store);
+    let fresh = tauri::async_runtime::block_on(async {
+        let list = local.list_configurations().await.map_err(|e| e.to_string())?;
+        let spaces = local.search_spaces().await.map_err(|e| e.to_string())?;
+        Ok::<_, String>(list.configurations.is_empty() && spaces.is_empty())
+    })?;
+    if fresh {
+        work::load_demo(&local, &mut |_| {}, Arc::new(AtomicBool::new(false)))?;
+    }
+    Ok(local)
+}
+
+/// Registers the backend, preferences and task list for the store in `data_dir`, connecting to the remote
+/// server the preferences name when they say so. Returns the preferences' window geometry.
+pub fn install_state<R: Runtime, M: Manager<R>>(app: &M, data_dir: &std::path::Path) -> Result<Option<Geometry>, String> {
+    let local = open_local(data_dir)?;
+    let slot = BackendSlot::new(local, data_dir.to_owned());
+    let prefs = Prefs::open(app.app_handle(), data_dir).map_err(|e| e.message)?;
+    if prefs.mode() == Mode::Remote {
+        if let Some(url) = prefs.remote_url() {
+            match tauri::async_runtime::block_on(connect::remote(&slot, &url)) {
+                Ok(backend) => slot.set(backend),
+                Err(e) => tracing::warn!("staying on the local store: {}", e.message),
+            }
+        }
+    }
+    let geometry = prefs.geometry();
+    let events = app.app_handle().clone();
+    app.manage(slot);
+    app.manage(prefs);
+    app.manage(Tasks::new(Arc::new(move |progress| {
+        let _ = events.emit(work::PROGRESS_EVENT, progress);
+    })));
+    Ok(geometry)
+}
+
+/// Registers state and opens the window, with the backend and geometry the preferences remember.
+fn setup<R: Runtime>(app: &mut App<R>) -> Result<(), Box<dyn std::error::Error>> {
+    let data_dir = data_dir().ok_or("no data directory: set SEARCH_STUDIO_DATA_DIR")?;
+    let geometry = install_state(app, &data_dir)?;
+
+    let mut builder = WebviewWindowBuilder::new(app, "main", WebviewUrl::App("index.html".into()))
+        .title(WINDOW_TITLE)
+        .min_inner_size(900.0, 600.0)
+        .inner_size(1400.0, 900.0);
+    if let Some(g) = geometry {
+        builder = builder.inner_size(g.width.max(900.0), g.height.max(600.0)).position(g.x, g.y);
+    }
+    let window = builder.build()?;
+    let handle = window.clone();
+    window.on_window_event(move |event| {
+        if matches!(event, WindowEvent::CloseRequested { .. } | WindowEvent::Resized(_) | WindowEvent::Moved(_)) {
+            remember_geometry(&handle);
+        }
+    });
+    Ok(())
+}
+
+fn remember_geometry<R: Runtime>(window: &tauri::WebviewWindow<R>) {
+    let (Ok(scale), Ok(size), Ok(pos)) = (window.scale_factor(), window.inner_size(), window.outer_position()) else { return };
+    if window.is_minimized().unwrap_or(false) || window.is_maximized().unwrap_or(false) {
+        return;
+    }
+    let (size, pos) = (size.to_logical::<f64>(scale), pos.to_logical::<f64>(scale));
+    let geometry = Geometry { x: pos.x, y: pos.y, width: size.width, height: size.height };
+    if let Some(prefs) = window.try_state::<Prefs>() {
+        if prefs.geometry() != Some(geometry) {
+            let _ = prefs.set_geometry(geometry);
+        }
+    }
+}
+
+/// Adds this app's plugins and commands to `base` (the real builder, or the mock one in tests).
+pub fn with_app<R: Runtime>(base: tauri::Builder<R>) -> tauri::Builder<R> {
+    base.plugin(tauri_plugin_store::Builder::new().build())
+        .plugin(tauri_plugin_dialog::init())
+        .invoke_handler(all_commands!())
+}
+
+/// The app's context (configuration, assets, capabilities) for any runtime.
+pub fn context<R: Runtime>() -> tauri::Context<R> {
+    tauri::generate_context!()
+}
+
+/// Runs the desktop app.
+pub fn run() {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
+        .with_writer(std::io::stderr)
+        .init();
+    let result = with_app(tauri::Builder::default()).setup(setup).run(context());
+    if let Err(e) = result {
+        eprintln!("error: Search Studio could not start: {e}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,115 @@
+//! Long work off the UI thread: importing a documents file and loading the demo data. Each reports progress
+//! as `task-progress` events and stops when asked; batches already written stay written.
+
+use std::fs::File;
+use std::io::{BufReader, Cursor, Read};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use serde::Serialize;
+use studio_local::{demo, import_concepts, import_documents, os_caller, ImportReport, LocalBackend, StoreError};
+use studio_model::Backend;
+use crate::error::IpcError;
+use crate::state::Tasks;
+
+/// The event a progress bar listens to.
+pub const PROGRESS_EVENT: &str = "task-progress";
+
+/// One progress report.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Progress {
+    pub task_id: u64,
+    pub label: String,
+    pub done: u64,
+    pub total: Option<u64>,
+    pub finished: bool,
+    pub error: Option<String>,
+    pub cancelled: bool,
+}
+
+/// A reader that fails once its task is asked to stop, which ends the import between two lines.
+struct Cancellable<R> {
+    inner: R,
+    cancel: Arc<AtomicBool>,
+}
+
+impl<R: Read> Read for Cancellable<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(std::io::Error::other("cancelled"));
+        }
+        self.inner.read(buf)
+    }
+}
+
+/// What a task does, given a progress callback and its cancel flag.
+type Job = Box<dyn FnOnce(&LocalBackend, &mut dyn FnMut(u64), Arc<AtomicBool>) -> Result<String, String> + Send>;
+
+/// Starts `job` on the blocking pool and returns its task id at once.
+fn spawn(tasks: &Tasks, local: &LocalBackend, label: String, total: Option<u64>, job: Job) -> u64 {
+    let (task_id, cancel) = tasks.start();
+    let (tasks, local) = (tasks.clone(), local.clone());
+    tauri::async_runtime::spawn_blocking(move || {
+        let report = |done: u64, finished: bool, error: Option<String>, cancelled: bool| {
+            tasks.report(Progress { task_id, label: label.clone(), done, total, finished, error, cancelled });
+        };
+        let mut last = 0;
+        let outcome = job(&local, &mut |done| {
+            last = done;
+            report(done, false, None, false);
+        }, cancel.clone());
+        let cancelled = cancel.load(Ordering::Relaxed);
+        match outcome {
+            Ok(_) => report(last, true, None, false),
+            Err(_) if cancelled => report(last, true, None, true),
+            Err(message) => report(last, true, Some(message), false),
+        }
+        tasks.finish(task_id);
+    });
+    task_id
+}
+
+fn describe(result: Result<ImportReport, StoreError>) -> Result<ImportReport, String> {
+    result.map_err(|e| e.to_string())
+}
+
+/// Imports a JSON Lines documents file into `search_space` of the local store.
+pub fn start_import(tasks: &Tasks, local: &LocalBackend, path: PathBuf, search_space: String) -> Result<u64, IpcError> {
+    let search_space = search_space.trim().to_owned();
+    if search_space.is_empty() {
+        return Err(IpcError::new("bad_request", "name the search space to import into"));
+    }
+    let file = File::open(&path).map_err(|e| IpcError::new("task", format!("cannot read {}: {e}", path.display())))?;
+    let label = format!("Importing {} into {search_space}", path.file_name().unwrap_or_default().to_string_lossy());
+    Ok(spawn(tasks, local, label, None, Box::new(move |local, progress, cancel| {
+        let reader = BufReader::new(Cancellable { inner: file, cancel });
+        let report = describe(import_documents(local.store(), &search_space, reader, progress))?;
+        Ok(format!("imported {} documents into {search_space}", report.imported))
+    })))
+}
+
+/// Loads the demo search space, and its configuration unless one for the demo space exists.
+pub fn start_demo_load(tasks: &Tasks, local: &LocalBackend) -> u64 {
+    let label = "Loading the demo search space".to_owned();
+    spawn(tasks, local, label, Some(demo::DEMO_DOCUMENTS as u64), Box::new(load_demo))
+}
+
+/// The demo load itself, also run on first launch.
+pub fn load_demo(local: &LocalBackend, progress: &mut dyn FnMut(u64), cancel: Arc<AtomicBool>) -> Result<String, String> {
+    let mut concepts = Vec::new();
+    demo::write_concepts(&mut concepts).map_err(|e| e.to_string())?;
+    describe(import_concepts(local.store(), Cursor::new(concepts), &mut |_| {}))?;
+    let mut documents = Vec::new();
+    demo::write_documents(&mut documents, demo::DEMO_DOCUMENTS, demo::DEMO_SEED).map_err(|e| e.to_string())?;
+    let reader = BufReader::new(Cancellable { inner: Cursor::new(documents), cancel });
+    let report = describe(import_documents(local.store(), demo::DEMO_SPACE, reader, progress))?;
+    tauri::async_runtime::block_on(async {
+        let list = local.list_configurations().await.map_err(|e| e.to_string())?;
+        if !list.configurations.iter().any(|c| c.config.search_space == demo::DEMO_SPACE) {
+            local.create_configuration(&os_caller(), demo::demo_configuration()).await.map_err(|e| e.to_string())?;
+        }
+        Ok(format!("imported {} documents into {}", report.imported, demo::DEMO_SPACE))
+    })
+}
