@@ -49,9 +49,11 @@ async function firstLines(child, n) {
   return lines;
 }
 
-async function startDriver() {
-  const driver = start('tauri-driver', ['--port', String(driverPort)], { DISPLAY: display, SEARCH_STUDIO_DATA_DIR: localDir });
-  const base = `http://127.0.0.1:${driverPort}`;
+let nextPort = driverPort;
+async function startDriver(dataDir = localDir) {
+  const port = nextPort++;
+  const driver = start('tauri-driver', ['--port', String(port)], { DISPLAY: display, SEARCH_STUDIO_DATA_DIR: dataDir });
+  const base = `http://127.0.0.1:${port}`;
   await waitUntil(() => fetch(`${base}/status`).then((r) => r.ok, () => false), 'tauri-driver to listen');
   return { driver, base };
 }
@@ -65,6 +67,14 @@ async function openApp(base) {
 async function saveShot(session, name) {
   mkdirSync(shots, { recursive: true });
   writeFileSync(join(shots, `${name}.png`), Buffer.from(await session.screenshot(), 'base64'));
+}
+
+/** The navbar colour the preview (in its shadow root) shows. */
+function previewNavbarColour(session) {
+  return session.execute(`
+    const host = document.querySelector('[data-testid=preview-host]');
+    const bar = host && host.shadowRoot && host.shadowRoot.querySelector('.sa-navbar');
+    return bar ? getComputedStyle(bar).backgroundColor : null;`);
 }
 
 before(async () => {
@@ -89,6 +99,15 @@ test('the window lists the stored configurations, switches to a remote server, a
     await session.waitFor("//*[contains(normalize-space(.), 'Museum Catalogue')]", 'the second stored configuration');
     await saveShot(session, 'desktop-local');
 
+    // One edit in the real window reaches the preview without a save.
+    await session.click(await session.waitFor("//*[contains(@class, 'config-item')][contains(., 'Harbour Search')]"));
+    await session.click(await session.waitFor("//button[normalize-space(.)='Layout']"));
+    await session.type(await session.waitFor("//input[@id='f-config-layout-navbar-backgroundColor']"), '#aa3300');
+    await waitUntil(
+      async () => (await previewNavbarColour(session)) === 'rgb(170, 51, 0)',
+      'the preview navbar to take the edited colour',
+    );
+
     await session.click(await session.waitFor("//button[normalize-space(.)='Settings']"));
     await session.click(await session.waitFor("//label[contains(., 'Remote server')]/input"));
     await session.type(await session.waitFor("//input[@id='remote-url']"), remote.base);
@@ -112,6 +131,56 @@ test('the window lists the stored configurations, switches to a remote server, a
   try {
     await session.waitFor("//*[contains(normalize-space(.), 'Remote Archive')]", 'the remote configuration after a restart');
     assert.ok(!(await session.bodyText()).includes('Museum Catalogue'));
+  } finally {
+    await session.end().catch(() => {});
+    driver.kill();
+  }
+});
+
+test('a data directory with its own documents and active configuration is previewed exactly as configured', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'studio-own-'));
+  const docs = join(dir, 'docs.jsonl');
+  const lines = [];
+  for (let i = 0; i < 12; i++) {
+    lines.push(JSON.stringify({
+      id: `urn:own:${i}`, link: `https://example.org/${i}`, title: `Lighthouse report ${i}`,
+      description: `Keeper notes number ${i} about the lamp.`, date: 1.6e12 + i * 8.64e7,
+      facetList: [{ field: 'dyn_lit_author', label: 'Author', facets: [{ count: 1, label: i % 2 ? 'Ines' : 'Olaf', value: null }] }],
+    }));
+  }
+  writeFileSync(docs, lines.join('\n') + '\n');
+  cli(dir, 'import', '--search-space', 'lights', docs);
+  seed(dir, 'Coastal Lights', {
+    searchSpace: 'lights',
+    result: { itemsPerPage: 3 },
+    layout: { navbar: { backgroundColor: '#5b2a86', fontColor: '#ffffff' } },
+    filter: { facetsToShow: [{ uri: 'dyn_lit_author', title: 'Keeper on duty' }] },
+  });
+  const { driver, base } = await startDriver(dir);
+  const session = await openApp(base);
+  try {
+    await session.waitFor("//*[contains(normalize-space(.), 'Coastal Lights')]", 'the stored configuration');
+    const shown = await waitUntil(async () => {
+      const state = await session.execute(`
+        const root = document.querySelector('[data-testid=preview-host]')?.shadowRoot;
+        if (!root) return null;
+        const results = root.querySelectorAll('[data-testid=result]').length;
+        const facet = root.querySelector('[data-facet]')?.getAttribute('data-facet') ?? null;
+        const bar = root.querySelector('.sa-navbar');
+        return results ? { results, facet, colour: bar && getComputedStyle(bar).backgroundColor,
+                           count: root.querySelector('[data-testid=result-count]')?.textContent } : null;`);
+      return state;
+    }, 'the preview to show results');
+    assert.equal(shown.results, 3);
+    assert.equal(shown.facet, 'Keeper on duty');
+    assert.equal(shown.colour, 'rgb(91, 42, 134)');
+    assert.match(shown.count, /12 results/);
+    await new Promise((r) => setTimeout(r, 1500));
+    const settled = await session.execute(`
+      const root = document.querySelector('[data-testid=preview-host]').shadowRoot;
+      return { results: root.querySelectorAll('[data-testid=result]').length, text: root.textContent };`);
+    await saveShot(session, 'desktop-own-data');
+    assert.equal(settled.results, 3, `the preview settles on its results: ${settled.text.slice(0, 200)}`);
   } finally {
     await session.end().catch(() => {});
     driver.kill();
