@@ -122,6 +122,8 @@ test('the window lists the stored configurations, switches to a remote server, a
       return text.includes('Remote Archive') && !text.includes('Museum Catalogue');
     }, "the remote server's configurations to replace the local ones");
     await saveShot(session, 'desktop-remote');
+    await session.setWindowRect({ width: 1180, height: 760 });
+    await waitUntil(async () => (await session.windowRect()).width === 1180, 'the window to take its new size');
   } finally {
     await session.end().catch(() => {});
   }
@@ -131,6 +133,8 @@ test('the window lists the stored configurations, switches to a remote server, a
   try {
     await session.waitFor("//*[contains(normalize-space(.), 'Remote Archive')]", 'the remote configuration after a restart');
     assert.ok(!(await session.bodyText()).includes('Museum Catalogue'));
+    const rect = await session.windowRect();
+    assert.deepEqual([rect.width, rect.height], [1180, 760], 'the window comes back at the size it was left');
   } finally {
     await session.end().catch(() => {});
     driver.kill();

@@ -59,6 +59,14 @@ export class Session {
     return this.execute('return document.body.innerText;');
   }
 
+  windowRect() {
+    return this.cmd('GET', '/window/rect');
+  }
+
+  setWindowRect(rect) {
+    return this.cmd('POST', '/window/rect', rect);
+  }
+
   screenshot() {
     return this.cmd('GET', '/screenshot');
   }
