@@ -18,6 +18,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0001_configurations.sql"),
     include_str!("../migrations/0002_documents.sql"),
     include_str!("../migrations/0003_index_snapshots.sql"),
+    include_str!("../migrations/0004_fts_second_pass.sql"),
 ];
 
 /// A pool of connections to one store file. Cheap to clone.

@@ -64,6 +64,23 @@ struct Seen {
     concept_labels: HashMap<String, String>,
     broader: HashSet<(String, String)>,
     field_labels: HashMap<String, String>,
+    /// The documents written since the last full-text pass: the first row number, and their ids.
+    unindexed_from: Option<i64>,
+    unindexed_ids: HashSet<String>,
+}
+
+/// Adds the documents written since the last pass to the full-text index, in one statement. Rows are
+/// numbered upwards, so they are exactly those from the first one written since (migration 0004).
+fn index_text(tx: &Transaction, seen: &mut Seen) -> Result<(), StoreError> {
+    if let Some(from) = seen.unindexed_from.take() {
+        tx.prepare_cached(
+            "INSERT INTO documents_fts (rowid, title, description, body)
+             SELECT num, title, description, body FROM documents WHERE num >= ?1",
+        )?
+        .execute([from])?;
+    }
+    seen.unindexed_ids.clear();
+    Ok(())
 }
 
 /// Imports JSON Lines documents into `search_space`. Re-importing an id replaces the document. Bad lines
@@ -79,6 +96,15 @@ pub fn import_documents(
         return Err(StoreError::EmptySearchSpace);
     }
     let mut conn = store.conn()?;
+    import_lines(&mut conn, search_space, reader, on_progress)
+}
+
+fn import_lines(
+    conn: &mut rusqlite::Connection,
+    search_space: &str,
+    reader: impl BufRead,
+    on_progress: &mut dyn FnMut(u64),
+) -> Result<ImportReport, StoreError> {
     let mut lines = Lines::new(reader);
     let mut report = ImportReport::default();
     let mut seen = Seen::default();
@@ -126,6 +152,7 @@ pub fn import_documents(
             in_batch += 1;
         }
         if in_batch > 0 {
+            index_text(&tx, &mut seen)?;
             bump_generation(&tx, search_space)?;
         }
         tx.commit()?;
@@ -135,6 +162,11 @@ pub fn import_documents(
 }
 
 fn write_document(tx: &Transaction, space: &str, doc: Incoming, seen: &mut Seen) -> Result<(), StoreError> {
+    if seen.unindexed_ids.contains(&doc.id) {
+        // The same id twice before a full-text pass: index the first copy now, so that deleting it
+        // below removes from the full-text index only what is there.
+        index_text(tx, seen)?;
+    }
     tx.prepare_cached("DELETE FROM documents WHERE search_space = ?1 AND id = ?2")?.execute(params![space, doc.id])?;
     let mut groups: Vec<FacetGroup> = Vec::new();
     for g in doc.facet_list.unwrap_or_default() {
@@ -175,6 +207,8 @@ fn write_document(tx: &Transaction, space: &str, doc: Incoming, seen: &mut Seen)
         facet_list,
     ])?;
     let num = tx.last_insert_rowid();
+    seen.unindexed_from = Some(seen.unindexed_from.map_or(num, |f| f.min(num)));
+    seen.unindexed_ids.insert(doc.id.clone());
     for g in groups.iter().filter(|g| g.field != ALL_CONCEPTS_FIELD) {
         write_refiners(tx, space, num, &g.field, &g.facets, None, seen)?;
     }

@@ -9,10 +9,34 @@ use studio_model::{FacetGroup, FacetSetting, Refiner};
 
 use super::index::{FacetValue, FieldIndex};
 
+/// The values a group can show: in hierarchical mode the top concepts and their narrower ones down to
+/// `depth` levels, and the selected ones; `None` (all of them) in flat mode.
+pub(crate) fn shown_values(field: &FieldIndex, setting: &FacetSetting, selected: &[u32]) -> Option<Vec<u32>> {
+    if setting.facet_mode != "hierarchical" {
+        return None;
+    }
+    let depth = setting.hierarchical_depth.clamp(1, 32) as usize;
+    let mut out: Vec<u32> = (0..field.values.len() as u32).filter(|&v| field.values[v as usize].parents.is_empty()).collect();
+    let mut level = out.clone();
+    for _ in 1..depth {
+        level = level.iter().flat_map(|&v| field.values[v as usize].children.iter().copied()).collect();
+        if level.is_empty() {
+            break;
+        }
+        out.extend(&level);
+    }
+    out.extend(selected);
+    out.sort_unstable();
+    out.dedup();
+    Some(out)
+}
+
 /// Counts, per value of `field`, the documents of `scope` having it (directly or through a descendant).
-pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap) -> Vec<u64> {
+/// With `only`, values outside it may be left at 0 when that saves work.
+pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap, only: Option<&[u32]>) -> Vec<u64> {
     let mut counts = vec![0u64; field.values.len()];
-    if scope.len() < 4 * field.values.len() as u64 {
+    let wanted = only.map_or(field.values.len(), <[u32]>::len);
+    if scope.len() < 4 * wanted as u64 {
         // Few documents: walk their value lists, marking each value once per document.
         let mut stamp = vec![u32::MAX; field.values.len()];
         for doc in scope {
@@ -24,6 +48,10 @@ pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap) -> Vec<u64
                     }
                 }
             }
+        }
+    } else if let Some(only) = only {
+        for &v in only {
+            counts[v as usize] = scope.intersection_len(&field.values[v as usize].docs);
         }
     } else {
         for (count, value) in counts.iter_mut().zip(&field.values) {
@@ -48,7 +76,7 @@ struct Arrange<'a> {
 impl Arrange<'_> {
     fn compare(&self, a: u32, b: u32) -> Ordering {
         let (va, vb): (&FacetValue, &FacetValue) = (&self.field.values[a as usize], &self.field.values[b as usize]);
-        let by_label = va.label.to_lowercase().cmp(&vb.label.to_lowercase()).then_with(|| va.label.cmp(&vb.label));
+        let by_label = va.label_lower.cmp(&vb.label_lower).then_with(|| va.label.cmp(&vb.label));
         let primary = if self.alphabetical {
             by_label
         } else {
@@ -66,12 +94,22 @@ impl Arrange<'_> {
             .copied()
             .filter(|&v| self.counts[v as usize] > 0 || self.selected.contains(&v))
             .collect();
-        list.sort_by(|&a, &b| self.compare(a, b));
+        list.sort_unstable();
         list.dedup();
+        let cmp = |a: &u32, b: &u32| self.compare(*a, *b);
+        if list.len() > self.maximum {
+            // Only the first `maximum` need ordering, then the selected ones past them.
+            list.select_nth_unstable_by(self.maximum - 1, cmp);
+            let mut rest: Vec<u32> = list.split_off(self.maximum);
+            rest.retain(|v| self.selected.contains(v));
+            list.sort_by(cmp);
+            rest.sort_by(cmp);
+            list.extend(rest);
+        } else {
+            list.sort_by(cmp);
+        }
         list.into_iter()
-            .enumerate()
-            .filter(|&(rank, v)| rank < self.maximum || self.selected.contains(&v))
-            .map(|(_, v)| {
+            .map(|v| {
                 shown[v as usize] = true;
                 let value = &self.field.values[v as usize];
                 let children = (self.hierarchical && level < self.depth && !value.children.is_empty())
@@ -89,12 +127,12 @@ impl Arrange<'_> {
 
 /// The group of one `facetsToShow` item over `scope` (the documents matching every other field's
 /// selection). `selected` are the values of this field the request selects.
-pub(crate) fn facet_group(field: &FieldIndex, setting: &FacetSetting, scope: &RoaringBitmap, selected: &[u32]) -> FacetGroup {
-    let counts = count_values(field, scope);
+/// `counts` are those of [`count_values`] over that scope, for at least [`shown_values`].
+pub(crate) fn facet_group(field: &FieldIndex, setting: &FacetSetting, counts: &[u64], selected: &[u32]) -> FacetGroup {
     let hierarchical = setting.facet_mode == "hierarchical";
     let arrange = Arrange {
         field,
-        counts: &counts,
+        counts,
         selected,
         alphabetical: setting.sorting == "alphabetical",
         ascending: setting.sorting_order == "asc",

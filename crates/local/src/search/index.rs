@@ -47,6 +47,8 @@ pub(crate) fn kind_of(field: &str) -> FacetKind {
 #[derive(Debug)]
 pub(crate) struct FacetValue {
     pub label: String,
+    /// The label lower-cased, for alphabetical order (computed once, not per comparison).
+    pub label_lower: String,
     /// The concept URI (or a literal refiner's value); `None` for literal values keyed by label.
     pub uri: Option<String>,
     /// Documents annotated with this value or any of its descendants.
@@ -104,7 +106,7 @@ pub struct SpaceIndex {
     pub(crate) generation: Generation,
     /// Dense number → rowid; dense numbers follow date descending, then id.
     pub(crate) rowids: Vec<i64>,
-    by_rowid: HashMap<i64, u32>,
+    by_rowid: RowidMap,
     pub(crate) all: RoaringBitmap,
     pub(crate) fields: Vec<FieldIndex>,
     field_by_id: HashMap<String, usize>,
@@ -125,7 +127,7 @@ impl SpaceIndex {
 
     /// The dense number of a row of the documents table, if it belongs to this index.
     pub(crate) fn dense(&self, rowid: i64) -> Option<u32> {
-        self.by_rowid.get(&rowid).copied()
+        self.by_rowid.get(rowid)
     }
 
     /// The dense number of the document with this id (looked up in the store, so that the index need not
@@ -147,7 +149,7 @@ impl SpaceIndex {
         store_documents: u64,
     ) -> SpaceIndex {
         let n = rowids.len() as u32;
-        let by_rowid = rowids.iter().enumerate().map(|(i, &r)| (r, i as u32)).collect();
+        let by_rowid = RowidMap::new(&rowids);
         let field_by_id = fields.iter().enumerate().map(|(i, f)| (f.id.clone(), i)).collect();
         let all = RoaringBitmap::from_sorted_iter(0..n).unwrap_or_default();
         SpaceIndex { space: space.to_owned(), generation, rowids, by_rowid, all, fields, field_by_id, store_documents }
@@ -173,7 +175,7 @@ impl SpaceIndex {
         docs.sort_by(|a, b| b.2.total_cmp(&a.2).then_with(|| a.1.cmp(&b.1)));
         let n = docs.len() as u32;
         let rowids: Vec<i64> = docs.iter().map(|d| d.0).collect();
-        let by_rowid: HashMap<i64, u32> = rowids.iter().enumerate().map(|(i, &r)| (r, i as u32)).collect();
+        let by_rowid = RowidMap::new(&rowids);
         drop(docs);
 
         let mut labels: Vec<(String, String)> = tx
@@ -194,7 +196,7 @@ impl SpaceIndex {
             let mut stmt = tx.prepare_cached("SELECT doc, field, label, value FROM document_facets")?;
             let mut rows = stmt.query([])?;
             while let Some(row) = rows.next()? {
-                let Some(&doc) = by_rowid.get(&row.get::<_, i64>(0)?) else { continue };
+                let Some(doc) = by_rowid.get(row.get::<_, i64>(0)?) else { continue };
                 let Some(&fi) = text(row, 1)?.and_then(|f| field_by_id.get(f)) else { continue };
                 let label = text(row, 2)?.unwrap_or_default();
                 let value = text(row, 3)?.filter(|v| !v.is_empty());
@@ -217,6 +219,37 @@ impl SpaceIndex {
             field_by_id,
             store_documents: store_documents.max(0) as u64,
         })
+    }
+}
+
+/// Row number → dense number: a plain array over row numbers (they are dense in practice: documents are
+/// numbered upwards by SQLite), or a hash map when they are too sparse for that.
+#[derive(Debug)]
+enum RowidMap {
+    Array(Vec<u32>),
+    Hash(HashMap<i64, u32>),
+}
+
+impl RowidMap {
+    fn new(rowids: &[i64]) -> RowidMap {
+        let max = rowids.iter().copied().max().unwrap_or(0);
+        let min = rowids.iter().copied().min().unwrap_or(0);
+        if min >= 0 && (max as u64) < 4 * rowids.len() as u64 + 1_000_000 {
+            let mut array = vec![u32::MAX; max as usize + 1];
+            for (i, &r) in rowids.iter().enumerate() {
+                array[r as usize] = i as u32;
+            }
+            RowidMap::Array(array)
+        } else {
+            RowidMap::Hash(rowids.iter().enumerate().map(|(i, &r)| (r, i as u32)).collect())
+        }
+    }
+
+    fn get(&self, rowid: i64) -> Option<u32> {
+        match self {
+            RowidMap::Array(a) => usize::try_from(rowid).ok().and_then(|r| a.get(r)).copied().filter(|&d| d != u32::MAX),
+            RowidMap::Hash(h) => h.get(&rowid).copied(),
+        }
     }
 }
 
@@ -329,7 +362,7 @@ impl FieldBuilder {
                 docs.sort_unstable();
                 docs.dedup();
                 let docs = RoaringBitmap::from_sorted_iter(docs).unwrap_or_default();
-                FacetValue { label, uri, docs, children, parents, ancestors }
+                FacetValue { label_lower: label.to_lowercase(), label, uri, docs, children, parents, ancestors }
             })
             .collect();
         let by_key = self

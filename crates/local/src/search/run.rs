@@ -7,7 +7,7 @@ use roaring::RoaringBitmap;
 use rusqlite::Connection;
 use studio_model::{Config, FacetGroup, SearchRequest, SearchResponse};
 
-use super::facets::facet_group;
+use super::facets::{count_values, facet_group, shown_values};
 use super::fetch;
 use super::index::{FieldIndex, SpaceIndex};
 use super::query::TextQuery;
@@ -74,18 +74,18 @@ fn filters(index: &SpaceIndex, request: &SearchRequest) -> Vec<FieldFilter> {
 /// Runs a search of `config` over `index`.
 pub(crate) fn search(conn: &Connection, index: &SpaceIndex, config: &Config, request: &SearchRequest) -> Result<SearchResponse, StoreError> {
     let query = TextQuery::parse(request.input.as_deref().unwrap_or(""));
-    let mut scores: HashMap<u32, f64> = HashMap::new();
+    // (dense number, bm25) of every text match, in dense order.
+    let mut scored: Vec<(u32, f64)> = Vec::new();
     let base = match query.to_fts() {
         None => index.all.clone(),
         Some(expression) => {
-            let mut base = RoaringBitmap::new();
-            for (rowid, score) in fts_matches(conn, &expression)? {
-                if let Some(d) = index.dense(rowid) {
-                    base.insert(d);
-                    scores.insert(d, score);
-                }
-            }
-            base
+            scored = fts_matches(conn, &expression)?
+                .into_iter()
+                .filter_map(|(rowid, score)| index.dense(rowid).map(|d| (d, score)))
+                .collect();
+            scored.sort_unstable_by_key(|p| p.0);
+            scored.dedup_by_key(|p| p.0);
+            RoaringBitmap::from_sorted_iter(scored.iter().map(|p| p.0)).unwrap_or_default()
         }
     };
     let filters = filters(index, request);
@@ -98,7 +98,9 @@ pub(crate) fn search(conn: &Connection, index: &SpaceIndex, config: &Config, req
     let page: Vec<u32> = if query.is_empty() {
         result.iter().skip(start).take(per_page).collect()
     } else {
-        let mut ranked: Vec<(f64, u32)> = result.iter().map(|d| (scores.get(&d).copied().unwrap_or(0.0), d)).collect();
+        let everything = result.len() == base.len();
+        let mut ranked: Vec<(f64, u32)> =
+            scored.iter().filter(|(d, _)| everything || result.contains(*d)).map(|&(d, s)| (s, d)).collect();
         let cmp = |a: &(f64, u32), b: &(f64, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
         let end = start.saturating_add(per_page).min(ranked.len());
         if end < ranked.len() && end > 0 {
@@ -109,6 +111,9 @@ pub(crate) fn search(conn: &Connection, index: &SpaceIndex, config: &Config, req
         ranked.into_iter().skip(start).take(per_page).map(|(_, d)| d).collect()
     };
     let mut facets = Vec::new();
+    // Counts per field and kind of group (all values, or those a hierarchy shows), shared by the groups
+    // that show the same field.
+    let mut memo: HashMap<(String, Option<Vec<u32>>), Vec<u64>> = HashMap::new();
     for setting in config.filter.facets_to_show.iter().filter(|s| s.show) {
         let name = if setting.uri.is_empty() { &setting.ref_id } else { &setting.uri };
         let Some(field) = resolve_field(index, name) else {
@@ -124,7 +129,14 @@ pub(crate) fn search(conn: &Connection, index: &SpaceIndex, config: &Config, req
                 scope &= &f.docs;
             }
         }
-        facets.push(facet_group(field, setting, &scope, selected));
+        let only = shown_values(field, setting, selected);
+        let key = (field.id.clone(), only);
+        if !memo.contains_key(&key) {
+            let counts = count_values(field, &scope, key.1.as_deref());
+            memo.insert(key.clone(), counts);
+        }
+        let counts = memo.get(&key).map(Vec::as_slice).unwrap_or_default();
+        facets.push(facet_group(field, setting, counts, selected));
     }
     Ok(SearchResponse {
         concepts: Vec::new(),

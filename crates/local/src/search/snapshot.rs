@@ -108,7 +108,7 @@ fn decode_field(bytes: &[u8]) -> Option<FieldIndex> {
         let size = r.u32()? as usize;
         let docs = RoaringBitmap::deserialize_unchecked_from(r.take(size)?).ok()?;
         by_key.insert(ValueKey::of(&label, uri.as_deref()), i as u32);
-        values.push(FacetValue { label, uri, docs, children, parents, ancestors });
+        values.push(FacetValue { label_lower: label.to_lowercase(), label, uri, docs, children, parents, ancestors });
     }
     let (offsets, direct) = (r.u32s()?, r.u32s()?);
     let sound = offsets.last().is_some_and(|&end| end as usize == direct.len())
