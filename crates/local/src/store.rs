@@ -19,6 +19,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0002_documents.sql"),
     include_str!("../migrations/0003_index_snapshots.sql"),
     include_str!("../migrations/0004_fts_second_pass.sql"),
+    include_str!("../migrations/0005_drafts_and_pulls.sql"),
 ];
 
 /// A pool of connections to one store file. Cheap to clone.

@@ -1,0 +1,31 @@
+//! Search Studio's offline work, shared by the desktop shell and the `studio` CLI:
+//!
+//! - [`SyncStore`]: drafts kept in the local store per backend and configuration, so an edit survives a
+//!   crash and a journey without a connection; and the versions this app published to each backend.
+//! - [`publish`]: create or update on a backend, but only after checking that the server still holds the
+//!   version the draft started from; otherwise a [`Conflict`] with base, mine and theirs field by field.
+//! - [`history`]: the backend's `/logs` together with the versions published from this app.
+//! - [`files`]: configurations as JSON files with a format version; importing always creates new ones.
+//! - [`pull`]: copying a remote configuration and the documents its search returns into the local store,
+//!   resumable after a cancel.
+//!
+//! Nothing here talks to a window or knows Tauri; nothing here ever overwrites a change on a server that
+//! the user has not seen.
+
+mod diff;
+mod drafts;
+mod error;
+pub mod files;
+mod history;
+mod publish;
+pub mod pull;
+mod types;
+
+pub use diff::{changed_paths, diff_fields, resolve, three_way};
+pub use drafts::SyncStore;
+pub use error::SyncError;
+pub use history::history;
+pub use publish::publish;
+pub use types::{
+    Conflict, DraftRecord, FieldChange, FieldDiff, HistoryEntry, HistorySource, PublishOutcome, Side, LOCAL_KEY,
+};

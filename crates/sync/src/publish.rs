@@ -1,0 +1,58 @@
+//! Publishing a draft: create or update on the current backend, after checking that the server still holds
+//! the version the draft started from. A change on the server that the user has not seen is never
+//! overwritten: it comes back as a [`Conflict`] and nothing is written.
+//!
+//! The check and the update are two requests (the API has no conditional update), so a change landing
+//! between them is not caught; the window is one round trip.
+
+use serde_json::Value;
+use studio_model::{Backend, Caller, Configuration};
+
+use crate::diff::three_way;
+use crate::drafts::SyncStore;
+use crate::error::SyncError;
+use crate::types::{Conflict, PublishOutcome};
+
+/// The settings of an envelope, the part that versions are compared on (id, user and created are the server's).
+fn settings(envelope: &Value) -> Option<&Value> {
+    envelope.get("config")
+}
+
+/// Publishes `mine` to `backend` (key `key`): creates a configuration when `id` is `None`, else updates `id`
+/// provided the server's current version equals `base`. On success the version is recorded for the
+/// history and a draft kept for it is dropped, unless the server refused some keys (the draft then stays,
+/// now based on what was stored).
+pub async fn publish(
+    store: &SyncStore,
+    backend: &dyn Backend,
+    key: &str,
+    caller: &Caller,
+    id: Option<i32>,
+    mine: Value,
+    base: Option<Value>,
+) -> Result<PublishOutcome, SyncError> {
+    let outcome = match id {
+        None => backend.create_configuration(caller, mine.clone()).await?,
+        Some(id) => {
+            let current: Configuration = backend.get_configuration(id).await?;
+            let theirs = serde_json::to_value(&current)?;
+            let base = base.unwrap_or_else(|| theirs.clone());
+            if settings(&theirs) != settings(&base) {
+                let fields = three_way(&base, &mine, &theirs);
+                return Ok(PublishOutcome::Conflict { conflict: Conflict { base, mine, theirs, fields } });
+            }
+            backend.update_configuration(caller, id, mine.clone()).await?
+        }
+    };
+    store.record_published(key, &outcome.config, &caller.user)?;
+    if let Some(stored_id) = outcome.config.id {
+        let draft_id = id.unwrap_or(stored_id);
+        let stored = serde_json::to_value(&outcome.config)?;
+        if outcome.errors.is_empty() {
+            store.discard_draft(key, draft_id)?;
+        } else if store.draft(key, draft_id)?.is_some() || id.is_none() {
+            store.save_draft(key, stored_id, &mine, Some(&stored))?;
+        }
+    }
+    Ok(PublishOutcome::Published { outcome })
+}

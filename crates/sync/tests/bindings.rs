@@ -1,0 +1,49 @@
+//! The UI's TypeScript copies of this crate's types, checked in at `ui/src/lib/types/sync.ts`. This test
+//! fails when they are stale; run it with `UPDATE_BINDINGS=1` to write a fresh copy.
+
+use std::path::PathBuf;
+
+use studio_sync::files::ImportedConfig;
+use studio_sync::*;
+use ts_rs::TS;
+
+fn generated() -> String {
+    let cfg = ts_rs::Config::default();
+    let mut out = String::from(
+        "// Generated from the Rust types of crates/sync by its `bindings` test; do not edit.\n\
+         // Regenerate: UPDATE_BINDINGS=1 cargo test -p studio-sync --test bindings\n\n\
+         import type { Configuration, FieldError, JsonValue, WriteOutcome } from './generated';\n",
+    );
+    let decls = [
+        DraftRecord::decl(&cfg),
+        FieldDiff::decl(&cfg),
+        FieldChange::decl(&cfg),
+        Conflict::decl(&cfg),
+        Side::decl(&cfg),
+        PublishOutcome::decl(&cfg),
+        HistorySource::decl(&cfg),
+        HistoryEntry::decl(&cfg),
+        ImportedConfig::decl(&cfg),
+    ];
+    for decl in decls {
+        out.push_str("\nexport ");
+        out.push_str(&decl);
+        if !decl.ends_with(';') {
+            out.push(';');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn checked_in_typescript_types_match_the_rust_types() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/lib/types/sync.ts");
+    let fresh = generated();
+    if std::env::var_os("UPDATE_BINDINGS").is_some() {
+        std::fs::write(&path, &fresh).unwrap();
+        return;
+    }
+    let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(checked_in == fresh, "{} is stale; regenerate it with UPDATE_BINDINGS=1 cargo test -p studio-sync --test bindings", path.display());
+}

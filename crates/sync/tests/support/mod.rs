@@ -1,0 +1,44 @@
+//! A real Search Studio server (the axum router over a local store) on a loopback port, and clients of it.
+
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use studio_local::{LocalBackend, Store};
+use studio_remote::RemoteBackend;
+use studio_server::Auth;
+use studio_sync::SyncStore;
+
+pub struct Remote {
+    pub base: String,
+    pub token: String,
+    pub local: LocalBackend,
+    _dir: tempfile::TempDir,
+}
+
+impl Remote {
+    pub fn client(&self) -> RemoteBackend {
+        RemoteBackend::new(&self.base, Some(&self.token)).unwrap()
+    }
+}
+
+/// Starts a server over a fresh store; `fill` prepares the store first.
+pub async fn serve(fill: impl FnOnce(&Store)) -> Remote {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_dir(dir.path()).unwrap();
+    fill(&store);
+    let local = LocalBackend::new(store);
+    let (auth, token) = Auth::single_random_user("ana");
+    let app = studio_server::router(Arc::new(local.clone()), Arc::new(auth), None);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    Remote { base, token, local, _dir: dir }
+}
+
+/// A fresh local store of the app (drafts, published versions, pulled documents).
+pub fn app_store() -> (tempfile::TempDir, LocalBackend, SyncStore) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_dir(dir.path()).unwrap();
+    (dir, LocalBackend::new(store.clone()), SyncStore::new(store))
+}

@@ -1,0 +1,74 @@
+// Generated from the Rust types of crates/sync by its `bindings` test; do not edit.
+// Regenerate: UPDATE_BINDINGS=1 cargo test -p studio-sync --test bindings
+
+import type { Configuration, FieldError, JsonValue, WriteOutcome } from './generated';
+
+export type DraftRecord = { 
+/**
+ * `local`, or the base URL of the remote server.
+ */
+backend: string, 
+/**
+ * The configuration's id; negative for a configuration not yet created.
+ */
+configId: number, 
+/**
+ * The edited envelope, unknown fields included.
+ */
+draft: JsonValue, 
+/**
+ * The stored envelope the draft started from; null for a configuration not yet created.
+ */
+base: JsonValue | null, 
+/**
+ * UTC, ISO 8601 with milliseconds.
+ */
+updatedAt: string, };
+
+export type FieldDiff = { 
+/**
+ * Dotted path, e.g. `config.layout.navbar.backgroundColor`.
+ */
+path: string, 
+/**
+ * Null when the field is absent.
+ */
+before: JsonValue | null, after: JsonValue | null, };
+
+export type FieldChange = { path: string, base: JsonValue | null, mine: JsonValue | null, theirs: JsonValue | null, 
+/**
+ * Both sides changed it, differently: the user must choose.
+ */
+conflicting: boolean, };
+
+export type Conflict = { base: JsonValue, mine: JsonValue, theirs: JsonValue, 
+/**
+ * Every leaf where the three differ; `conflicting` marks those changed on both sides.
+ */
+fields: Array<FieldChange>, };
+
+export type Side = "mine" | "theirs";
+
+export type PublishOutcome = { "status": "published", outcome: WriteOutcome, } | { "status": "conflict", conflict: Conflict, };
+
+export type HistorySource = "server" | "published";
+
+export type HistoryEntry = { at: string, user: string, 
+/**
+ * `create`, `update`, `delete`, `set-active`, or `publish`.
+ */
+action: string, source: HistorySource, config: Configuration, };
+
+export type ImportedConfig = { 
+/**
+ * Its id in the file (null when the file had none).
+ */
+fromId: number | null, 
+/**
+ * The id it was stored under.
+ */
+id: number, title: string, 
+/**
+ * Keys the backend refused (they took their defaults).
+ */
+errors: Array<FieldError>, };
