@@ -190,3 +190,34 @@ test('a data directory with its own documents and active configuration is previe
     driver.kill();
   }
 });
+
+test('the window enforces its content security policy: an injected inline script or handler does not run', async () => {
+  const { driver, base } = await startDriver();
+  const session = await openApp(base);
+  try {
+    await session.execute(`
+      window.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective));
+      const script = document.createElement('script');
+      script.textContent = 'window.__inlineRan = true;';
+      document.body.appendChild(script);
+      const img = document.createElement('img');
+      img.setAttribute('src', 'data:,not-an-image');
+      img.setAttribute('onerror', 'window.__handlerRan = true;');
+      document.body.appendChild(img);
+      const remote = document.createElement('script');
+      remote.src = 'https://example.invalid/evil.js';
+      document.body.appendChild(remote);
+      return true;`);
+    await new Promise((r) => setTimeout(r, 1000));
+    const seen = await session.execute(
+      'return { inline: window.__inlineRan === true, handler: window.__handlerRan === true, violations: window.__violations };',
+    );
+    assert.equal(seen.inline, false, 'an inline script injected into the page must not run');
+    assert.equal(seen.handler, false, 'an inline event handler must not run');
+    assert.ok(seen.violations.some((d) => d.startsWith('script-src')), `the CSP reported the blocked script: ${seen.violations}`);
+  } finally {
+    await session.end().catch(() => {});
+    driver.kill();
+  }
+});
