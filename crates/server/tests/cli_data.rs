@@ -72,3 +72,34 @@ fn bench_prints_rates_and_latencies_as_json() {
     let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with("bench-")).collect();
     assert!(leftovers.is_empty(), "the scratch store is removed");
 }
+
+#[test]
+fn export_all_and_import_config_round_trip_every_configuration_as_new_ones() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let first = a.path().join("one.json");
+    std::fs::write(&first, r#"{"config": {"title": "One", "searchSpace": "demo", "x-new": {"kept": [1]}}}"#).unwrap();
+    assert!(studio(a.path(), &["import-config", first.to_str().unwrap()]).status.success());
+    assert!(studio(a.path(), &["import-config", first.to_str().unwrap()]).status.success());
+    let bundle = a.path().join("all.json");
+    let out = studio(a.path(), &["export-config", "--all", bundle.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let written: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&bundle).unwrap()).unwrap();
+    assert_eq!(written["format"], "search-studio/configurations");
+    assert_eq!(written["version"], 1);
+    assert_eq!(written["configurations"].as_array().unwrap().len(), 2);
+
+    assert!(studio(b.path(), &["import-config", first.to_str().unwrap()]).status.success());
+    let out = studio(b.path(), &["import-config", bundle.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "imported configuration One as id 2\nimported configuration One as id 3\n");
+    let out = studio(b.path(), &["export-config", "3"]);
+    let three: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(three["config"]["x-new"], serde_json::json!({"kept": [1]}));
+
+    assert_eq!(studio(b.path(), &["export-config", "--all", "x", "y"]).status.code(), Some(2));
+    assert_eq!(studio(b.path(), &["export-config", "one"]).status.code(), Some(2));
+    std::fs::write(&first, r#"{"format": "search-studio/configurations", "version": 9, "configurations": []}"#).unwrap();
+    let out = studio(b.path(), &["import-config", first.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("version 9"), "{}", text(&out.stderr));
+}

@@ -1,19 +1,42 @@
-//! `export-config` and `import-config`: one configuration envelope as a JSON file.
+//! `export-config` and `import-config`: configurations as JSON files. One configuration is written as its
+//! envelope (decisions.md §1); `--all` writes a bundle with a format version (studio_sync::files). Import
+//! reads either and always creates new configurations.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use clap::CommandFactory;
 use studio_local::os_caller;
 use studio_model::Backend;
+use studio_sync::files;
 
 use super::{runtime, Cli, CliError};
 
-pub fn export(cli: &Cli, id: i32, file: Option<&Path>) -> Result<(), CliError> {
-    let backend = cli.local_backend()?;
-    let config = runtime()?.block_on(backend.get_configuration(id))?;
-    let mut text = serde_json::to_string_pretty(&config).map_err(|e| CliError::Input(e.to_string()))?;
+/// Ends the process with a usage error (exit code 2), as clap does for its own checks.
+fn usage(message: &str) -> ! {
+    Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message).exit()
+}
+
+pub fn export(cli: &Cli, args: &[String], all: bool) -> Result<(), CliError> {
+    let (value, file) = match (all, args) {
+        (true, [file @ ..]) if file.len() <= 1 => {
+            let backend = cli.local_backend()?;
+            let bundle = runtime()?.block_on(files::export_all(&backend)).map_err(|e| CliError::Input(e.to_string()))?;
+            (bundle, file.first().map(PathBuf::from))
+        }
+        (false, [id, rest @ ..]) if rest.len() <= 1 => {
+            let Ok(id) = id.parse::<i32>() else { usage(&format!("`{id}` is not a configuration id (a whole number)")) };
+            let backend = cli.local_backend()?;
+            let config = runtime()?.block_on(backend.get_configuration(id))?;
+            let value = serde_json::to_value(config).map_err(|e| CliError::Input(e.to_string()))?;
+            (value, rest.first().map(PathBuf::from))
+        }
+        (true, _) => usage("with --all, give at most the FILE to write"),
+        (false, _) => usage("give the ID of the configuration to export (or --all), then optionally a FILE"),
+    };
+    let mut text = serde_json::to_string_pretty(&value).map_err(|e| CliError::Input(e.to_string()))?;
     text.push('\n');
     match file {
-        Some(path) => std::fs::write(path, text)
+        Some(path) => std::fs::write(&path, text)
             .map_err(|source| CliError::Io { what: "cannot write", path: path.display().to_string(), source })?,
         None => print!("{text}"),
     }
@@ -24,15 +47,17 @@ pub fn import(cli: &Cli, file: &Path) -> Result<(), CliError> {
     let shown = file.display().to_string();
     let text = std::fs::read_to_string(file)
         .map_err(|source| CliError::Io { what: "cannot read", path: shown.clone(), source })?;
-    let body: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| CliError::Input(format!("{shown} is not valid JSON: {e}")))?;
+    // The reader's messages speak of "the file"; name it.
+    let envelopes = files::read(&text).map_err(|e| CliError::Input(e.to_string().replacen("the file", &shown, 1)))?;
     let backend = cli.local_backend()?;
-    let outcome = runtime()?
-        .block_on(backend.create_configuration(&os_caller(), body))
+    let imported = runtime()?
+        .block_on(files::import(&backend, &os_caller(), envelopes))
         .map_err(|e| CliError::Input(format!("{shown}: {e}")))?;
-    for error in &outcome.errors {
-        eprintln!("warning: {} {} (the default was kept)", error.key, error.message);
+    for config in &imported {
+        for error in &config.errors {
+            eprintln!("warning: {}: {} {} (the default was kept)", config.title, error.key, error.message);
+        }
+        println!("imported configuration {} as id {}", config.title, config.id);
     }
-    println!("imported configuration {} as id {}", outcome.config.config.title, outcome.config.id.unwrap_or_default());
     Ok(())
 }

@@ -3,6 +3,7 @@
 
 mod config_files;
 mod data;
+mod pull;
 mod serve;
 
 use std::path::PathBuf;
@@ -26,18 +27,26 @@ pub struct Cli {
 enum Command {
     /// Serve the API under /api, its OpenAPI document at /api-docs, /healthz, and the web UI at /
     Serve(serve::ServeArgs),
-    /// Write one configuration envelope as JSON to FILE, or to standard output
+    /// Write one configuration envelope (or, with --all, a bundle of every configuration) as JSON to FILE,
+    /// or to standard output
+    #[command(override_usage = "studio export-config ID [FILE]\n       studio export-config --all [FILE]")]
     ExportConfig {
-        /// Id of the configuration
-        id: i32,
-        /// Where to write it [default: standard output]
-        file: Option<PathBuf>,
+        /// ID [FILE], or with --all only [FILE]
+        #[arg(value_name = "ID [FILE]", num_args = 0..=2)]
+        args: Vec<String>,
+        /// Write every configuration as one bundle {"format": "search-studio/configurations", "version": 1, ...}
+        #[arg(long)]
+        all: bool,
     },
-    /// Read one configuration envelope from FILE and store it as a new configuration
+    /// Store the configurations in FILE (one envelope, or a bundle written by export-config --all) as new
+    /// configurations; existing ones are never replaced
     ImportConfig {
-        /// A JSON file holding a configuration envelope, as export-config writes it
+        /// A JSON file holding a configuration envelope or a bundle of them
         file: PathBuf,
     },
+    /// Copy a configuration of a remote server and the documents its search returns into the local store
+    /// (token in STUDIO_REMOTE_TOKEN); an interrupted pull resumes where it stopped
+    Pull(pull::PullArgs),
     /// Load documents (JSON Lines, one document per line) into a search space of the local store
     Import {
         /// The search space to load them into
@@ -110,7 +119,8 @@ fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
 pub fn run(cli: Cli) -> Result<(), CliError> {
     match &cli.command {
         Command::Serve(args) => serve::run(&cli, args),
-        Command::ExportConfig { id, file } => config_files::export(&cli, *id, file.as_deref()),
+        Command::ExportConfig { args, all } => config_files::export(&cli, args, *all),
+        Command::Pull(args) => pull::run(&cli, args),
         Command::ImportConfig { file } => config_files::import(&cli, file),
         Command::Import { search_space, file } => data::import(&cli, search_space, file),
         Command::ImportConcepts { file } => data::import_concepts_file(&cli, file),

@@ -1,0 +1,62 @@
+//! `studio pull --from URL --config ID`: takes a remote search space offline (studio_sync::pull), with
+//! progress on a terminal; Ctrl+C stops between pages and the next run resumes.
+
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use studio_local::os_caller;
+use studio_remote::RemoteBackend;
+use studio_sync::SyncError;
+
+use super::{runtime, Cli, CliError};
+
+#[derive(clap::Args)]
+pub struct PullArgs {
+    /// Base URL of the remote server (the part before /api)
+    #[arg(long, value_name = "URL")]
+    from: String,
+    /// Id of the configuration on the remote server
+    #[arg(long = "config", value_name = "ID")]
+    config: i32,
+    /// Access token of the remote server
+    #[arg(long, env = "STUDIO_REMOTE_TOKEN", hide_env_values = true, hide = true)]
+    token: Option<String>,
+}
+
+pub fn run(cli: &Cli, args: &PullArgs) -> Result<(), CliError> {
+    let local = cli.local_backend()?;
+    let remote = RemoteBackend::new(&args.from, args.token.as_deref()).map_err(|e| CliError::Input(e.to_string()))?;
+    let source = remote.client().base_url().to_owned();
+    let shown = std::io::stderr().is_terminal();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let rt = runtime()?;
+    let report = rt.block_on(async {
+        let flag = cancel.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                flag.store(true, Ordering::Relaxed);
+            }
+        });
+        let mut progress = |done: u64, total: u64| {
+            if shown {
+                eprint!("\rpulled {done} of {total} documents");
+                let _ = std::io::stderr().flush();
+            }
+        };
+        studio_sync::pull::pull(&local, &remote, &source, args.config, &os_caller(), &mut progress, &cancel).await
+    });
+    if shown {
+        eprintln!();
+    }
+    match report {
+        Ok(r) => {
+            let resumed = if r.resumed_from > 0 { format!(" (resumed at {})", r.resumed_from) } else { String::new() };
+            println!("pulled {} documents into {} as configuration {}{resumed}", r.documents, r.search_space, r.local_id);
+            Ok(())
+        }
+        Err(SyncError::Cancelled) => Err(CliError::Input("pull stopped; run the same command again to resume".into())),
+        Err(SyncError::Backend(e)) => Err(CliError::Backend(e)),
+        Err(e) => Err(CliError::Input(e.to_string())),
+    }
+}
