@@ -102,7 +102,7 @@ impl Answer<'_> {
 }
 
 /// The first [`SNIPPET_BYTES`] bytes of a body as one line of text, marked when cut.
-pub fn snippet(body: &[u8]) -> String {
+pub(crate) fn snippet(body: &[u8]) -> String {
     if body.is_empty() {
         return "(an empty body)".to_owned();
     }

@@ -14,13 +14,15 @@
 mod answer;
 mod backend;
 mod client;
+mod decode;
 mod error;
 mod options;
 mod transport;
 mod wire;
 
-pub use answer::{snippet, SNIPPET_BYTES};
+pub use answer::SNIPPET_BYTES;
 pub use backend::RemoteBackend;
 pub use client::RemoteClient;
+pub use decode::{decode_answer, AnswerKind};
 pub use error::RemoteError;
 pub use options::RemoteOptions;
