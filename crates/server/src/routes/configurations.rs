@@ -7,7 +7,7 @@ use serde_json::Value;
 use studio_model::{Configuration, FieldError, LogEntry};
 use utoipa::ToSchema;
 
-use super::{caller, AppState};
+use super::{caller, counted, AppState};
 use crate::auth::{Operation, Principal};
 use crate::error::{AppError, ErrorBody};
 use crate::extract::{ConfigId, JsonBody};
@@ -74,7 +74,7 @@ pub async fn list(State(s): State<AppState>, Extension(p): Extension<Principal>)
     let list = s.backend.list_configurations().await?;
     let configurations: Vec<_> =
         list.configurations.into_iter().filter(|c| p.may_use_space(&c.config.search_space)).collect();
-    let message = format!("{} configurations", configurations.len());
+    let message = counted(configurations.len(), "configuration", "configurations");
     Ok(Json(ConfigurationListResponse { configurations, active_id: list.active_id, message }))
 }
 
@@ -94,7 +94,7 @@ pub async fn visible(State(s): State<AppState>, Extension(p): Extension<Principa
     p.require(Operation::Read)?;
     let configurations: Vec<_> =
         s.backend.visible_configurations().await?.into_iter().filter(|c| p.may_use_space(&c.config.search_space)).collect();
-    let message = format!("{} visible configurations", configurations.len());
+    let message = counted(configurations.len(), "visible configuration", "visible configurations");
     Ok(Json(VisibleResponse { configurations, message }))
 }
 
@@ -117,7 +117,7 @@ fn write_message(verb: &str, id: Option<i32>, errors: &[FieldError]) -> String {
     let id = id.unwrap_or_default();
     match errors.len() {
         0 => format!("{verb} configuration {id}"),
-        n => format!("{verb} configuration {id}; {n} keys were invalid and not stored (see errors)"),
+        n => format!("{verb} configuration {id}; {} not stored (see errors)", counted(n, "invalid key was", "invalid keys were")),
     }
 }
 
@@ -174,6 +174,6 @@ pub async fn logs(State(s): State<AppState>, Extension(p): Extension<Principal>,
     if let Some(entry) = logs.first() {
         p.require_space(&entry.config.config.search_space)?;
     }
-    let message = format!("{} changes of configuration {id}", logs.len());
+    let message = format!("{} of configuration {id}", counted(logs.len(), "change", "changes"));
     Ok(Json(LogsResponse { logs, message }))
 }

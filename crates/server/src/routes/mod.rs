@@ -36,6 +36,11 @@ pub fn caller(principal: &Principal) -> Caller {
     Caller { user: principal.name.clone() }
 }
 
+/// `1 configuration`, `3 configurations`: a count with its noun.
+pub fn counted(n: usize, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
 /// `took N ms` for a duration, as search answers report it.
 pub fn took(start: std::time::Instant) -> String {
     format!("took {} ms", start.elapsed().as_millis())

@@ -7,7 +7,7 @@ use serde::Serialize;
 use studio_model::SearchSpace;
 use utoipa::ToSchema;
 
-use super::AppState;
+use super::{counted, AppState};
 use crate::auth::{Operation, Principal};
 use crate::error::{AppError, ErrorBody};
 
@@ -24,6 +24,6 @@ pub struct SearchSpacesResponse {
 pub async fn list(State(s): State<AppState>, Extension(p): Extension<Principal>) -> Result<Json<SearchSpacesResponse>, AppError> {
     p.require(Operation::Read)?;
     let search_spaces: Vec<_> = s.backend.search_spaces().await?.into_iter().filter(|sp| p.may_use_space(&sp.id)).collect();
-    let message = format!("{} search spaces", search_spaces.len());
+    let message = counted(search_spaces.len(), "search space", "search spaces");
     Ok(Json(SearchSpacesResponse { search_spaces, message }))
 }
