@@ -21,6 +21,16 @@ const COMMANDS: &[&str] = &[
     "start_import",
     "load_demo",
     "cancel_task",
+    "save_draft",
+    "get_draft",
+    "list_drafts",
+    "discard_draft",
+    "publish",
+    "history",
+    "check_connection",
+    "start_pull",
+    "export_configurations",
+    "import_configurations",
 ];
 
 fn main() {

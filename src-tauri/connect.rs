@@ -43,7 +43,7 @@ pub async fn switch(slot: &BackendSlot, mode: Mode, url: Option<&str>, new_token
             }
             let backend = remote(slot, &url).await?;
             backend.list_configurations().await.map_err(IpcError::from)?;
-            slot.set(backend);
+            slot.set_remote(&url, backend);
             Ok(Some(url))
         }
     }

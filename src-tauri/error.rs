@@ -43,3 +43,14 @@ impl From<studio_local::StoreError> for IpcError {
         IpcError::new("storage", e.to_string())
     }
 }
+
+impl From<studio_sync::SyncError> for IpcError {
+    fn from(e: studio_sync::SyncError) -> Self {
+        match e {
+            studio_sync::SyncError::Backend(b) => b.into(),
+            studio_sync::SyncError::BadFile(m) => IpcError::new("bad_request", m),
+            studio_sync::SyncError::Cancelled => IpcError::new("task", "cancelled"),
+            other => IpcError::new("storage", other.to_string()),
+        }
+    }
+}

@@ -57,7 +57,7 @@ pub fn install_state<R: Runtime, M: Manager<R>>(app: &M, data_dir: &std::path::P
     if prefs.mode() == Mode::Remote {
         if let Some(url) = prefs.remote_url() {
             match tauri::async_runtime::block_on(connect::remote(&slot, &url)) {
-                Ok(backend) => slot.set(backend),
+                Ok(backend) => slot.set_remote(&url, backend),
                 Err(e) => tracing::warn!("staying on the local store: {}", e.message),
             }
         }

@@ -8,40 +8,64 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use studio_local::LocalBackend;
 use studio_model::Backend;
+use studio_sync::{SyncStore, LOCAL_KEY};
 
 use crate::work::Progress;
 
+/// The backend in use and its key for drafts and history: `local`, or the remote server's base URL.
+type Current = (Arc<dyn Backend>, String);
+
 /// The current backend. Commands take a clone of the `Arc` and never hold the lock across an await.
 pub struct BackendSlot {
-    current: RwLock<Arc<dyn Backend>>,
+    current: RwLock<Current>,
     local: LocalBackend,
+    sync: SyncStore,
     data_dir: PathBuf,
 }
 
 impl BackendSlot {
     pub fn new(local: LocalBackend, data_dir: PathBuf) -> Self {
-        BackendSlot { current: RwLock::new(Arc::new(local.clone())), local, data_dir }
+        let sync = SyncStore::new(local.store().clone());
+        BackendSlot { current: RwLock::new((Arc::new(local.clone()), LOCAL_KEY.to_owned())), local, sync, data_dir }
     }
 
-    /// The backend commands should use now.
-    pub fn get(&self) -> Arc<dyn Backend> {
+    fn current(&self) -> Current {
         match self.current.read() {
             Ok(guard) => guard.clone(),
             Err(poisoned) => poisoned.into_inner().clone(),
         }
     }
 
-    /// Makes `backend` the one commands use from now on.
-    pub fn set(&self, backend: Arc<dyn Backend>) {
+    /// The backend commands should use now.
+    pub fn get(&self) -> Arc<dyn Backend> {
+        self.current().0
+    }
+
+    /// The backend with its key (`local` or the remote base URL), read together so they always match.
+    pub fn get_keyed(&self) -> Current {
+        self.current()
+    }
+
+    /// Makes `backend`, the remote server at `url`, the one commands use from now on.
+    pub fn set_remote(&self, url: &str, backend: Arc<dyn Backend>) {
+        self.put((backend, url.to_owned()));
+    }
+
+    fn put(&self, next: Current) {
         match self.current.write() {
-            Ok(mut guard) => *guard = backend,
-            Err(poisoned) => *poisoned.into_inner() = backend,
+            Ok(mut guard) => *guard = next,
+            Err(poisoned) => *poisoned.into_inner() = next,
         }
     }
 
     /// Switches back to the local store.
     pub fn use_local(&self) {
-        self.set(Arc::new(self.local.clone()));
+        self.put((Arc::new(self.local.clone()), LOCAL_KEY.to_owned()));
+    }
+
+    /// Drafts, published versions and pull bookmarks (always in the local store).
+    pub fn sync(&self) -> &SyncStore {
+        &self.sync
     }
 
     /// The local store, whatever the current backend is (imports always go there).

@@ -113,3 +113,19 @@ pub fn load_demo(local: &LocalBackend, progress: &mut dyn FnMut(u64), cancel: Ar
         Ok(format!("imported {} documents into {}", report.imported, demo::DEMO_SPACE))
     })
 }
+
+/// Pulls configuration `id` of the current remote server, and the documents its search returns, into the
+/// local store; a cancelled pull resumes at the next start.
+pub fn start_pull(tasks: &Tasks, slot: &crate::state::BackendSlot, id: i32) -> Result<u64, IpcError> {
+    let (remote, key) = slot.get_keyed();
+    if key == studio_sync::LOCAL_KEY {
+        return Err(IpcError::new("bad_request", "taking a search space offline needs a remote server; switch to one first"));
+    }
+    let label = format!("Taking configuration {id} of {key} offline");
+    Ok(spawn(tasks, slot.local(), label, None, Box::new(move |local, progress, cancel| {
+        let mut report = |done: u64, _total: u64| progress(done);
+        let pulled = tauri::async_runtime::block_on(studio_sync::pull::pull(local, remote.as_ref(), &key, id, &os_caller(), &mut report, &cancel))
+            .map_err(|e| e.to_string())?;
+        Ok(format!("pulled {} documents into {} as local configuration {}", pulled.documents, pulled.search_space, pulled.local_id))
+    })))
+}

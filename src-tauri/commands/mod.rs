@@ -2,8 +2,11 @@
 //! backend or the preferences; no rule of the API lives here.
 
 pub mod configurations;
+pub mod drafts;
+pub mod files;
 pub mod search;
 pub mod settings;
+pub mod sync;
 pub mod tasks;
 
 /// Every command, for the permission manifest (build.rs keeps its own copy of these names) and the
@@ -32,6 +35,16 @@ macro_rules! all_commands {
             $crate::commands::tasks::start_import,
             $crate::commands::tasks::load_demo,
             $crate::commands::tasks::cancel_task,
+            $crate::commands::drafts::save_draft,
+            $crate::commands::drafts::get_draft,
+            $crate::commands::drafts::list_drafts,
+            $crate::commands::drafts::discard_draft,
+            $crate::commands::sync::publish,
+            $crate::commands::sync::history,
+            $crate::commands::sync::check_connection,
+            $crate::commands::sync::start_pull,
+            $crate::commands::files::export_configurations,
+            $crate::commands::files::import_configurations,
         ]
     };
 }

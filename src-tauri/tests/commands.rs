@@ -106,7 +106,7 @@ fn settings_remember_theme_and_last_configuration_and_never_return_the_token() {
 #[test]
 fn only_this_apps_commands_and_the_granted_plugins_may_be_called() {
     let h = harness();
-    for cmd in ["plugin:store|load", "plugin:store|set", "plugin:dialog|save", "plugin:window|close"] {
+    for cmd in ["plugin:store|load", "plugin:store|set", "plugin:dialog|message", "plugin:window|close"] {
         let refused = h.invoke(cmd, json!({})).unwrap_err();
         assert!(refused.to_string().contains("not allowed"), "{cmd}: {refused}");
     }

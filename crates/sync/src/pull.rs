@@ -142,7 +142,7 @@ pub async fn pull(
     source: &str,
     remote_id: i32,
     caller: &Caller,
-    progress: &mut (dyn FnMut(u64, u64) + Send),
+    progress: &mut dyn FnMut(u64, u64),
     cancel: &AtomicBool,
 ) -> Result<PullReport, SyncError> {
     let store = local.store().clone();

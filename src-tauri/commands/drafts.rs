@@ -1,0 +1,34 @@
+//! Drafts autosaved in the local store, per current backend (its key) and configuration.
+
+use serde_json::Value;
+use studio_sync::DraftRecord;
+use tauri::State;
+
+use crate::error::IpcError;
+use crate::state::BackendSlot;
+
+type Answer<T> = Result<T, IpcError>;
+
+#[tauri::command]
+pub async fn save_draft(slot: State<'_, BackendSlot>, config_id: i32, draft: Value, base: Option<Value>) -> Answer<DraftRecord> {
+    let (_, key) = slot.get_keyed();
+    Ok(slot.sync().save_draft(&key, config_id, &draft, base.as_ref())?)
+}
+
+#[tauri::command]
+pub async fn get_draft(slot: State<'_, BackendSlot>, config_id: i32) -> Answer<Option<DraftRecord>> {
+    let (_, key) = slot.get_keyed();
+    Ok(slot.sync().draft(&key, config_id)?)
+}
+
+#[tauri::command]
+pub async fn list_drafts(slot: State<'_, BackendSlot>) -> Answer<Vec<DraftRecord>> {
+    let (_, key) = slot.get_keyed();
+    Ok(slot.sync().drafts(&key)?)
+}
+
+#[tauri::command]
+pub async fn discard_draft(slot: State<'_, BackendSlot>, config_id: i32) -> Answer<bool> {
+    let (_, key) = slot.get_keyed();
+    Ok(slot.sync().discard_draft(&key, config_id)?)
+}

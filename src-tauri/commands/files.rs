@@ -1,0 +1,36 @@
+//! Configurations to and from JSON files chosen in the system's dialogs (the UI opens them).
+
+use studio_local::os_caller;
+use studio_sync::files::{self, ImportedConfig};
+use tauri::State;
+
+use crate::error::IpcError;
+use crate::state::BackendSlot;
+
+type Answer<T> = Result<T, IpcError>;
+
+fn io(what: &str, path: &str, e: std::io::Error) -> IpcError {
+    IpcError::new("bad_request", format!("cannot {what} {path}: {e}"))
+}
+
+/// Writes configuration `id`, or every configuration when `id` is null, as a bundle; answers how many.
+#[tauri::command]
+pub async fn export_configurations(slot: State<'_, BackendSlot>, path: String, id: Option<i32>) -> Answer<usize> {
+    let backend = slot.get();
+    let bundle = match id {
+        Some(id) => files::export_one(backend.as_ref(), id).await?,
+        None => files::export_all(backend.as_ref()).await?,
+    };
+    let count = bundle["configurations"].as_array().map_or(0, Vec::len);
+    let text = serde_json::to_string_pretty(&bundle).map_err(|e| IpcError::new("internal", e.to_string()))?;
+    std::fs::write(&path, text + "\n").map_err(|e| io("write", &path, e))?;
+    Ok(count)
+}
+
+/// Stores every configuration in the file as a new one; never replaces an existing configuration.
+#[tauri::command]
+pub async fn import_configurations(slot: State<'_, BackendSlot>, path: String) -> Answer<Vec<ImportedConfig>> {
+    let text = std::fs::read_to_string(&path).map_err(|e| io("read", &path, e))?;
+    let envelopes = files::read(&text)?;
+    Ok(files::import(slot.get().as_ref(), &os_caller(), envelopes).await?)
+}

@@ -1,0 +1,164 @@
+//! The offline-work commands on Tauri's mock runtime: drafts per backend, publish with conflicts, history,
+//! configuration files, the connection state, and pulling a remote search space as a task.
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::{json, Value};
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{get_ipc_response, mock_builder, MockRuntime, INVOKE_KEY};
+use tauri::webview::InvokeRequest;
+use tauri::{App, Listener, WebviewWindow, WebviewWindowBuilder};
+
+struct Harness {
+    app: App<MockRuntime>,
+    window: WebviewWindow<MockRuntime>,
+    dir: tempfile::TempDir,
+}
+
+fn harness() -> Harness {
+    let dir = tempfile::tempdir().unwrap();
+    let app = search_studio::with_app(mock_builder()).build(search_studio::context::<MockRuntime>()).unwrap();
+    search_studio::install_state(&app, dir.path()).unwrap();
+    let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+    Harness { app, window, dir }
+}
+
+impl Harness {
+    fn invoke(&self, cmd: &str, args: Value) -> Result<Value, Value> {
+        let request = InvokeRequest {
+            cmd: cmd.into(),
+            callback: CallbackFn(0),
+            error: CallbackFn(1),
+            url: "tauri://localhost".parse().unwrap(),
+            body: InvokeBody::Json(args),
+            headers: Default::default(),
+            invoke_key: INVOKE_KEY.to_string(),
+        };
+        get_ipc_response(&self.window, request).map(|body| body.deserialize::<Value>().unwrap())
+    }
+
+    fn ok(&self, cmd: &str, args: Value) -> Value {
+        self.invoke(cmd, args).unwrap_or_else(|e| panic!("{cmd}: {e}"))
+    }
+}
+
+/// A real server router on loopback with one configuration over 30 documents of search space `archive`.
+fn remote_server() -> (String, String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = studio_local::Store::open_dir(dir.path()).unwrap();
+    let lines: String = (0..30)
+        .map(|i| format!("{{\"id\":\"urn:d:{i}\",\"title\":\"Doc {i}\",\"date\":{}.0,\"facetList\":[{{\"field\":\"dyn_lit_author\",\"label\":\"Author\",\"facets\":[{{\"count\":1,\"label\":\"A{}\",\"value\":null}}]}}]}}\n", (i + 1) * 1000, i % 3))
+        .collect();
+    studio_local::import_documents(&store, "archive", std::io::Cursor::new(lines), &mut |_| {}).unwrap();
+    let backend = studio_local::LocalBackend::new(store);
+    let (auth, token) = studio_server::Auth::single_random_user("remote-ana");
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let listener = runtime.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    runtime
+        .block_on(<studio_local::LocalBackend as studio_model::Backend>::create_configuration(
+            &backend,
+            &studio_model::Caller { user: "remote-ana".into() },
+            json!({"config": {"title": "Remote Archive", "searchSpace": "archive", "x-kept": 1,
+                "filter": {"facetsToShow": [{"uri": "dyn_lit_author", "title": "Author"}]}}}),
+        ))
+        .unwrap();
+    let app = studio_server::router(Arc::new(backend), Arc::new(auth), None);
+    std::thread::spawn(move || runtime.block_on(async { axum::serve(listener, app).await }));
+    (url, token, dir)
+}
+
+#[test]
+fn drafts_are_kept_per_backend_and_configuration_until_discarded() {
+    let h = harness();
+    let id = h.ok("list_configurations", json!({}))["activeId"].clone();
+    let base = h.ok("get_configuration", json!({"id": id}));
+    let mut draft = base.clone();
+    draft["config"]["title"] = json!("Edited offline");
+    let saved = h.ok("save_draft", json!({"configId": id, "draft": draft, "base": base}));
+    assert_eq!(saved["backend"], "local");
+    assert_eq!(h.ok("get_draft", json!({"configId": id}))["draft"]["config"]["title"], "Edited offline");
+    assert_eq!(h.ok("list_drafts", json!({})).as_array().unwrap().len(), 1);
+
+    let (url, token, _remote) = remote_server();
+    h.ok("save_backend", json!({"mode": "remote", "remoteUrl": url, "token": token}));
+    assert_eq!(h.ok("get_draft", json!({"configId": id})), Value::Null, "a remote configuration 1 is another one");
+    assert_eq!(h.ok("check_connection", json!({}))["backend"], url.as_str());
+    assert_eq!(h.ok("check_connection", json!({}))["online"], true);
+    h.ok("save_backend", json!({"mode": "local", "remoteUrl": url, "token": null}));
+    assert_eq!(h.ok("check_connection", json!({})), json!({"backend": "local", "online": true, "message": null}));
+
+    assert_eq!(h.ok("discard_draft", json!({"configId": id})), true);
+    assert_eq!(h.ok("get_draft", json!({"configId": id})), Value::Null);
+}
+
+#[test]
+fn publishing_over_a_change_made_elsewhere_answers_a_conflict_and_history_shows_the_versions() {
+    let h = harness();
+    let (url, token, _remote) = remote_server();
+    h.ok("save_backend", json!({"mode": "remote", "remoteUrl": url, "token": token}));
+    let base = h.ok("get_configuration", json!({"id": 1}));
+    h.ok("update_configuration", json!({"id": 1, "body": {"config": {"title": "Changed elsewhere"}}}));
+    let mut mine = base.clone();
+    mine["config"]["title"] = json!("Mine");
+    let answer = h.ok("publish", json!({"id": 1, "mine": mine, "base": base}));
+    assert_eq!(answer["status"], "conflict");
+    let title = answer["conflict"]["fields"].as_array().unwrap().iter().find(|f| f["path"] == "config.title").unwrap().clone();
+    assert_eq!((title["mine"].clone(), title["theirs"].clone(), title["conflicting"].clone()), (json!("Mine"), json!("Changed elsewhere"), json!(true)));
+    assert_eq!(h.ok("get_configuration", json!({"id": 1}))["config"]["title"], "Changed elsewhere");
+
+    let theirs = answer["conflict"]["theirs"].clone();
+    let published = h.ok("publish", json!({"id": 1, "mine": mine, "base": theirs}));
+    assert_eq!(published["status"], "published", "{published}");
+    assert_eq!(h.ok("get_configuration", json!({"id": 1}))["config"]["x-kept"], 1);
+    let history = h.ok("history", json!({"id": 1}));
+    let sources: Vec<&str> = history.as_array().unwrap().iter().map(|e| e["source"].as_str().unwrap()).collect();
+    assert!(sources.contains(&"published") && sources.contains(&"server"), "{sources:?}");
+    assert_eq!(history[0]["config"]["config"]["title"], "Mine");
+}
+
+#[test]
+fn export_and_import_through_files_create_new_configurations() {
+    let h = harness();
+    let file = h.dir.path().join("all.json");
+    let path = file.to_str().unwrap();
+    assert_eq!(h.ok("export_configurations", json!({"path": path, "id": null})), 1);
+    let imported = h.ok("import_configurations", json!({"path": path}));
+    assert_eq!(imported[0]["fromId"], 1);
+    assert_eq!(imported[0]["id"], 2);
+    assert_eq!(h.ok("list_configurations", json!({}))["configurations"].as_array().unwrap().len(), 2);
+    std::fs::write(&file, "{\"format\": \"search-studio/configurations\", \"version\": 5}").unwrap();
+    let refused = h.invoke("import_configurations", json!({"path": path})).unwrap_err();
+    assert_eq!(refused["code"], "bad_request");
+    assert!(refused["message"].as_str().unwrap().contains("version 5"));
+}
+
+#[test]
+fn pulling_a_remote_configuration_is_a_task_that_fills_the_local_store() {
+    let h = harness();
+    let refused = h.invoke("start_pull", json!({"id": 1})).unwrap_err();
+    assert!(refused["message"].as_str().unwrap().contains("remote server"), "{refused}");
+    let (url, token, _remote) = remote_server();
+    h.ok("save_backend", json!({"mode": "remote", "remoteUrl": url, "token": token}));
+    let theirs = h.ok("search", json!({"id": 1, "request": {}}));
+
+    let events: Arc<Mutex<Vec<Value>>> = Default::default();
+    let seen = events.clone();
+    h.app.listen_any("task-progress", move |e| seen.lock().unwrap().push(serde_json::from_str(e.payload()).unwrap()));
+    let task = h.ok("start_pull", json!({"id": 1}));
+    let done = (0..300)
+        .find_map(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            events.lock().unwrap().iter().find(|e| e["taskId"] == task && e["finished"] == true).cloned()
+        })
+        .expect("the pull finishes");
+    assert_eq!(done["error"], Value::Null, "{done}");
+    assert_eq!(done["done"], 30);
+
+    h.ok("save_backend", json!({"mode": "local", "remoteUrl": url, "token": null}));
+    let list = h.ok("list_configurations", json!({}));
+    let copy = list["configurations"].as_array().unwrap().iter().find(|c| c["config"]["title"] == "Remote Archive").unwrap().clone();
+    assert_eq!(copy["config"]["x-kept"], 1);
+    let ours = h.ok("search", json!({"id": copy["id"], "request": {}}));
+    assert_eq!((ours["total"].clone(), ours["facets"].clone()), (theirs["total"].clone(), theirs["facets"].clone()));
+}
