@@ -154,17 +154,81 @@ describe('the editor', () => {
 });
 
 describe('drafts', () => {
-  test('unsaved edits are kept locally and restored on the next start', async () => {
+  test('unsaved edits are kept locally and offered back on the next start', async () => {
     const b = await start();
     await fireEvent.input(screen.getByLabelText('Title'), { target: { value: 'Half done' } });
     await waitFor(() => expect(Object.keys(localStorage).some((k) => k.startsWith('search-studio.draft.'))).toBe(true), { timeout: 2000 });
     cleanup();
     render(App, { props: { backend: b } });
-    await waitFor(() => expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Half done'));
+    const offer = await screen.findByTestId('draft-offer');
+    expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('News');
+    await fireEvent.click(within(offer).getByRole('button', { name: 'Restore draft' }));
+    expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Half done');
     expect(screen.getByText(/restored/)).toBeTruthy();
     expect(screen.getByTestId('save-state').textContent).toContain('Unsaved changes');
     await key('z');
     expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('News');
+  });
+
+  test('a discarded draft is forgotten and the published version stays', async () => {
+    const b = await start();
+    await fireEvent.input(screen.getByLabelText('Title'), { target: { value: 'Throw away' } });
+    await waitFor(() => expect(Object.keys(localStorage).some((k) => k.startsWith('search-studio.draft.'))).toBe(true), { timeout: 2000 });
+    cleanup();
+    render(App, { props: { backend: b } });
+    await fireEvent.click(within(await screen.findByTestId('draft-offer')).getByRole('button', { name: 'Discard' }));
+    expect(screen.queryByTestId('draft-offer')).toBeNull();
+    expect(Object.keys(localStorage).some((k) => k.startsWith('search-studio.draft.'))).toBe(false);
+    expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('News');
+  });
+});
+
+describe('publishing', () => {
+  test('a change made elsewhere is never overwritten: the conflict view lets me choose per field', async () => {
+    const b = await start();
+    await fireEvent.input(screen.getByLabelText('Title'), { target: { value: 'Mine' } });
+    // Someone else changes the title and the page size behind the editor's back.
+    await b.updateConfiguration(1, { config: { title: 'Theirs', result: { itemsPerPage: 20 } } });
+    await key('s');
+    const view = await screen.findByTestId('conflict-view');
+    expect((await b.getConfiguration(1)).config.title).toBe('Theirs');
+    const row = view.querySelector('tr[data-path="config.title"]')!;
+    expect(row.textContent).toContain('News');
+    expect(row.textContent).toContain('Mine');
+    expect(row.textContent).toContain('Theirs');
+    expect(view.querySelector('tr[data-path="config.result.itemsPerPage"]')!.classList.contains('conflicting')).toBe(false);
+    const publish = within(view).getByRole('button', { name: 'Publish merged' }) as HTMLButtonElement;
+    expect(publish.disabled).toBe(true);
+    await fireEvent.click(within(row as HTMLElement).getByLabelText('Keep mine'));
+    await fireEvent.click(publish);
+    await waitFor(() => expect(screen.queryByTestId('conflict-view')).toBeNull());
+    await waitFor(async () => expect((await b.getConfiguration(1)).config.title).toBe('Mine'));
+    expect((await b.getConfiguration(1)).config.result.itemsPerPage).toBe(20);
+    expect(screen.getByTestId('save-state').textContent).not.toContain('Unsaved');
+  });
+
+  test('taking theirs for all keeps the server’s values', async () => {
+    const b = await start();
+    await fireEvent.input(screen.getByLabelText('Title'), { target: { value: 'Mine' } });
+    await b.updateConfiguration(1, { config: { title: 'Theirs' } });
+    await key('s');
+    const view = await screen.findByTestId('conflict-view');
+    await fireEvent.click(within(view).getByRole('button', { name: 'Take all theirs' }));
+    await fireEvent.click(within(view).getByRole('button', { name: 'Publish merged' }));
+    await waitFor(() => expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Theirs'));
+    expect((await b.getConfiguration(1)).config.title).toBe('Theirs');
+  });
+
+  test('offline, publishing says so and the draft stays', async () => {
+    const b = await start();
+    await fireEvent.input(screen.getByLabelText('Title'), { target: { value: 'On the train' } });
+    b.getConfiguration = async () => {
+      throw new TypeError('Failed to fetch');
+    };
+    await key('s');
+    expect((await screen.findByRole('alert')).textContent).toMatch(/cannot be reached \(offline\).*draft is kept/);
+    expect(screen.getByTestId('connection').textContent).toContain('offline');
+    expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('On the train');
   });
 });
 

@@ -3,8 +3,17 @@
 import type { Backend } from './backend/Backend';
 import { BackendError } from './backend/Backend';
 import type { Configuration, SearchSpace } from './types/generated';
+import type { Conflict, Side } from './types/sync';
 import { Draft } from './editor/draft.svelte';
+import { resolve, sameSettings } from './editor/conflict';
+import { desktopKeeper, localStorageKeeper, type DraftKeeper, type KeptDraft } from './editor/keeper';
+import { publishDraft } from './editor/publish';
 import { savePrefs } from './prefs';
+
+/** A draft kept from an earlier session, offered back (restore or discard). */
+export type DraftOffer = { id: number; kept: KeptDraft; changedSince: boolean };
+/** The codes that mean the server could not be reached. */
+const OFFLINE_CODES = ['network', 'bad_gateway', 'timeout'];
 
 export type Notice = { kind: 'info' | 'success' | 'error'; text: string; fromSave?: boolean } | null;
 
@@ -21,44 +30,105 @@ export class Studio {
   loading = $state(true);
 
   current = $derived(this.currentId === null ? null : (this.drafts[this.currentId] ?? null));
+  offer: DraftOffer | null = $state(null);
+  conflict: (Conflict & { id: number }) | null = $state.raw(null);
+  /** Whether the backend answered the last time it was asked. */
+  online = $state(true);
 
   /** Names the store behind the backend, so that autosaved drafts of different stores never mix. */
   storeKey: string;
+  keeper: DraftKeeper;
+  /** The version a draft started from, where it is not the stored one (a restored draft, a resolved conflict). */
+  #bases: Record<number, Configuration> = {};
+  /** What was last written for each kept draft, so that unchanged drafts are not written again. */
+  #kept = new Map<number, string>();
 
-  constructor(backend: Backend, storeKey = 'default') {
+  constructor(backend: Backend, storeKey = 'default', keeper?: DraftKeeper) {
     this.backend = backend;
     this.storeKey = storeKey;
+    this.keeper = keeper ?? (backend.desktop ? desktopKeeper(backend.desktop) : localStorageKeeper(storeKey));
   }
 
-  #draftKey(id: number) {
-    return `search-studio.draft.${this.storeKey}.${id}`;
+  #base(draft: Draft): Configuration {
+    return (draft.id !== null && this.#bases[draft.id]) || JSON.parse(draft.savedJson);
   }
 
-  /** Keeps each unsaved draft in localStorage (with the stored version it was based on); drops clean ones. */
-  autosave(): void {
-    try {
-      for (const draft of Object.values(this.drafts)) {
-        if (draft.id === null) continue;
-        const key = this.#draftKey(draft.id);
-        if (draft.dirty) localStorage.setItem(key, JSON.stringify({ base: draft.savedJson, draft: draft.json }));
-        else localStorage.removeItem(key);
+  /** Keeps each unsaved draft (with the version it started from) in the local store; forgets clean ones. */
+  async autosave(): Promise<void> {
+    for (const draft of Object.values(this.drafts)) {
+      const id = draft.id;
+      if (id === null || this.offer?.id === id) continue;
+      const json = draft.dirty ? draft.json : null;
+      if (this.#kept.get(id) === (json ?? '')) continue;
+      this.#kept.set(id, json ?? '');
+      try {
+        if (json) await this.keeper.save(id, draft.body(), this.#base(draft));
+        else await this.keeper.discard(id);
+      } catch {
+        this.#kept.delete(id);
       }
-    } catch {
-      /* storage full or unavailable: drafts live in memory only */
     }
   }
 
-  /** A draft autosaved in an earlier session, if it was based on exactly what is stored now. */
-  #restore(draft: Draft): boolean {
-    if (draft.id === null) return false;
+  /** Offers back a draft kept from an earlier session. */
+  async #offer(draft: Draft): Promise<void> {
+    if (draft.id === null) return;
+    const kept = await this.keeper.load(draft.id).catch(() => null);
+    if (!kept || JSON.stringify(kept.draft) === draft.savedJson) return;
+    const changedSince = kept.base !== null && !sameSettings(kept.base, JSON.parse(draft.savedJson));
+    this.offer = { id: draft.id, kept, changedSince };
+  }
+
+  /** Takes the offered draft back; publishing it later checks the version it started from. */
+  restoreOffer(): void {
+    const offer = this.offer;
+    const draft = offer && this.drafts[offer.id];
+    if (!offer || !draft) return;
+    draft.restore(offer.kept.draft);
+    if (offer.kept.base) this.#bases[offer.id] = offer.kept.base;
+    this.offer = null;
+    this.say({ kind: 'info', text: 'Unsaved changes from your last session were restored.' });
+  }
+
+  /** Forgets the offered draft; the editor keeps the published version. */
+  async discardOffer(): Promise<void> {
+    const offer = this.offer;
+    if (!offer) return;
+    this.offer = null;
+    this.#kept.delete(offer.id);
+    await this.keeper.discard(offer.id).catch(() => undefined);
+  }
+
+  /** Asks whether the backend answers, and shows it. */
+  async checkConnection(): Promise<void> {
     try {
-      const saved = JSON.parse(localStorage.getItem(this.#draftKey(draft.id)) ?? 'null');
-      if (!saved || saved.base !== draft.savedJson || saved.draft === draft.savedJson) return false;
-      draft.restore(JSON.parse(saved.draft));
-      return true;
+      if (this.backend.desktop) this.online = (await this.backend.desktop.checkConnection()).online;
+      else this.online = !!(await this.backend.defaultConfiguration());
     } catch {
-      return false;
+      this.online = false;
     }
+  }
+
+  /** Resolves the conflict on screen: merges, makes the server's version the base, and publishes again. */
+  async resolveConflict(choices: Record<string, Side>, fallback: Side): Promise<void> {
+    const c = this.conflict;
+    const draft = c && this.drafts[c.id];
+    if (!c || !draft) return;
+    const merged = resolve(c.base, c.mine, c.theirs as Configuration, choices, fallback);
+    this.conflict = null;
+    draft.rebase(c.theirs as Configuration);
+    draft.restore(merged);
+    delete this.#bases[c.id];
+    await this.save();
+  }
+
+  /** Makes an earlier version the draft (one undo step); publishing it stores it as a new version. */
+  restoreVersion(version: Configuration): void {
+    const draft = this.current;
+    if (!draft) return;
+    const envelope = { ...structuredClone(version), id: draft.envelope.id, user: draft.envelope.user, created: draft.envelope.created };
+    draft.restore(envelope);
+    this.say({ kind: 'info', text: `The version of ${new Date(version.created ?? Date.now()).toLocaleString()} is now your draft; publish to store it.` });
   }
 
   #noticeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -72,7 +142,12 @@ export class Studio {
 
   #fail(what: string, e: unknown) {
     const err = BackendError.from(e);
-    this.say({ kind: 'error', text: `${what}: ${err.message}` });
+    if (OFFLINE_CODES.includes(err.code)) {
+      this.online = false;
+      this.say({ kind: 'error', text: `${what}: the server cannot be reached (offline). Your draft is kept on this device. (${err.message})` });
+    } else {
+      this.say({ kind: 'error', text: `${what}: ${err.message}` });
+    }
     return err;
   }
 
@@ -112,8 +187,8 @@ export class Studio {
     if (!this.drafts[id]) {
       try {
         const draft = new Draft(await this.backend.getConfiguration(id));
-        if (this.#restore(draft)) this.say({ kind: 'info', text: 'Unsaved changes from your last session were restored.' });
         this.drafts[id] = draft;
+        await this.#offer(draft);
       } catch (e) {
         this.#fail(`Could not open configuration ${id}`, e);
         return;
@@ -158,11 +233,7 @@ export class Studio {
     try {
       await this.backend.deleteConfiguration(id);
       delete this.drafts[id];
-      try {
-        localStorage.removeItem(this.#draftKey(id));
-      } catch {
-        /* nothing kept */
-      }
+      await this.keeper.discard(id).catch(() => undefined);
       await this.refreshList();
       if (this.currentId === id) {
         this.currentId = null;
@@ -194,7 +265,15 @@ export class Studio {
     const sentJson = JSON.stringify(body);
     this.saving = true;
     try {
-      const outcome = await this.backend.updateConfiguration(id, body);
+      const answer = await publishDraft(this.backend, id, body, this.#base(draft));
+      this.online = true;
+      if (answer.status === 'conflict') {
+        this.conflict = { ...answer.conflict, id };
+        this.say({ kind: 'error', text: 'Not published: this configuration was changed elsewhere since you started. Choose what to keep.' });
+        return [];
+      }
+      const outcome = answer.outcome;
+      delete this.#bases[id];
       draft.markSaved(sentJson, outcome.config, outcome.errors);
       this.configurations = this.configurations.map((c) => (c.id === id ? outcome.config : c));
       const n = outcome.errors.length;
@@ -205,7 +284,7 @@ export class Studio {
       );
       return outcome.errors.map((e) => e.key);
     } catch (e) {
-      this.#fail('Not saved; your changes are kept', e);
+      this.#fail('Not published; your changes are kept', e);
       return [];
     } finally {
       this.saving = false;

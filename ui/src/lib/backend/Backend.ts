@@ -14,6 +14,7 @@ import type {
   SimilarQuery,
   WriteOutcome,
 } from '../types/generated';
+import type { DraftRecord, HistoryEntry, ImportedConfig, PublishOutcome } from '../types/sync';
 
 /** What went wrong, as a code the UI can act on without matching message strings. */
 export type ErrorCode =
@@ -106,6 +107,14 @@ export interface TaskProgress {
   cancelled: boolean;
 }
 
+/** Which backend is in use and whether it answers (`check_connection`). */
+export interface ConnectionState {
+  /** `local`, or the remote server's base URL. */
+  backend: string;
+  online: boolean;
+  message: string | null;
+}
+
 export interface Desktop {
   getSettings(): Promise<DesktopSettings>;
   /** Switches the backend live; `token` null keeps the saved one. */
@@ -116,6 +125,19 @@ export interface Desktop {
   startImport(path: string, searchSpace: string): Promise<number>;
   loadDemo(): Promise<number>;
   cancelTask(taskId: number): Promise<void>;
+  saveDraft(configId: number, draft: unknown, base: unknown): Promise<void>;
+  getDraft(configId: number): Promise<DraftRecord | null>;
+  discardDraft(configId: number): Promise<void>;
+  /** Updates only when the server still holds `base`; otherwise answers the conflict. */
+  publish(id: number, mine: unknown, base: unknown): Promise<PublishOutcome>;
+  history(id: number): Promise<HistoryEntry[]>;
+  checkConnection(): Promise<ConnectionState>;
+  /** Asks where to save, then writes one configuration (or all, for null); false when the user cancelled. */
+  exportConfigurations(id: number | null): Promise<boolean>;
+  /** Asks for a file, then stores its configurations as new ones; null when the user cancelled. */
+  importConfigurations(): Promise<ImportedConfig[] | null>;
+  /** Takes a configuration of the current remote server offline, as a task. */
+  startPull(id: number): Promise<number>;
   /** Calls `listener` for every progress report; the returned function stops listening. */
   onTaskProgress(listener: (p: TaskProgress) => void): Promise<() => void>;
 }

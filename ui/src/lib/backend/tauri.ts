@@ -2,8 +2,9 @@
 // it is loaded on demand, so the browser build never evaluates it.
 import { invoke } from '@tauri-apps/api/core';
 import { listen } from '@tauri-apps/api/event';
-import { open } from '@tauri-apps/plugin-dialog';
-import type { Backend, Desktop, DesktopSettings, PreviewSearchRequest, TaskProgress } from './Backend';
+import { open, save } from '@tauri-apps/plugin-dialog';
+import type { Backend, ConnectionState, Desktop, DesktopSettings, PreviewSearchRequest, TaskProgress } from './Backend';
+import type { DraftRecord, HistoryEntry, ImportedConfig, PublishOutcome } from '../types/sync';
 import { BackendError } from './Backend';
 import type {
   Configuration, ConfigurationList, Document, LogEntry, RecommendQuery, Recommendations,
@@ -34,6 +35,24 @@ const desktop: Desktop = {
   startImport: (path, searchSpace) => call<number>('start_import', { path, searchSpace }),
   loadDemo: () => call<number>('load_demo'),
   cancelTask: (taskId) => call<void>('cancel_task', { taskId }),
+  saveDraft: (configId, draft, base) => call<void>('save_draft', { configId, draft, base }),
+  getDraft: (configId) => call<DraftRecord | null>('get_draft', { configId }),
+  discardDraft: (configId) => call<void>('discard_draft', { configId }),
+  publish: (id, mine, base) => call<PublishOutcome>('publish', { id, mine, base }),
+  history: (id) => call<HistoryEntry[]>('history', { id }),
+  checkConnection: () => call<ConnectionState>('check_connection'),
+  async exportConfigurations(id) {
+    const name = id === null ? 'configurations.json' : `configuration-${id}.json`;
+    const path = await save({ defaultPath: name, filters: [{ name: 'Configurations', extensions: ['json'] }] });
+    if (!path) return false;
+    await call<number>('export_configurations', { path, id });
+    return true;
+  },
+  async importConfigurations() {
+    const path = await open({ multiple: false, directory: false, filters: [{ name: 'Configurations', extensions: ['json'] }] });
+    return typeof path === 'string' ? call<ImportedConfig[]>('import_configurations', { path }) : null;
+  },
+  startPull: (id) => call<number>('start_pull', { id }),
   async onTaskProgress(listener) {
     return listen<TaskProgress>('task-progress', (event) => listener(event.payload));
   },

@@ -21,6 +21,15 @@ function fakeDesktop(settings: Partial<DesktopSettings> = {}) {
       throw new BackendError('storage', 'the disk is full');
     }),
     cancelTask: vi.fn(async () => {}),
+    saveDraft: vi.fn(async () => {}),
+    getDraft: vi.fn(async () => null),
+    discardDraft: vi.fn(async () => {}),
+    publish: vi.fn(async () => { throw new BackendError('internal', 'not in this test'); }),
+    history: vi.fn(async () => []),
+    checkConnection: vi.fn(async () => ({ backend: 'local', online: true, message: null })),
+    exportConfigurations: vi.fn(async () => false),
+    importConfigurations: vi.fn(async () => null),
+    startPull: vi.fn(async () => 1),
     onTaskProgress: vi.fn(async (l: (p: TaskProgress) => void) => {
       listener = l;
       return () => (listener = null);
