@@ -113,6 +113,30 @@ test('a key the server refuses is shown at its field and what was typed is kept'
   await until('clean again once fixed', async () => (await saveState(page)).includes('Saved') && !(await error.count()));
 });
 
+test('a change made through the API behind the editor’s back shows the conflict view; keeping mine publishes it', async ({ page, server }) => {
+  const list = await server.api('GET', '/api/configurations');
+  const stored = list.configurations.find((c) => c.config.title === 'E2E Shop');
+  await tab(page, 'General');
+  await page.locator('#f-config-title').fill('E2E Shop (mine)');
+  await server.api('PUT', `/api/configurations/${stored.id}`, { config: { title: 'E2E Shop (theirs)', result: { summaryLength: 99 } } });
+  await page.keyboard.press('Control+s');
+  const view = page.getByTestId('conflict-view');
+  await until('the conflict view', () => view.isVisible());
+  const row = view.locator('tr[data-path="config.title"]');
+  const cells = await text(row.locator('td'));
+  assertEqual(cells.slice(0, 4), ['config.title', 'E2E Shop', 'E2E Shop (mine)', 'E2E Shop (theirs)'], 'base, mine and theirs');
+  const unseen = await server.api('GET', `/api/configurations/${stored.id}`);
+  assertEqual(unseen.configuration.config.title, 'E2E Shop (theirs)', 'nothing overwritten before a choice');
+  await row.getByLabel('Keep mine').check();
+  await view.getByRole('button', { name: 'Publish merged' }).click();
+  await until('published', async () => (await saveState(page)).includes('Saved') && !(await view.count()));
+  const after = await server.api('GET', `/api/configurations/${stored.id}`);
+  assertEqual([after.configuration.config.title, after.configuration.config.result.summaryLength], ['E2E Shop (mine)', 99], 'mine for the title, theirs for the rest');
+  await page.locator('#f-config-title').fill('E2E Shop');
+  await page.keyboard.press('Control+s');
+  await until('saved back', async () => (await saveState(page)).includes('Saved'));
+});
+
 test('facet clicks, queries and the detail view in the preview run real searches', async ({ page }) => {
   const count = () => inPreview(page, '[data-testid="result-count"]').textContent();
   const before = await count();
