@@ -14,6 +14,7 @@
 mod answer;
 mod backend;
 mod client;
+mod decode;
 mod error;
 mod options;
 mod transport;
@@ -22,5 +23,6 @@ mod wire;
 pub use answer::SNIPPET_BYTES;
 pub use backend::RemoteBackend;
 pub use client::RemoteClient;
+pub use decode::{decode_answer, AnswerKind};
 pub use error::RemoteError;
 pub use options::RemoteOptions;

@@ -6,6 +6,7 @@
 pub mod auth;
 pub mod error;
 pub mod extract;
+pub mod listen;
 mod openapi;
 pub mod routes;
 
@@ -20,6 +21,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use studio_model::Backend;
 use tower_http::services::{ServeDir, ServeFile};
+use tower_http::trace::TraceLayer;
 
 pub use auth::{token_digest, Auth};
 use error::AppError;
@@ -50,10 +52,31 @@ pub fn router(backend: Arc<dyn Backend>, auth: Arc<Auth>, ui_dir: Option<PathBuf
         .route("/healthz", get(healthz))
         .route("/api-docs", get(|| async { Json(openapi::document()) }))
         .method_not_allowed_fallback(method_not_allowed);
-    match ui_dir.filter(|dir| dir.join("index.html").is_file()) {
+    let app = match ui_dir.filter(|dir| dir.join("index.html").is_file()) {
         Some(dir) => app.fallback_service(ServeDir::new(&dir).fallback(ServeFile::new(dir.join("index.html")))),
         None => app.fallback(no_ui),
-    }
+    };
+    // Requests are logged (at debug level) by method, path and status; never with their headers, which
+    // carry the bearer token.
+    app.layer(axum::middleware::map_response(security_headers)).layer(TraceLayer::new_for_http())
+}
+
+/// The policy the web UI runs under in a browser, as strict as the desktop window's (tauri.conf.json): no
+/// script but the app's own files, no plugins, no framing; images may come from `data:` and http(s) URLs
+/// (logos and result images), and requests go only to this server.
+pub const WEB_UI_CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+    img-src 'self' data: https: http:; font-src 'self' data:; connect-src 'self'; object-src 'none'; \
+    base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+
+/// Headers on every answer: the content security policy, no content sniffing, no referrer. No CORS header
+/// is ever sent, so a page of another origin cannot read an answer (docs/security.md).
+async fn security_headers(mut response: axum::response::Response) -> axum::response::Response {
+    use axum::http::header::{HeaderValue, CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS};
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_SECURITY_POLICY, HeaderValue::from_static(WEB_UI_CSP));
+    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    response
 }
 
 async fn healthz() -> Json<serde_json::Value> {

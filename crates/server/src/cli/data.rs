@@ -172,10 +172,41 @@ fn delegate(program: &Path, docs: usize, json: bool, dir: &Path) -> Result<Optio
     }
 }
 
-/// A fresh directory for a benchmark's store under the data directory, removed after the run.
+/// A fresh directory for a benchmark's store under the data directory, removed after the run. It is
+/// always a new directory made here: a name that already exists (a leftover, or a link planted to point
+/// elsewhere) is never reused, so the run cannot write into, or its clean-up delete, anything else.
 fn tempdir_in(parent: &Path) -> Result<PathBuf, CliError> {
-    let dir = parent.join(format!("bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)
-        .map_err(|source| CliError::Io { what: "cannot create", path: dir.display().to_string(), source })?;
-    Ok(dir)
+    std::fs::create_dir_all(parent)
+        .map_err(|source| CliError::Io { what: "cannot create", path: parent.display().to_string(), source })?;
+    let mut attempt = 0u32;
+    loop {
+        let dir = parent.join(format!("bench-{}-{attempt}", std::process::id()));
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 1000 => attempt += 1,
+            Err(source) => return Err(CliError::Io { what: "cannot create", path: dir.display().to_string(), source }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tempdir_in;
+
+    #[test]
+    fn a_bench_directory_is_always_new_and_inside_the_data_directory() {
+        let root = tempfile::tempdir().unwrap();
+        let (data, elsewhere) = (root.path().join("data"), root.path().join("elsewhere"));
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        std::fs::create_dir_all(&data).unwrap();
+        // A leftover directory and a planted link under the names a run would try first.
+        std::fs::create_dir(data.join(format!("bench-{}-0", std::process::id()))).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&elsewhere, data.join(format!("bench-{}-1", std::process::id()))).unwrap();
+        let dir = tempdir_in(&data).unwrap();
+        assert_eq!(dir.parent(), Some(data.as_path()));
+        assert!(std::fs::symlink_metadata(&dir).unwrap().is_dir(), "a real directory, not a link");
+        assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "and an empty one");
+        assert!(std::fs::read_dir(&elsewhere).unwrap().next().is_none());
+    }
 }

@@ -9,7 +9,7 @@ use clap::Args;
 use studio_local::os_caller;
 use studio_model::Backend;
 use studio_remote::{RemoteBackend, RemoteOptions};
-use studio_server::Auth;
+use studio_server::{listen, Auth};
 
 use super::{runtime, Cli, CliError};
 
@@ -30,6 +30,20 @@ pub struct ServeArgs {
     /// The built web UI to serve at / [default: ui/dist next to the working directory or the binary]
     #[arg(long, env = "SEARCH_STUDIO_UI_DIR", value_name = "DIR")]
     ui_dir: Option<PathBuf>,
+    /// Longest wait for a request's headers, in seconds; a slower client's connection is closed
+    #[arg(long, value_name = "SECONDS", default_value_t = listen::HEADER_TIMEOUT.as_secs_f64())]
+    header_timeout: f64,
+    /// Longest time one request may take, reading its body included, in seconds; it is then answered 408
+    #[arg(long, value_name = "SECONDS", default_value_t = listen::REQUEST_TIMEOUT.as_secs_f64())]
+    request_timeout: f64,
+}
+
+/// A positive number of seconds given for `flag`.
+fn seconds(flag: &str, value: f64) -> Result<Duration, CliError> {
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| CliError::Input(format!("{flag} {value}: give a positive number of seconds")))
 }
 
 /// Where the built web UI is, when `--ui-dir` does not say.
@@ -47,10 +61,7 @@ const UPSTREAM_TOKEN_VAR: &str = "STUDIO_UPSTREAM_TOKEN";
 /// A backend over the upstream server. A missing token is allowed (the upstream may not need one) but
 /// warned about, since a server of the API answers 401 without one.
 fn upstream_backend(url: &str, timeout_seconds: f64) -> Result<RemoteBackend, CliError> {
-    let timeout = Duration::try_from_secs_f64(timeout_seconds)
-        .ok()
-        .filter(|t| !t.is_zero())
-        .ok_or_else(|| CliError::Input(format!("--upstream-timeout {timeout_seconds}: give a positive number of seconds")))?;
+    let timeout = seconds("--upstream-timeout", timeout_seconds)?;
     let token = std::env::var(UPSTREAM_TOKEN_VAR).ok().filter(|t| !t.trim().is_empty());
     if token.is_none() {
         tracing::warn!("{UPSTREAM_TOKEN_VAR} is not set: requests to the upstream {url} carry no access token");
@@ -79,6 +90,11 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), CliError> {
             auth
         }
     };
+    let limits = listen::Limits {
+        header_timeout: seconds("--header-timeout", args.header_timeout)?,
+        request_timeout: seconds("--request-timeout", args.request_timeout)?,
+        ..listen::Limits::default()
+    };
     let ui_dir = args.ui_dir.clone().or_else(find_ui_dir);
     let app = studio_server::router(backend, Arc::new(auth), ui_dir);
     runtime()?.block_on(async {
@@ -88,11 +104,10 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), CliError> {
         let addr = listener.local_addr().map_err(|e| CliError::Server(e.to_string()))?;
         println!("listening on http://{addr}");
         tracing::info!(%addr, "serving the Search Studio API");
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(|e| CliError::Server(format!("the server stopped: {e}")))
+        listen::serve(listener, app, limits, async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await;
+        Ok(())
     })
 }

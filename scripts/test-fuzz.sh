@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Fuzzes everything Search Studio reads from outside (fuzz/, issue 9) for a bounded time: each target runs
+# FUZZ_SECONDS (default 10) from the committed seeds, under libFuzzer via cargo-fuzz, on the stable toolchain
+# (RUSTC_BOOTSTRAP=1 allows the nightly flags cargo-fuzz passes). Ends with "fuzz: N passed, M failed":
+# targets that ran clean vs. targets that found a crash (its input is kept in fuzz/artifacts/<target>/).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+ensure_base || exit 1
+command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked --version 0.13.2 || exit 1
+
+seconds=${FUZZ_SECONDS:-10}
+targets=(config_merge search_body text_query import_documents import_concepts remote_answer)
+export RUSTC_BOOTSTRAP=1
+# -s none: the targets are safe Rust over bundled SQLite, so what is sought is panics and broken invariants;
+# -a keeps debug assertions (integer overflow checks) on in the optimised build.
+flags=(-s none -a)
+if ! cargo fuzz build "${flags[@]}"; then
+  echo "fuzz: 0 passed, ${#targets[@]} failed"
+  exit 1
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+for target in "${targets[@]}"; do
+  mkdir -p "$work/$target" "fuzz/artifacts/$target"
+  log="$work/$target.log"
+  if cargo fuzz run "${flags[@]}" "$target" "$work/$target" "fuzz/seeds/$target" -- \
+      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="fuzz/artifacts/$target/" >"$log" 2>&1; then
+    passed=$((passed + 1))
+    runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -1)
+    echo "fuzz $target: clean, ${runs:-?} inputs tried in ${seconds} s"
+  else
+    failed=$((failed + 1))
+    echo "fuzz $target: FAILED"
+    grep -E 'panicked|ERROR|Test unit written|SUMMARY' "$log" | head -20
+  fi
+done
+echo "fuzz: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
