@@ -25,7 +25,7 @@ use crate::error::AppError;
 /// Longest wait for the head (request line and headers) of a request, from its first byte or from the
 /// end of the previous answer on a kept-alive connection.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
-/// Largest request head accepted; a larger one is answered 431 and the connection closed.
+/// Largest request head accepted; a larger one is answered 431.
 pub const MAX_HEADER_BYTES: usize = 32 * 1024;
 /// Longest time one request may take, reading its body included. It exceeds the upstream client's worst
 /// case (three attempts of 30 s, with waits), so a proxy's own answer always gets through.
@@ -47,14 +47,28 @@ impl Default for Limits {
     }
 }
 
-/// Adds the request timeout to `app`: a request not answered in time gets a 408 with the error body.
-pub fn with_request_timeout(app: Router, timeout: Duration) -> Router {
+/// Adds the per-request limits to `app`: a head (request line and headers) over `max_header_bytes` is
+/// answered 431, and a request not answered within `request_timeout` (its body read included) 408, both
+/// with the error body. hyper's read buffer bounds the head in memory before this runs.
+pub fn with_limits(app: Router, limits: Limits) -> Router {
     app.layer(axum::middleware::from_fn(move |request: Request, next: Next| async move {
-        match tokio::time::timeout(timeout, next.run(request)).await {
+        let head = head_bytes(&request);
+        if head > limits.max_header_bytes {
+            let message = format!("the request's headers are {head} bytes; at most {} are accepted", limits.max_header_bytes);
+            return AppError::new(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE, message).into_response();
+        }
+        match tokio::time::timeout(limits.request_timeout, next.run(request)).await {
             Ok(response) => response,
-            Err(_) => timed_out(timeout),
+            Err(_) => timed_out(limits.request_timeout),
         }
     }))
+}
+
+/// The size of a request's head as sent: the request line and every header line.
+fn head_bytes(request: &Request) -> usize {
+    let line = request.method().as_str().len() + request.uri().to_string().len() + 12;
+    let headers: usize = request.headers().iter().map(|(name, value)| name.as_str().len() + value.len() + 4).sum();
+    line + headers
 }
 
 fn timed_out(timeout: Duration) -> Response {
@@ -66,8 +80,9 @@ fn timed_out(timeout: Duration) -> Response {
 /// for a short while. Failing to accept one connection (e.g. no file descriptor left) is logged and the
 /// server goes on.
 pub async fn serve(listener: TcpListener, app: Router, limits: Limits, shutdown: impl Future<Output = ()>) {
-    let app = with_request_timeout(app, limits.request_timeout);
-    // hyper refuses a read buffer under 8 KiB; its head must fit in the buffer.
+    let app = with_limits(app, limits);
+    // hyper's read buffer holds the head while it is parsed, which caps a head's memory at about twice
+    // this before the exact check above (hyper refuses a buffer under 8 KiB).
     let max_buf = limits.max_header_bytes.max(8 * 1024);
     let graceful = GracefulShutdown::new();
     tokio::pin!(shutdown);

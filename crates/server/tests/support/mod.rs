@@ -1,0 +1,68 @@
+//! Running the real `studio` binary for the hardening tests (crash safety, load, security): start it on a
+//! free loopback port, read the token and address it prints, and stop it by its own process id.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+pub const STUDIO: &str = env!("CARGO_BIN_EXE_studio");
+
+/// A running `studio serve`; killed (SIGKILL) when dropped.
+pub struct Served {
+    pub child: Child,
+    pub base: String,
+    pub token: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `studio serve` over `data_dir` with extra `args`, stderr going to `stderr`.
+pub fn serve_with(data_dir: &Path, args: &[&str], envs: &[(&str, &str)], stderr: Stdio) -> Served {
+    let mut command = Command::new(STUDIO);
+    command.args(["serve", "--listen", "127.0.0.1:0", "--data-dir"]).arg(data_dir).args(args);
+    command.env_remove("RUST_LOG").envs(envs.iter().copied());
+    let mut child = command.stdout(Stdio::piped()).stderr(stderr).spawn().expect("studio starts");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout is piped")).lines();
+    let mut token = String::new();
+    let base = loop {
+        let line = lines.next().expect("studio prints its address").expect("stdout reads");
+        if let Some(t) = line.strip_prefix("token: ") {
+            token = t.to_owned();
+        } else if let Some(b) = line.strip_prefix("listening on ") {
+            break b.to_owned();
+        }
+    };
+    Served { child, base, token }
+}
+
+/// Starts `studio serve` over `data_dir` with its random token.
+pub fn serve(data_dir: &Path) -> Served {
+    serve_with(data_dir, &[], &[], Stdio::null())
+}
+
+/// A blocking HTTP client that gives up on a request after `seconds`.
+pub fn client(seconds: u64) -> reqwest::blocking::Client {
+    reqwest::blocking::Client::builder().timeout(Duration::from_secs(seconds)).build().expect("a client")
+}
+
+/// Runs `studio` to completion with `args`; panics when it fails.
+pub fn studio(args: &[&str], data_dir: &Path) -> String {
+    let out = Command::new(STUDIO).args(args).arg("--data-dir").arg(data_dir).output().expect("studio runs");
+    assert!(out.status.success(), "studio {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The resident memory of a process in KiB, from /proc/<pid>/status.
+pub fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
