@@ -20,6 +20,8 @@ run_part() {
 # The web UI is built first: the server's tests and the desktop app serve the built files.
 [ -f scripts/test-ui.sh ] && run_part bash scripts/test-ui.sh build
 run_part cargo test --workspace --locked
+[ -f scripts/test-fuzz.sh ] && run_part bash scripts/test-fuzz.sh
+[ -f scripts/test-api-schema.sh ] && run_part bash scripts/test-api-schema.sh
 [ -f scripts/test-ui.sh ] && run_part bash scripts/test-ui.sh test
 [ -f scripts/test-desktop.sh ] && run_part bash scripts/test-desktop.sh
 

@@ -121,10 +121,13 @@ pub struct SearchResponse {
 #[into_params(parameter_in = Query)]
 pub struct SimilarQuery {
     /// URI of the document to find similar documents for.
+    #[param(example = "https://demo.searchstudio.dev/doc/000001")]
     pub uri: String,
     /// Maximum number of similar documents; defaults to the configuration's `numberOfSimilarDocuments`.
+    #[param(example = 5)]
     pub number: Option<i32>,
     /// Similarity plugin: `concepts` (default) or `text`.
+    #[param(example = "concepts")]
     pub similarity: Option<String>,
 }
 
@@ -133,8 +136,10 @@ pub struct SimilarQuery {
 #[into_params(parameter_in = Query)]
 pub struct RecommendQuery {
     /// URI of the document to get recommendations for.
+    #[param(example = "https://demo.searchstudio.dev/doc/000001")]
     pub uri: String,
     /// Recommender plugin: `related-concepts` or `same-author`.
+    #[param(example = "related-concepts")]
     pub recommender: String,
 }
 

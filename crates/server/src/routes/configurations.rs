@@ -99,7 +99,7 @@ pub async fn visible(State(s): State<AppState>, Extension(p): Extension<Principa
 }
 
 #[utoipa::path(get, path = "/api/configurations/{configId}", tag = "configurations",
-    params(("configId" = i32, Path, description = "Configuration id")),
+    params(("configId" = i32, Path, description = "Configuration id", example = 1)),
     responses((status = 200, body = ConfigurationResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn get(State(s): State<AppState>, Extension(p): Extension<Principal>, ConfigId(id): ConfigId) -> Result<Json<ConfigurationResponse>, AppError> {
     p.require(Operation::Read)?;
@@ -135,7 +135,7 @@ pub async fn create(State(s): State<AppState>, Extension(p): Extension<Principal
 }
 
 #[utoipa::path(put, path = "/api/configurations/{configId}", tag = "configurations",
-    params(("configId" = i32, Path, description = "Configuration id")),
+    params(("configId" = i32, Path, description = "Configuration id", example = 1)),
     request_body(content = Configuration, description = "Keys absent from the body keep their values"),
     responses((status = 200, body = WriteResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)))]
 pub async fn update(State(s): State<AppState>, Extension(p): Extension<Principal>, ConfigId(id): ConfigId, body: JsonBody) -> Result<Json<WriteResponse>, AppError> {
@@ -149,7 +149,7 @@ pub async fn update(State(s): State<AppState>, Extension(p): Extension<Principal
 }
 
 #[utoipa::path(post, path = "/api/configurations/{configId}/set", tag = "extensions",
-    params(("configId" = i32, Path, description = "Configuration id")),
+    params(("configId" = i32, Path, description = "Configuration id", example = 1)),
     responses((status = 200, body = ConfigurationResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn set_active(State(s): State<AppState>, Extension(p): Extension<Principal>, ConfigId(id): ConfigId) -> Result<Json<ConfigurationResponse>, AppError> {
     s.authorize(&p, Operation::Write, id).await?;
@@ -157,7 +157,7 @@ pub async fn set_active(State(s): State<AppState>, Extension(p): Extension<Princ
 }
 
 #[utoipa::path(delete, path = "/api/configurations/{configId}", tag = "extensions",
-    params(("configId" = i32, Path, description = "Configuration id")),
+    params(("configId" = i32, Path, description = "Configuration id", example = 1)),
     responses((status = 200, body = MessageResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn delete(State(s): State<AppState>, Extension(p): Extension<Principal>, ConfigId(id): ConfigId) -> Result<Json<MessageResponse>, AppError> {
     s.authorize(&p, Operation::Write, id).await?;
@@ -166,7 +166,7 @@ pub async fn delete(State(s): State<AppState>, Extension(p): Extension<Principal
 }
 
 #[utoipa::path(get, path = "/api/configurations/{configId}/logs", tag = "extensions",
-    params(("configId" = i32, Path, description = "Configuration id")),
+    params(("configId" = i32, Path, description = "Configuration id", example = 1)),
     responses((status = 200, body = LogsResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn logs(State(s): State<AppState>, Extension(p): Extension<Principal>, ConfigId(id): ConfigId) -> Result<Json<LogsResponse>, AppError> {
     p.require(Operation::Read)?;

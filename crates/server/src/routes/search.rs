@@ -22,7 +22,7 @@ pub struct SimilarResponse {
 }
 
 #[utoipa::path(get, path = "/api/configurations/{configId}/getSimilar", tag = "search",
-    params(("configId" = i32, Path, description = "Configuration used for the suggestion"), SimilarQuery),
+    params(("configId" = i32, Path, description = "Configuration used for the suggestion", example = 1), SimilarQuery),
     responses((status = 200, body = SimilarResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn similar(
     State(s): State<AppState>,
@@ -37,7 +37,7 @@ pub async fn similar(
 }
 
 #[utoipa::path(get, path = "/api/configurations/{configId}/getRecommendations", tag = "search",
-    params(("configId" = i32, Path, description = "Configuration used for recommending"), RecommendQuery),
+    params(("configId" = i32, Path, description = "Configuration used for recommending", example = 1), RecommendQuery),
     responses((status = 200, body = Recommendations), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn recommendations(
     State(s): State<AppState>,
@@ -53,7 +53,7 @@ pub async fn recommendations(
 }
 
 #[utoipa::path(post, path = "/api/configurations/{configId}/search", tag = "search",
-    params(("configId" = i32, Path, description = "Configuration used for the search")),
+    params(("configId" = i32, Path, description = "Configuration used for the search", example = 1)),
     request_body(content = SearchRequest),
     responses((status = 200, body = SearchResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)))]
 pub async fn search(
