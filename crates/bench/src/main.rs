@@ -12,7 +12,12 @@ use studio_local::bench::{self, chart, BenchOptions, BenchReport, Comparator};
 use tantivy_engine::TantivyEngine;
 
 const USAGE: &str = "usage: studio-bench [--docs N]... [--json] [--dir DIR] [--runs N] [--no-naive] [--no-tantivy]
-                    [--save FILE.jsonl] [--from FILE.jsonl]... [--chart FILE.svg]";
+                    [--save FILE.jsonl] [--from FILE.jsonl]... [--chart FILE.svg]
+
+Runs the benchmark of docs/performance.md for each --docs size (default 100000) and prints the figures
+(--json: one JSON object per size, the last line being the last size). --save appends each report to a
+JSON Lines file; --chart draws FILE.svg (wall clock) and FILE-cpu.svg (CPU time) from this run's reports
+and those read with --from.";
 
 #[derive(Default)]
 struct Args {
@@ -133,9 +138,15 @@ fn main() -> ExitCode {
     }
     if let Some(path) = &args.chart {
         reports.sort_by_key(|r| r.docs);
-        if let Err(e) = std::fs::write(path, chart::svg(&reports)) {
-            eprintln!("studio-bench: cannot write {}: {e}", path.display());
-            return ExitCode::FAILURE;
+        let cpu_path = path.with_file_name(format!(
+            "{}-cpu.svg",
+            path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+        ));
+        for (file, metric) in [(path.clone(), chart::Metric::Wall), (cpu_path, chart::Metric::Cpu)] {
+            if let Err(e) = std::fs::write(&file, chart::svg(&reports, metric)) {
+                eprintln!("studio-bench: cannot write {}: {e}", file.display());
+                return ExitCode::FAILURE;
+            }
         }
     }
     ExitCode::SUCCESS

@@ -27,7 +27,7 @@ fn bench_reports_the_issue_keys_and_compares_the_naive_engine() {
     }
     let text = report.to_string();
     assert!(text.contains("documents/s") && text.contains("naive: search"), "{text}");
-    let svg = chart::svg(&[report.clone(), report]);
+    let svg = chart::svg(&[report.clone(), report], chart::Metric::Cpu);
     assert!(svg.starts_with("<svg") && svg.contains("naive SQLite") && svg.contains("polyline"), "{svg}");
 }
 

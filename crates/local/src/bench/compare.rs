@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::corpus::SynthCorpus;
-use super::report::{stats, KindStats};
+use super::report::{measure, stats, KindStats};
 use super::workload::{Answer, Query, Workload};
 use crate::error::StoreError;
 
@@ -55,13 +55,11 @@ fn check(name: &str, kind: &str, c: &mut dyn Comparator, queries: &[Query], ours
 }
 
 fn time(kind: &str, c: &mut dyn Comparator, queries: &[Query]) -> Result<KindStats, StoreError> {
-    let mut ms = Vec::with_capacity(queries.len());
+    let mut samples = Vec::with_capacity(queries.len());
     for q in queries {
-        let t = Instant::now();
-        c.search(q)?;
-        ms.push(t.elapsed().as_secs_f64() * 1000.0);
+        measure(&mut samples, || c.search(q))?;
     }
-    Ok(stats(kind, ms))
+    Ok(stats(kind, samples))
 }
 
 /// Builds `c`, checks its answers against ours, then times it on the same queries.

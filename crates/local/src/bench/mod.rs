@@ -22,7 +22,7 @@ use studio_model::{RecommendQuery, SimilarQuery};
 
 pub use compare::{Comparator, EngineFigures};
 pub use corpus::{SynthCorpus, BENCH_SPACE};
-pub use report::{BenchReport, KindStats};
+pub use report::{BenchReport, KindStats, Sample};
 pub use workload::{bench_config, Answer, Query, Workload};
 
 use crate::error::StoreError;
@@ -54,13 +54,6 @@ impl BenchOptions {
 /// Runs the benchmark on our engine and the naive SQLite approach, in a store in `dir`.
 pub fn run_bench(dir: &Path, docs: usize) -> Result<BenchReport, StoreError> {
     run(dir, &BenchOptions::new(docs), &mut [])
-}
-
-fn timed<T>(times: &mut Vec<f64>, work: impl FnOnce() -> T) -> T {
-    let started = Instant::now();
-    let out = work();
-    times.push(started.elapsed().as_secs_f64() * 1000.0);
-    out
 }
 
 fn failed(e: studio_model::BackendError) -> StoreError {
@@ -115,20 +108,20 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
     }
     let (mut search, mut facets) = (Vec::new(), Vec::new());
     for q in &workload.searches {
-        timed(&mut search, || engine.search(&mut conn, &config, &q.request())).map_err(failed)?;
+        report::measure(&mut search, || engine.search(&mut conn, &config, &q.request())).map_err(failed)?;
     }
     for q in &workload.facet_only {
-        timed(&mut facets, || engine.search(&mut conn, &config, &q.request())).map_err(failed)?;
+        report::measure(&mut facets, || engine.search(&mut conn, &config, &q.request())).map_err(failed)?;
     }
     let (mut by_concepts, mut by_text, mut recommend) = (Vec::new(), Vec::new(), Vec::new());
     for (i, uri) in workload.documents.iter().enumerate() {
         for (plugin, times) in [("concepts", &mut by_concepts), ("text", &mut by_text)] {
             let query = SimilarQuery { uri: uri.clone(), number: None, similarity: Some(plugin.to_owned()) };
-            timed(times, || engine.similar(&mut conn, &config, &query)).map_err(failed)?;
+            report::measure(times, || engine.similar(&mut conn, &config, &query)).map_err(failed)?;
         }
         let recommender = if i % 2 == 0 { "related-concepts" } else { "same-author" };
         let query = RecommendQuery { uri: uri.clone(), recommender: recommender.to_owned() };
-        timed(&mut recommend, || engine.recommend(&mut conn, &config, &query)).map_err(failed)?;
+        report::measure(&mut recommend, || engine.recommend(&mut conn, &config, &query)).map_err(failed)?;
     }
     let rss_mb = peak_rss_mb();
     drop(conn);

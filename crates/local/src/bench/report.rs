@@ -12,15 +12,52 @@ use super::compare::EngineFigures;
 pub struct KindStats {
     pub kind: String,
     pub runs: usize,
+    /// Wall-clock latency.
     pub p50_ms: f64,
     pub p95_ms: f64,
+    /// CPU time of the calling thread (from /proc/thread-self/schedstat; 0 where unavailable): close to
+    /// what the wall clock would show on an idle machine, since it leaves out waiting for a busy CPU.
+    #[serde(default)]
+    pub cpu_p50_ms: f64,
+    #[serde(default)]
+    pub cpu_p95_ms: f64,
 }
 
-/// Percentiles (nearest rank) of a list of milliseconds.
-pub fn stats(kind: &str, mut ms: Vec<f64>) -> KindStats {
+/// One timed call: wall-clock and CPU milliseconds.
+#[derive(Debug, Clone, Copy)]
+pub struct Sample {
+    pub wall_ms: f64,
+    pub cpu_ms: f64,
+}
+
+/// CPU time of the calling thread in milliseconds, or 0 where /proc does not tell it.
+pub fn thread_cpu_ms() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|n| n.parse::<f64>().ok()))
+        .map_or(0.0, |ns| ns / 1e6)
+}
+
+/// Times one call.
+pub fn measure<T>(samples: &mut Vec<Sample>, work: impl FnOnce() -> T) -> T {
+    let (cpu, started) = (thread_cpu_ms(), std::time::Instant::now());
+    let out = work();
+    let wall_ms = started.elapsed().as_secs_f64() * 1000.0;
+    samples.push(Sample { wall_ms, cpu_ms: thread_cpu_ms() - cpu });
+    out
+}
+
+fn percentiles(mut ms: Vec<f64>) -> (f64, f64) {
     ms.sort_by(f64::total_cmp);
     let at = |q: f64| ms.get(((ms.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(0.0);
-    KindStats { kind: kind.to_owned(), runs: ms.len(), p50_ms: at(0.5), p95_ms: at(0.95) }
+    (at(0.5), at(0.95))
+}
+
+/// Percentiles (nearest rank) of the samples of one kind.
+pub fn stats(kind: &str, samples: Vec<Sample>) -> KindStats {
+    let (p50_ms, p95_ms) = percentiles(samples.iter().map(|s| s.wall_ms).collect());
+    let (cpu_p50_ms, cpu_p95_ms) = percentiles(samples.iter().map(|s| s.cpu_ms).collect());
+    KindStats { kind: kind.to_owned(), runs: samples.len(), p50_ms, p95_ms, cpu_p50_ms, cpu_p95_ms }
 }
 
 /// The outcome of a benchmark run: the keys of issue 8 first, then the details.
@@ -43,6 +80,9 @@ pub struct BenchReport {
     pub naive_search_p50_ms: Option<f64>,
     /// Our search p50 ÷ tantivy's.
     pub search_vs_tantivy: Option<f64>,
+    /// The same ratio on CPU time, which load on the machine skews less.
+    #[serde(default)]
+    pub search_vs_tantivy_cpu: Option<f64>,
     pub import_seconds: f64,
     /// Time to build the in-memory index right after the import.
     pub index_build_ms: f64,
@@ -62,6 +102,9 @@ impl BenchReport {
         self.tantivy_search_p50_ms = p50("tantivy");
         self.naive_search_p50_ms = p50("naive");
         self.search_vs_tantivy = self.tantivy_search_p50_ms.filter(|t| *t > 0.0).map(|t| self.search_p50_ms / t);
+        let ours = self.kinds.first().map(|k| k.cpu_p50_ms).unwrap_or(0.0);
+        let theirs = self.engines.iter().find(|e| e.engine == "tantivy").map(|e| e.search.cpu_p50_ms);
+        self.search_vs_tantivy_cpu = theirs.filter(|t| *t > 0.0).map(|t| ours / t);
     }
 }
 
@@ -72,19 +115,21 @@ impl fmt::Display for BenchReport {
         writeln!(f, "index build   {:.1} ms", self.index_build_ms)?;
         writeln!(f, "open + ready  {:.3} s ({})", self.open_ready_s, self.open_ready_method)?;
         writeln!(f, "peak RSS      {:.0} MB", self.rss_mb)?;
-        writeln!(f, "{:<24}{:>6}{:>10}{:>10}", "kind", "runs", "p50 ms", "p95 ms")?;
+        writeln!(f, "{:<24}{:>6}{:>10}{:>10}{:>10}{:>10}", "kind", "runs", "p50 ms", "p95 ms", "cpu p50", "cpu p95")?;
+        let row = |f: &mut fmt::Formatter<'_>, kind: &str, k: &KindStats| {
+            writeln!(f, "{:<24}{:>6}{:>10.2}{:>10.2}{:>10.2}{:>10.2}", kind, k.runs, k.p50_ms, k.p95_ms, k.cpu_p50_ms, k.cpu_p95_ms)
+        };
         for k in &self.kinds {
-            writeln!(f, "{:<24}{:>6}{:>10.2}{:>10.2}", k.kind, k.runs, k.p50_ms, k.p95_ms)?;
+            row(f, &k.kind, k)?;
         }
         for e in &self.engines {
             for k in [&e.search, &e.facets_only] {
-                let kind = format!("{}: {}", e.engine, k.kind);
-                writeln!(f, "{:<24}{:>6}{:>10.2}{:>10.2}", kind, k.runs, k.p50_ms, k.p95_ms)?;
+                row(f, &format!("{}: {}", e.engine, k.kind), k)?;
             }
             writeln!(f, "{:<24}{:>26.2} s", format!("{}: build", e.engine), e.build_s)?;
         }
-        if let Some(r) = self.search_vs_tantivy {
-            writeln!(f, "search vs tantivy (p50)  {r:.2}")?;
+        if let (Some(r), Some(c)) = (self.search_vs_tantivy, self.search_vs_tantivy_cpu) {
+            writeln!(f, "search vs tantivy (p50)  {r:.2} (cpu {c:.2})")?;
         }
         writeln!(f, "load average  {}", self.load_average)
     }

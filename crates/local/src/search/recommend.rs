@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::index::SpaceIndex;
-use super::similar::{best, by_concepts, concepts_field, idf};
+use super::similar::{by_concepts, concepts_field, idf, Scores};
 
 /// The literal field naming a document's authors.
 pub(crate) const AUTHOR_FIELD: &str = "dyn_lit_author";
@@ -27,16 +27,15 @@ pub(crate) fn related_concepts(index: &SpaceIndex, doc: u32, similar: usize, lim
             weights.insert(c, 1.0);
         }
     }
-    let mut scores: HashMap<u32, f64> = HashMap::new();
-    for (v, w) in weights.into_iter().filter(|(v, _)| !own.contains(v)) {
+    let mut scores = Scores::new(index);
+    let mut weights: Vec<(u32, f64)> = weights.into_iter().filter(|(v, _)| !own.contains(v)).collect();
+    weights.sort_unstable_by_key(|w| w.0);
+    for (v, w) in weights {
         let value = &field.values[v as usize];
-        let weight = w * idf(index, value.docs.len());
-        for d in &value.docs {
-            *scores.entry(d).or_insert(0.0) += weight;
-        }
+        scores.add(&value.docs, w * idf(index, value.docs.len()));
     }
     let exclude = by_concepts(index, doc, similar);
-    best(scores, doc, &exclude, limit)
+    scores.best(doc, &exclude, limit)
 }
 
 /// Other documents by any author of `doc`, newest first.

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use roaring::RoaringBitmap;
 use rusqlite::Connection;
 use studio_model::ALL_CONCEPTS_FIELD;
 
@@ -29,12 +30,44 @@ pub(crate) fn idf(index: &SpaceIndex, df: u64) -> f64 {
     (1.0 + index.len() as f64 / df.max(1) as f64).ln()
 }
 
-/// Ranks `scores` best first (ties by date descending, then id) without the source, at most `limit`.
-pub(crate) fn best(scores: HashMap<u32, f64>, source: u32, exclude: &[u32], limit: usize) -> Vec<u32> {
-    let mut ranked: Vec<(f64, u32)> =
-        scores.into_iter().filter(|&(d, s)| d != source && s > 0.0 && !exclude.contains(&d)).map(|(d, s)| (s, d)).collect();
-    ranked.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    ranked.into_iter().take(limit).map(|(_, d)| d).collect()
+/// Scores of documents: a dense array over the search space and the set of documents it touches, so
+/// that adding a value's weight to thousands of documents is a plain array update.
+pub(crate) struct Scores {
+    score: Vec<f64>,
+    touched: RoaringBitmap,
+}
+
+impl Scores {
+    pub(crate) fn new(index: &SpaceIndex) -> Scores {
+        Scores { score: vec![0.0; index.rowids.len()], touched: RoaringBitmap::new() }
+    }
+
+    /// Adds `weight` to every document of `docs`.
+    pub(crate) fn add(&mut self, docs: &RoaringBitmap, weight: f64) {
+        for d in docs {
+            if let Some(s) = self.score.get_mut(d as usize) {
+                *s += weight;
+            }
+        }
+        self.touched |= docs;
+    }
+
+    /// Ranks the documents best first (ties by date descending, then id) without the source, at most `limit`.
+    pub(crate) fn best(self, source: u32, exclude: &[u32], limit: usize) -> Vec<u32> {
+        let mut ranked: Vec<(f64, u32)> = self
+            .touched
+            .iter()
+            .map(|d| (self.score.get(d as usize).copied().unwrap_or(0.0), d))
+            .filter(|&(s, d)| d != source && s > 0.0 && !exclude.contains(&d))
+            .collect();
+        let cmp = |a: &(f64, u32), b: &(f64, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        if ranked.len() > limit && limit > 0 {
+            ranked.select_nth_unstable_by(limit - 1, cmp);
+            ranked.truncate(limit);
+        }
+        ranked.sort_unstable_by(cmp);
+        ranked.into_iter().take(limit).map(|(_, d)| d).collect()
+    }
 }
 
 /// The union concept field of the search space, if it has concepts at all.
@@ -53,15 +86,14 @@ pub(crate) fn by_concepts(index: &SpaceIndex, doc: u32, limit: usize) -> Vec<u32
             weights.entry(a).or_insert(0.5);
         }
     }
-    let mut scores: HashMap<u32, f64> = HashMap::new();
+    let mut scores = Scores::new(index);
+    let mut weights: Vec<(u32, f64)> = weights.into_iter().collect();
+    weights.sort_unstable_by_key(|w| w.0);
     for (v, w) in weights {
         let value = &field.values[v as usize];
-        let weight = w * idf(index, value.docs.len());
-        for d in &value.docs {
-            *scores.entry(d).or_insert(0.0) += weight;
-        }
+        scores.add(&value.docs, w * idf(index, value.docs.len()));
     }
-    best(scores, doc, &[], limit)
+    scores.best(doc, &[], limit)
 }
 
 /// Documents matching any of the most distinctive terms of `doc` (top tf-idf), ranked by bm25.
