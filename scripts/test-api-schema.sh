@@ -11,7 +11,7 @@ ensure_base || exit 1
 if ! command -v schemathesis >/dev/null 2>&1; then
   python3 -m pip install --quiet schemathesis || { echo "api-schema: 0 passed, 1 failed"; exit 1; }
 fi
-studio=${CARGO_TARGET_DIR:-target}/debug/studio
+studio=$(realpath -m "${CARGO_TARGET_DIR:-target}/debug/studio")
 cargo build --quiet -p studio-server --bin studio || { echo "api-schema: 0 passed, 1 failed"; exit 1; }
 
 work=$(mktemp -d)
@@ -26,12 +26,13 @@ token=$(sed -n 's/^token: //p' "$work/serve.out")
 base=$(sed -n 's/^listening on //p' "$work/serve.out")
 [ -n "$base" ] || { echo "studio serve did not start"; cat "$work/serve.log"; echo "api-schema: 0 passed, 1 failed"; exit 1; }
 
-NO_COLOR=1 schemathesis run "$base/api-docs" --url "$base" \
+# Run from the temporary directory: schemathesis keeps a cache (.schemathesis/) where it runs.
+(cd "$work" && NO_COLOR=1 schemathesis run "$base/api-docs" --url "$base" \
   -H "Authorization: Bearer $token" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance,missing_required_header,ignored_auth,unsupported_method \
   --phases examples,coverage,fuzzing --max-examples "${API_SCHEMA_EXAMPLES:-25}" --max-time "${API_SCHEMA_SECONDS:-150}" \
   --continue-on-failure --workers 2 --request-timeout 30 --suppress-health-check all \
-  --report junit --report-dir "$work/report" --seed "${API_SCHEMA_SEED:-20260901}" 2>&1 | tee "$work/run.log"
+  --report junit --report-dir "$work/report" --seed "${API_SCHEMA_SEED:-20260901}") 2>&1 | tee "$work/run.log"
 status=${PIPESTATUS[0]}
 
 # One line per operation from the JUnit report: passed when it has no failure or error.
