@@ -6,7 +6,7 @@ use std::io::BufRead;
 use rusqlite::params;
 use serde::Deserialize;
 
-use super::lines::{Line, Lines, MAX_LINE};
+use super::lines::Lines;
 use super::{bump_generation, ImportReport, BATCH};
 use crate::error::StoreError;
 use crate::store::Store;
@@ -34,33 +34,14 @@ pub fn import_concepts(
     let mut lines = Lines::new(reader);
     let mut report = ImportReport::default();
     let mut done = false;
-    let mut last_line = 0;
     while !done {
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let mut in_batch = 0;
         while in_batch < BATCH {
-            let Some((number, line)) = lines.next_line()? else {
+            let Some((number, text)) = lines.next_text(&mut report, on_progress)? else {
                 done = true;
                 break;
             };
-            last_line = number;
-            if number % 1_000 == 0 {
-                on_progress(number);
-            }
-            let text = match line {
-                Line::Text(t) => t,
-                Line::TooLong => {
-                    report.skip(number, format!("line is longer than {MAX_LINE} bytes"));
-                    continue;
-                }
-                Line::NotUtf8 => {
-                    report.skip(number, "line is not valid UTF-8".into());
-                    continue;
-                }
-            };
-            if text.trim().is_empty() {
-                continue;
-            }
             let concept = match serde_json::from_str::<IncomingConcept>(&text) {
                 Ok(c) if c.uri.trim().is_empty() => {
                     report.skip(number, "concept has an empty uri".into());
@@ -94,6 +75,6 @@ pub fn import_concepts(
         }
         tx.commit()?;
     }
-    on_progress(last_line);
+    on_progress(lines.number());
     Ok(report)
 }

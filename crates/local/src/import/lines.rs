@@ -3,6 +3,8 @@
 
 use std::io::{BufRead, Read};
 
+use super::ImportReport;
+
 /// Longest line accepted (16 MiB); a longer one is reported and skipped.
 pub(crate) const MAX_LINE: u64 = 16 * 1024 * 1024;
 
@@ -49,6 +51,32 @@ impl<R: BufRead> Lines<R> {
             self.buf = Vec::new();
         }
         Ok(Some((self.number, line)))
+    }
+
+    /// The next non-blank line of text with its number. Lines that cannot be read as text are reported in
+    /// `report` and skipped; every thousandth line number goes to `on_progress`. `None` at the end of input.
+    pub(crate) fn next_text(
+        &mut self,
+        report: &mut ImportReport,
+        on_progress: &mut dyn FnMut(u64),
+    ) -> std::io::Result<Option<(u64, String)>> {
+        while let Some((number, line)) = self.next_line()? {
+            if number % 1_000 == 0 {
+                on_progress(number);
+            }
+            match line {
+                Line::Text(text) if text.trim().is_empty() => {}
+                Line::Text(text) => return Ok(Some((number, text))),
+                Line::TooLong => report.skip(number, format!("line is longer than {MAX_LINE} bytes")),
+                Line::NotUtf8 => report.skip(number, "line is not valid UTF-8".into()),
+            }
+        }
+        Ok(None)
+    }
+
+    /// The number of the last line read (0 before the first).
+    pub(crate) fn number(&self) -> u64 {
+        self.number
     }
 
     /// Discards input up to and including the next line break.
