@@ -2,39 +2,10 @@
 //! as `{code, message}`.
 
 use serde_json::{json, Value};
-use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{get_ipc_response, mock_builder, MockRuntime, INVOKE_KEY};
-use tauri::webview::InvokeRequest;
-use tauri::{App, Listener, WebviewWindow, WebviewWindowBuilder};
+use tauri::Listener;
 
-struct Harness {
-    app: App<MockRuntime>,
-    window: WebviewWindow<MockRuntime>,
-    dir: tempfile::TempDir,
-}
-
-fn harness() -> Harness {
-    let dir = tempfile::tempdir().unwrap();
-    let app = search_studio::with_app(mock_builder()).build(search_studio::context::<MockRuntime>()).unwrap();
-    search_studio::install_state(&app, dir.path()).unwrap();
-    let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
-    Harness { app, window, dir }
-}
-
-impl Harness {
-    fn invoke(&self, cmd: &str, args: Value) -> Result<Value, Value> {
-        let request = InvokeRequest {
-            cmd: cmd.into(),
-            callback: CallbackFn(0),
-            error: CallbackFn(1),
-            url: "tauri://localhost".parse().unwrap(),
-            body: InvokeBody::Json(args),
-            headers: Default::default(),
-            invoke_key: INVOKE_KEY.to_string(),
-        };
-        get_ipc_response(&self.window, request).map(|body| body.deserialize::<Value>().unwrap())
-    }
-}
+mod harness;
+use harness::harness;
 
 #[test]
 fn a_new_store_opens_with_the_demo_search_space_and_its_configuration() {

@@ -4,43 +4,10 @@
 use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
-use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{get_ipc_response, mock_builder, MockRuntime, INVOKE_KEY};
-use tauri::webview::InvokeRequest;
-use tauri::{App, Listener, WebviewWindow, WebviewWindowBuilder};
+use tauri::Listener;
 
-struct Harness {
-    app: App<MockRuntime>,
-    window: WebviewWindow<MockRuntime>,
-    dir: tempfile::TempDir,
-}
-
-fn harness() -> Harness {
-    let dir = tempfile::tempdir().unwrap();
-    let app = search_studio::with_app(mock_builder()).build(search_studio::context::<MockRuntime>()).unwrap();
-    search_studio::install_state(&app, dir.path()).unwrap();
-    let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
-    Harness { app, window, dir }
-}
-
-impl Harness {
-    fn invoke(&self, cmd: &str, args: Value) -> Result<Value, Value> {
-        let request = InvokeRequest {
-            cmd: cmd.into(),
-            callback: CallbackFn(0),
-            error: CallbackFn(1),
-            url: "tauri://localhost".parse().unwrap(),
-            body: InvokeBody::Json(args),
-            headers: Default::default(),
-            invoke_key: INVOKE_KEY.to_string(),
-        };
-        get_ipc_response(&self.window, request).map(|body| body.deserialize::<Value>().unwrap())
-    }
-
-    fn ok(&self, cmd: &str, args: Value) -> Value {
-        self.invoke(cmd, args).unwrap_or_else(|e| panic!("{cmd}: {e}"))
-    }
-}
+mod harness;
+use harness::harness;
 
 /// A real server router on loopback with one configuration over 30 documents of search space `archive`.
 fn remote_server() -> (String, String, tempfile::TempDir) {
