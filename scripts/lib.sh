@@ -41,11 +41,25 @@ ensure_tauri_driver() {
   cargo install tauri-driver --version '^2' --locked
 }
 
-# Starts Xvfb on $1 unless a server already answers there.
-ensure_xvfb() {
-  local display=$1
-  if ! xdpyinfo -display "$display" >/dev/null 2>&1 && [ ! -e "/tmp/.X11-unix/X${display#:}" ]; then
-    Xvfb "$display" -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
-    for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+# Starts Xvfb on a display it finds free (-displayfd: a stale lock or socket of an earlier run is no
+# obstacle) and sets XVFB_DISPLAY (":N") and XVFB_PID; fails if no server comes up within 10 s.
+start_xvfb() {
+  local file
+  file=$(mktemp)
+  Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>"$file" >/dev/null 2>&1 &
+  XVFB_PID=$!
+  for _ in $(seq 100); do [ -s "$file" ] && break; sleep 0.1; done
+  XVFB_DISPLAY=":$(tr -dc '0-9' <"$file")"
+  rm -f "$file"
+  if [ "$XVFB_DISPLAY" = ":" ]; then
+    echo "error: Xvfb did not start" >&2
+    kill "$XVFB_PID" 2>/dev/null
+    return 1
   fi
+}
+
+# Builds the workspace's programs (target/debug/studio, target/debug/search-studio) as `cargo test
+# --workspace` builds them: with its features, so that after the tests nothing is compiled twice.
+build_programs() {
+  cargo test --workspace --locked --no-run --quiet
 }

@@ -27,9 +27,9 @@ run_part cargo test --workspace --locked
 
 # Sum cargo's "test result" lines and the parts' own "<suite>: N passed, N failed" lines.
 passed=$( { grep -Eo 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{print $4}';
-            grep -E '^[a-z-]+: [0-9]+ passed, [0-9]+ failed$' "$log" | awk '{print $2}'; } | awk '{s += $1} END {print s + 0}')
+            grep -E '^[a-z0-9-]+: [0-9]+ passed, [0-9]+ failed$' "$log" | awk '{print $2}'; } | awk '{s += $1} END {print s + 0}')
 failed=$( { grep -Eo '[0-9]+ passed; [0-9]+ failed;' "$log" | awk '{print $3}';
-            grep -E '^[a-z-]+: [0-9]+ passed, [0-9]+ failed$' "$log" | awk '{print $4}'; } | awk '{s += $1} END {print s + 0}')
+            grep -E '^[a-z0-9-]+: [0-9]+ passed, [0-9]+ failed$' "$log" | awk '{print $4}'; } | awk '{s += $1} END {print s + 0}')
 echo
 echo "tests: $passed passed, $failed failed"
 exit "$status"

@@ -12,7 +12,7 @@ if ! command -v schemathesis >/dev/null 2>&1; then
   python3 -m pip install --quiet schemathesis || { echo "api-schema: 0 passed, 1 failed"; exit 1; }
 fi
 studio=$(realpath -m "${CARGO_TARGET_DIR:-target}/debug/studio")
-cargo build --quiet -p studio-server --bin studio || { echo "api-schema: 0 passed, 1 failed"; exit 1; }
+build_programs || { echo "api-schema: 0 passed, 1 failed"; exit 1; }
 
 work=$(mktemp -d)
 server=""

@@ -7,13 +7,12 @@ cd "$(dirname "$0")/.."
 ensure_base && ensure_desktop_libs && ensure_tauri_driver || exit 1
 export PATH="$HOME/.cargo/bin:$PATH"
 
-cargo build -p search-studio -p studio-server || exit 1
-display=:97
-ensure_xvfb "$display"
+build_programs || exit 1
+start_xvfb || { echo "desktop-e2e: 0 passed, 1 failed"; exit 1; }
 
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-E2E_DISPLAY=$display node --test --test-reporter=tap src-tauri/e2e/ 2>&1 | tee "$log"
+trap 'rm -f "$log"; kill "$XVFB_PID" 2>/dev/null' EXIT
+E2E_DISPLAY=$XVFB_DISPLAY node --test --test-reporter=tap src-tauri/e2e/ 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 passed=$(grep -E '^# pass [0-9]+' "$log" | awk '{print $3}' | tail -1)
 failed=$(grep -E '^# fail [0-9]+' "$log" | awk '{print $3}' | tail -1)

@@ -9,14 +9,13 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Session, waitUntil } from './webdriver.mjs';
+import { Session, startDriver, waitUntil } from './webdriver.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const app = join(root, 'target/debug/search-studio');
 const studio = join(root, 'target/debug/studio');
 const shots = join(root, 'target/e2e-screenshots');
 const display = process.env.E2E_DISPLAY ?? ':99';
-const driverPort = 4444 + (process.pid % 1000);
 const children = [];
 
 const localDir = mkdtempSync(join(tmpdir(), 'studio-desktop-'));
@@ -49,17 +48,14 @@ async function firstLines(child, n) {
   return lines;
 }
 
-let nextPort = driverPort;
-async function startDriver(dataDir = localDir) {
-  const port = nextPort++;
-  const driver = start('tauri-driver', ['--port', String(port)], { DISPLAY: display, SEARCH_STUDIO_DATA_DIR: dataDir });
-  const base = `http://127.0.0.1:${port}`;
-  await waitUntil(() => fetch(`${base}/status`).then((r) => r.ok, () => false), 'tauri-driver to listen');
-  return { driver, base };
+async function openDriver(dataDir = localDir) {
+  const driver = await startDriver(display, { SEARCH_STUDIO_DATA_DIR: dataDir });
+  children.push(driver);
+  return driver;
 }
 
-async function openApp(base) {
-  const session = await Session.start(base, app);
+async function openApp(driver) {
+  const session = await Session.start(driver, app);
   await waitUntil(async () => (await session.bodyText()).includes('Search Studio'), 'the app to render');
   return session;
 }
@@ -91,8 +87,8 @@ after(() => {
 });
 
 test('the window lists the stored configurations, switches to a remote server, and remembers it', async () => {
-  const { driver, base } = await startDriver();
-  let session = await openApp(base);
+  const driver = await openDriver();
+  let session = await openApp(driver);
   try {
     assert.match(await session.title(), /Search Studio/);
     await session.waitFor("//*[contains(normalize-space(.), 'Harbour Search')]", 'the first stored configuration');
@@ -129,7 +125,7 @@ test('the window lists the stored configurations, switches to a remote server, a
   }
 
   // A restart keeps the choice: the remote server's configurations come up again.
-  session = await openApp(base);
+  session = await openApp(driver);
   try {
     await session.waitFor("//*[contains(normalize-space(.), 'Remote Archive')]", 'the remote configuration after a restart');
     assert.ok(!(await session.bodyText()).includes('Museum Catalogue'));
@@ -160,8 +156,8 @@ test('a data directory with its own documents and active configuration is previe
     layout: { navbar: { backgroundColor: '#5b2a86', fontColor: '#ffffff' } },
     filter: { facetsToShow: [{ uri: 'dyn_lit_author', title: 'Keeper on duty' }] },
   });
-  const { driver, base } = await startDriver(dir);
-  const session = await openApp(base);
+  const driver = await openDriver(dir);
+  const session = await openApp(driver);
   try {
     await session.waitFor("//*[contains(normalize-space(.), 'Coastal Lights')]", 'the stored configuration');
     const shown = await waitUntil(async () => {
@@ -192,8 +188,8 @@ test('a data directory with its own documents and active configuration is previe
 });
 
 test('the window enforces its content security policy: an injected inline script or handler does not run', async () => {
-  const { driver, base } = await startDriver();
-  const session = await openApp(base);
+  const driver = await openDriver();
+  const session = await openApp(driver);
   try {
     await session.execute(`
       window.__violations = [];

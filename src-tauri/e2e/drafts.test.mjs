@@ -3,33 +3,26 @@
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Session, waitUntil } from './webdriver.mjs';
+import { Session, startDriver, waitUntil } from './webdriver.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const app = join(root, 'target/debug/search-studio');
 const studio = join(root, 'target/debug/studio');
 const display = process.env.E2E_DISPLAY ?? ':99';
-const children = [];
-let nextPort = 5444 + (process.pid % 1000);
+const drivers = [];
 
 after(() => {
-  for (const child of children) child.kill();
+  for (const driver of drivers) driver.kill();
 });
 
-async function startDriver(dataDir) {
-  const port = nextPort++;
-  const driver = spawn('tauri-driver', ['--port', String(port)], {
-    env: { ...process.env, DISPLAY: display, SEARCH_STUDIO_DATA_DIR: dataDir },
-    stdio: 'ignore',
-  });
-  children.push(driver);
-  const base = `http://127.0.0.1:${port}`;
-  await waitUntil(() => fetch(`${base}/status`).then((r) => r.ok, () => false), 'tauri-driver to listen');
-  return { driver, base };
+async function openDriver(dataDir) {
+  const driver = await startDriver(display, { SEARCH_STUDIO_DATA_DIR: dataDir });
+  drivers.push(driver);
+  return driver;
 }
 
 /** The ids of the search-studio processes started under `pid` (tauri-driver → WebKitWebDriver → app). */
@@ -53,21 +46,21 @@ test('an edit survives a kill of the app: the relaunched app offers the draft ba
   writeFileSync(file, JSON.stringify({ config: { title: 'Harbour Search', searchSpace: 'demo' } }));
   execFileSync(studio, ['--data-dir', dir, 'import-config', file]);
 
-  const first = await startDriver(dir);
-  const session = await Session.start(first.base, app);
+  const first = await openDriver(dir);
+  const session = await Session.start(first, app);
   await session.waitFor("//*[contains(@class, 'config-item')][contains(., 'Harbour Search')]", 'the stored configuration');
   await session.type(await session.waitFor("//input[@id='f-config-title']"), 'Harbour Search, edited on the train');
   await session.waitFor("//*[contains(normalize-space(.), 'Unsaved changes')]", 'the edit to be marked unsaved');
   // Autosave runs 400 ms after the last edit; the issue allows losing at most about a second.
   await new Promise((r) => setTimeout(r, 1000));
-  const pids = appPidsUnder(first.driver.pid);
+  const pids = appPidsUnder(first.pid);
   assert.ok(pids.length > 0, 'the app process was found');
   for (const pid of pids) process.kill(pid, 'SIGKILL');
   await session.end().catch(() => {});
-  first.driver.kill();
+  first.kill();
 
-  const second = await startDriver(dir);
-  const again = await Session.start(second.base, app);
+  const second = await openDriver(dir);
+  const again = await Session.start(second, app);
   try {
     await again.waitFor("//*[@data-testid='draft-offer']", 'the draft to be offered back');
     const title = await again.waitFor("//input[@id='f-config-title']");
@@ -82,6 +75,6 @@ test('an edit survives a kill of the app: the relaunched app offers the draft ba
     assert.equal(stored.config.title, 'Harbour Search', 'the draft was never published by itself');
   } finally {
     await again.end().catch(() => {});
-    second.driver.kill();
+    second.kill();
   }
 });

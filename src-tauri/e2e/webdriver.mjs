@@ -1,4 +1,7 @@
-// A small W3C WebDriver client (fetch over HTTP), enough to drive the desktop app through tauri-driver.
+// A small W3C WebDriver client (fetch over HTTP), enough to drive the desktop app through tauri-driver,
+// and the start of tauri-driver itself.
+
+import { spawn } from 'node:child_process';
 
 const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
 
@@ -8,10 +11,15 @@ export class Session {
     this.id = id;
   }
 
-  static async start(base, application) {
+  /** Opens the app through `driver` (from startDriver); a failure carries what the driver and app printed. */
+  static async start(driver, application) {
     const body = { capabilities: { alwaysMatch: { 'tauri:options': { application } } } };
-    const answer = await call(base, 'POST', '/session', body);
-    return new Session(base, answer.sessionId);
+    try {
+      const answer = await call(driver.base, 'POST', '/session', body, SESSION_START_MS);
+      return new Session(driver.base, answer.sessionId);
+    } catch (error) {
+      throw new Error(`${error.message}\n--- tauri-driver and app output ---\n${driver.output().slice(-4000)}`);
+    }
   }
 
   cmd(method, path, body) {
@@ -76,11 +84,19 @@ export class Session {
   }
 }
 
-async function call(base, method, path, body) {
+// Opening the app (a debug build, its WebKit processes, on a busy 2-core machine) may take a while; nothing
+// else should. A command that hangs fails the test instead of waiting for fetch's five-minute default.
+const SESSION_START_MS = 120000;
+const COMMAND_MS = 60000;
+
+async function call(base, method, path, body, timeoutMs = COMMAND_MS) {
   const response = await fetch(`${base}${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  }).catch((error) => {
+    throw new Error(`WebDriver ${method} ${path}: ${error.name === 'TimeoutError' ? `no answer in ${timeoutMs / 1000} s` : error.message}`);
   });
   const json = await response.json().catch(() => ({}));
   if (!response.ok || (json.value && json.value.error)) {
@@ -100,4 +116,34 @@ export async function waitUntil(probe, what, timeoutMs = 30000) {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`gave up waiting for ${what}`);
+}
+
+// Each driver gets its own port and its own port for WebKitWebDriver (tauri-driver's default, 4445, would be
+// shared by every driver, and one left over from an earlier run would take the sessions).
+let nextPort = 20000 + (process.pid % 2000) * 10;
+
+/**
+ * Starts tauri-driver on `display` with `env` added to its (and so the app's) environment; resolves once it
+ * listens. `output()` gives what it and the app printed, `kill()` stops it.
+ */
+export async function startDriver(display, env = {}) {
+  const port = nextPort++;
+  const nativePort = nextPort++;
+  const child = spawn('tauri-driver', ['--port', String(port), '--native-port', String(nativePort)], {
+    env: { ...process.env, DISPLAY: display, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk) => {
+    output = (output + chunk).slice(-20000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(`tauri-driver exited (${code ?? signal})`)));
+  const base = `http://127.0.0.1:${port}`;
+  const driver = { base, pid: child.pid, output: () => output, kill: () => child.kill() };
+  const listening = waitUntil(() => fetch(`${base}/status`).then((r) => r.ok, () => false), 'tauri-driver to listen');
+  const outcome = await Promise.race([listening.then(() => null), exited]);
+  if (outcome) throw new Error(`${outcome}: ${output.slice(-2000)}`);
+  return driver;
 }
