@@ -12,8 +12,10 @@ trap 'rm -f "$log"' EXIT
 status=0
 run_part() {
   echo "==> $*"
+  local started=$SECONDS
   "$@" 2>&1 | tee -a "$log"
   local rc=${PIPESTATUS[0]}
+  echo "==> $((SECONDS - started)) s: $*"
   [ "$rc" -eq 0 ] || { echo "==> failed ($rc): $*"; status=1; }
 }
 
