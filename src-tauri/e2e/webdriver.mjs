@@ -129,9 +129,11 @@ let nextPort = 20000 + (process.pid % 2000) * 10;
 export async function startDriver(display, env = {}) {
   const port = nextPort++;
   const nativePort = nextPort++;
+  // Its own process group, so that stopping it stops WebKitWebDriver and the app with it.
   const child = spawn('tauri-driver', ['--port', String(port), '--native-port', String(nativePort)], {
     env: { ...process.env, DISPLAY: display, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   let output = '';
   const keep = (chunk) => {
@@ -141,9 +143,22 @@ export async function startDriver(display, env = {}) {
   child.stderr.on('data', keep);
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(`tauri-driver exited (${code ?? signal})`)));
   const base = `http://127.0.0.1:${port}`;
-  const driver = { base, pid: child.pid, output: () => output, kill: () => child.kill() };
+  const kill = () => {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    // An app that outlived the group would hold the output pipes open and keep this process alive.
+    child.stdout.destroy();
+    child.stderr.destroy();
+  };
+  const driver = { base, pid: child.pid, output: () => output, kill };
   const listening = waitUntil(() => fetch(`${base}/status`).then((r) => r.ok, () => false), 'tauri-driver to listen');
   const outcome = await Promise.race([listening.then(() => null), exited]);
-  if (outcome) throw new Error(`${outcome}: ${output.slice(-2000)}`);
+  if (outcome) {
+    kill();
+    throw new Error(`${outcome}: ${output.slice(-2000)}`);
+  }
   return driver;
 }
