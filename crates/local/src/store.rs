@@ -43,7 +43,8 @@ impl Store {
             c.busy_timeout(Duration::from_secs(10))?;
             c.execute_batch(
                 "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
-            )
+            )?;
+            crate::search::register_functions(c)
         });
         let pool = Pool::builder()
             .max_size(8)

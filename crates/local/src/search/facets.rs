@@ -36,7 +36,7 @@ pub(crate) fn shown_values(field: &FieldIndex, setting: &FacetSetting, selected:
 pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap, only: Option<&[u32]>) -> Vec<u64> {
     let mut counts = vec![0u64; field.values.len()];
     let wanted = only.map_or(field.values.len(), <[u32]>::len);
-    if scope.len() < 4 * wanted as u64 {
+    if walk_is_cheaper(field, scope, wanted) {
         // Few documents: walk their value lists, marking each value once per document.
         let mut stamp = vec![u32::MAX; field.values.len()];
         for doc in scope {
@@ -59,6 +59,18 @@ pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap, only: Opti
         }
     }
     counts
+}
+
+/// Whether walking the documents of `scope` costs less than intersecting it with `wanted` values' bitmaps.
+/// Walking costs one step per value (or ancestor) of each document; one intersection about as much as
+/// walking 32 documents per 65,536-document block of the scope (roaring's containers), from the facet
+/// timings of `studio bench` (docs/performance.md).
+fn walk_is_cheaper(field: &FieldIndex, scope: &RoaringBitmap, wanted: usize) -> bool {
+    let (Some(first), Some(last)) = (scope.min(), scope.max()) else { return true };
+    let blocks = f64::from((last >> 16) - (first >> 16) + 1);
+    let walk = scope.len() as f64 * field.values_per_doc.max(1.0);
+    let intersect = wanted as f64 * 32.0 * blocks;
+    walk < intersect
 }
 
 /// How refiners of one group are ordered and cut.

@@ -68,6 +68,8 @@ pub(crate) struct FieldIndex {
     /// Per document (dense number), its direct values: `direct[offsets[d]..offsets[d + 1]]`.
     pub(crate) offsets: Vec<u32>,
     pub(crate) direct: Vec<u32>,
+    /// Values counted per document when walking documents: direct values and their ancestors, on average.
+    pub(crate) values_per_doc: f64,
 }
 
 impl FieldIndex {
@@ -79,7 +81,9 @@ impl FieldIndex {
         offsets: Vec<u32>,
         direct: Vec<u32>,
     ) -> FieldIndex {
-        FieldIndex { id, values, by_key, offsets, direct }
+        let walked: usize = direct.iter().map(|&v| 1 + values.get(v as usize).map_or(0, |x| x.ancestors.len())).sum();
+        let values_per_doc = walked as f64 / offsets.len().saturating_sub(1).max(1) as f64;
+        FieldIndex { id, values, by_key, offsets, direct, values_per_doc }
     }
 
     /// The values a document is annotated with directly (not their ancestors).
@@ -371,7 +375,7 @@ impl FieldBuilder {
             .map(|(u, v)| (ValueKey::Uri(u), v))
             .chain(self.by_label.into_iter().map(|(l, v)| (ValueKey::Label(l), v)))
             .collect();
-        FieldIndex { id: self.id, values, by_key, offsets, direct }
+        FieldIndex::from_parts(self.id, values, by_key, offsets, direct)
     }
 }
 

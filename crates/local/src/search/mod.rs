@@ -11,6 +11,7 @@ mod fetch;
 mod hierarchy;
 mod index;
 mod query;
+mod rank;
 mod recommend;
 mod run;
 mod similar;
@@ -31,6 +32,11 @@ pub use index::SpaceIndex;
 pub use query::{Clause, TextQuery};
 pub use run::FIELD_URI_PREFIX;
 pub use spaces::search_spaces;
+
+/// Registers the SQL functions the engine's queries use on a new connection of the store.
+pub(crate) fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
+    rank::register(conn)
+}
 
 use crate::error::StoreError;
 

@@ -11,21 +11,11 @@ use super::facets::{count_values, facet_group, shown_values};
 use super::fetch;
 use super::index::{FieldIndex, SpaceIndex};
 use super::query::TextQuery;
+use super::rank;
 use crate::error::StoreError;
 
 /// Prefix of the `uri` that `search_spaces` lists for a facet field: `urn:searchstudio:field:<field id>`.
 pub const FIELD_URI_PREFIX: &str = "urn:searchstudio:field:";
-
-/// Column weights of bm25 over (title, description, body).
-pub(crate) const BM25: &str = "bm25(documents_fts, 5.0, 2.0, 1.0)";
-
-/// Rowids and bm25 scores (lower is better) of the documents matching an FTS5 expression, in any search space.
-pub(crate) fn fts_matches(conn: &Connection, expression: &str) -> Result<Vec<(i64, f64)>, StoreError> {
-    let sql = format!("SELECT rowid, {BM25} FROM documents_fts WHERE documents_fts MATCH ?1");
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map([expression], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(rows.collect::<Result<_, _>>()?)
-}
 
 /// The field a `facetsToShow` item names: its id, or the uri `search_spaces` lists for it.
 pub(crate) fn resolve_field<'a>(index: &'a SpaceIndex, uri: &str) -> Option<&'a FieldIndex> {
@@ -74,33 +64,35 @@ fn filters(index: &SpaceIndex, request: &SearchRequest) -> Vec<FieldFilter> {
 /// Runs a search of `config` over `index`.
 pub(crate) fn search(conn: &Connection, index: &SpaceIndex, config: &Config, request: &SearchRequest) -> Result<SearchResponse, StoreError> {
     let query = TextQuery::parse(request.input.as_deref().unwrap_or(""));
-    // (dense number, bm25) of every text match, in dense order.
-    let mut scored: Vec<(u32, f64)> = Vec::new();
-    let base = match query.to_fts() {
-        None => index.all.clone(),
+    let filters = filters(index, request);
+    // The documents every selection allows; None without selections.
+    let allowed = filters.iter().map(|f| &f.docs).fold(None, |acc: Option<RoaringBitmap>, docs| {
+        Some(match acc {
+            None => docs.clone(),
+            Some(acc) => acc & docs,
+        })
+    });
+    // (dense number, score) of every text match, in dense order; only the allowed ones are scored.
+    let mut scored: Vec<(u32, Option<f64>)> = Vec::new();
+    let text_matches;
+    let base: &RoaringBitmap = match query.to_fts() {
+        None => &index.all,
         Some(expression) => {
-            scored = fts_matches(conn, &expression)?
-                .into_iter()
-                .filter_map(|(rowid, score)| index.dense(rowid).map(|d| (d, score)))
-                .collect();
-            scored.sort_unstable_by_key(|p| p.0);
-            scored.dedup_by_key(|p| p.0);
-            RoaringBitmap::from_sorted_iter(scored.iter().map(|p| p.0)).unwrap_or_default()
+            scored = rank::matches(conn, index, &expression, allowed.as_ref())?;
+            text_matches = RoaringBitmap::from_sorted_iter(scored.iter().map(|p| p.0)).unwrap_or_default();
+            &text_matches
         }
     };
-    let filters = filters(index, request);
-    let mut result = base.clone();
-    for f in &filters {
-        result &= &f.docs;
-    }
+    let result = match &allowed {
+        None => base.clone(),
+        Some(allowed) => base & allowed,
+    };
     let start = request.start.unwrap_or(0).max(0) as usize;
     let per_page = config.result.items_per_page.clamp(1, 1000) as usize;
     let page: Vec<u32> = if query.is_empty() {
         result.iter().skip(start).take(per_page).collect()
     } else {
-        let everything = result.len() == base.len();
-        let mut ranked: Vec<(f64, u32)> =
-            scored.iter().filter(|(d, _)| everything || result.contains(*d)).map(|&(d, s)| (s, d)).collect();
+        let mut ranked: Vec<(f64, u32)> = scored.iter().filter_map(|&(d, s)| s.map(|s| (s, d))).collect();
         let cmp = |a: &(f64, u32), b: &(f64, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
         let end = start.saturating_add(per_page).min(ranked.len());
         if end < ranked.len() && end > 0 {
@@ -120,19 +112,22 @@ pub(crate) fn search(conn: &Connection, index: &SpaceIndex, config: &Config, req
             facets.push(FacetGroup { field: name.clone(), label: setting.title.clone(), facets: Vec::new() });
             continue;
         };
-        let mut scope = base.clone();
-        let mut selected: &[u32] = &[];
-        for f in &filters {
-            if f.field == field.id {
-                selected = &f.values;
-            } else {
-                scope &= &f.docs;
-            }
-        }
+        let own = filters.iter().find(|f| f.field == field.id);
+        let selected: &[u32] = own.map_or(&[], |f| &f.values);
         let only = shown_values(field, setting, selected);
         let key = (field.id.clone(), only);
         if !memo.contains_key(&key) {
-            let counts = count_values(field, &scope, key.1.as_deref());
+            // Counted over the result, or for a field with a selection over what the other selections allow.
+            let counts = match own {
+                None => count_values(field, &result, key.1.as_deref()),
+                Some(_) => {
+                    let mut scope = base.clone();
+                    for f in filters.iter().filter(|f| f.field != field.id) {
+                        scope &= &f.docs;
+                    }
+                    count_values(field, &scope, key.1.as_deref())
+                }
+            };
             memo.insert(key.clone(), counts);
         }
         let counts = memo.get(&key).map(Vec::as_slice).unwrap_or_default();

@@ -9,7 +9,7 @@ use rusqlite::Connection;
 use studio_model::ALL_CONCEPTS_FIELD;
 
 use super::index::{FieldIndex, SpaceIndex};
-use super::run::fts_matches;
+use super::rank;
 use super::{fetch, text};
 use crate::error::StoreError;
 
@@ -126,9 +126,9 @@ pub(crate) fn by_text(conn: &Connection, index: &SpaceIndex, doc: u32, limit: us
         return Ok(Vec::new());
     }
     let expression: Vec<String> = weighted.iter().map(|(_, t)| format!("\"{t}\"")).collect();
-    let mut ranked: Vec<(f64, u32)> = fts_matches(conn, &expression.join(" OR "))?
+    let mut ranked: Vec<(f64, u32)> = rank::matches(conn, index, &expression.join(" OR "), None)?
         .into_iter()
-        .filter_map(|(rowid, score)| index.dense(rowid).filter(|&d| d != doc).map(|d| (score, d)))
+        .filter_map(|(d, score)| score.filter(|_| d != doc).map(|s| (s, d)))
         .collect();
     ranked.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     Ok(ranked.into_iter().take(limit).map(|(_, d)| d).collect())
