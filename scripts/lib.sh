@@ -32,7 +32,7 @@ ensure_base() {
 # System libraries the desktop app (Tauri 2, WebKitGTK) builds and runs with, and what drives it in tests.
 ensure_desktop_libs() {
   ensure_packages libwebkit2gtk-4.1-dev libayatana-appindicator3-dev librsvg2-dev libssl-dev \
-    xvfb xauth webkit2gtk-driver dbus-x11
+    xvfb xauth webkit2gtk-driver dbus-x11 xdg-utils
 }
 
 # tauri-driver, the WebDriver bridge to the desktop app.

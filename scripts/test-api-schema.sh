@@ -2,7 +2,7 @@
 # Schemathesis (from PyPI) against the OpenAPI document of a real `studio serve` with the demo data (issue 9):
 # no answer may be a 5xx, and every answer must match the document (status, content type, body schema);
 # the API must also refuse requests without the token. Bounded: API_SCHEMA_EXAMPLES examples per operation
-# (default 25) and at most API_SCHEMA_SECONDS (default 150). Ends with "api-schema: N passed, M failed",
+# (default 25) and at most API_SCHEMA_SECONDS (default 90). Ends with "api-schema: N passed, M failed",
 # counting the operations tested.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +30,7 @@ base=$(sed -n 's/^listening on //p' "$work/serve.out")
 (cd "$work" && NO_COLOR=1 schemathesis run "$base/api-docs" --url "$base" \
   -H "Authorization: Bearer $token" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance,missing_required_header,ignored_auth,unsupported_method \
-  --phases examples,coverage,fuzzing --max-examples "${API_SCHEMA_EXAMPLES:-25}" --max-time "${API_SCHEMA_SECONDS:-150}" \
+  --phases examples,coverage,fuzzing --max-examples "${API_SCHEMA_EXAMPLES:-25}" --max-time "${API_SCHEMA_SECONDS:-90}" \
   --continue-on-failure --workers 2 --request-timeout 30 --suppress-health-check all \
   --report junit --report-dir "$work/report" --seed "${API_SCHEMA_SEED:-20260901}") 2>&1 | tee "$work/run.log"
 status=${PIPESTATUS[0]}

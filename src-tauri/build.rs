@@ -31,6 +31,7 @@ const COMMANDS: &[&str] = &[
     "start_pull",
     "export_configurations",
     "import_configurations",
+    "open_link",
 ];
 
 fn main() {

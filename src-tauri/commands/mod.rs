@@ -4,6 +4,7 @@
 pub mod configurations;
 pub mod drafts;
 pub mod files;
+pub mod links;
 pub mod search;
 pub mod settings;
 pub mod sync;
@@ -45,6 +46,7 @@ macro_rules! all_commands {
             $crate::commands::sync::start_pull,
             $crate::commands::files::export_configurations,
             $crate::commands::files::import_configurations,
+            $crate::commands::links::open_link,
         ]
     };
 }

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -48,8 +48,8 @@ async function firstLines(child, n) {
   return lines;
 }
 
-async function openDriver(dataDir = localDir) {
-  const driver = await startDriver(display, { SEARCH_STUDIO_DATA_DIR: dataDir });
+async function openDriver(dataDir = localDir, env = {}) {
+  const driver = await startDriver(display, { SEARCH_STUDIO_DATA_DIR: dataDir, ...env });
   children.push(driver);
   return driver;
 }
@@ -212,6 +212,43 @@ test('the window enforces its content security policy: an injected inline script
     assert.equal(seen.inline, false, 'an inline script injected into the page must not run');
     assert.equal(seen.handler, false, 'an inline event handler must not run');
     assert.ok(seen.violations.some((d) => d.startsWith('script-src')), `the CSP reported the blocked script: ${seen.violations}`);
+  } finally {
+    await session.end().catch(() => {});
+    driver.kill();
+  }
+});
+
+test("a result title with the link action opens the document's address in the system's browser", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'studio-links-'));
+  const docs = join(dir, 'docs.jsonl');
+  writeFileSync(docs, `${JSON.stringify({ id: 'urn:link:1', link: 'https://example.org/keeper?log=7', title: 'Keeper log seven', description: 'Lamp notes.', date: 1.6e12 })}\n`);
+  cli(dir, 'import', '--search-space', 'links', docs);
+  seed(dir, 'Linked Logs', { searchSpace: 'links', result: { titleAction: 'link' } });
+  // The system's default browser, as xdg-open finds it (the https handler of mimeapps.list): a script
+  // noting the addresses it is asked to open.
+  const opened = join(dir, 'opened.txt');
+  const browser = join(dir, 'browser.sh');
+  writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${opened}'\n`, { mode: 0o755 });
+  const xdg = join(dir, 'xdg');
+  mkdirSync(join(xdg, 'data/applications'), { recursive: true });
+  mkdirSync(join(xdg, 'config'), { recursive: true });
+  writeFileSync(join(xdg, 'data/applications/test-browser.desktop'), `[Desktop Entry]\nType=Application\nName=Test browser\nExec=${browser} %u\n`);
+  writeFileSync(join(xdg, 'config/mimeapps.list'), '[Default Applications]\nx-scheme-handler/https=test-browser.desktop\nx-scheme-handler/http=test-browser.desktop\n');
+  const driver = await openDriver(dir, { XDG_DATA_HOME: join(xdg, 'data'), XDG_CONFIG_HOME: join(xdg, 'config') });
+  const session = await openApp(driver);
+  try {
+    await session.waitFor("//*[contains(normalize-space(.), 'Linked Logs')]", 'the stored configuration');
+    await waitUntil(
+      () => session.execute(`
+        const link = document.querySelector('[data-testid=preview-host]')?.shadowRoot?.querySelector('a.sa-title-link');
+        if (!link) return false;
+        link.click();
+        return true;`),
+      'the result title link in the preview',
+    );
+    const seen = await waitUntil(() => (existsSync(opened) ? readFileSync(opened, 'utf8') : null), 'the browser to be asked');
+    assert.equal(seen.trim(), 'https://example.org/keeper?log=7');
+    assert.match(await session.bodyText(), /Linked Logs/, 'the app window stays on the editor');
   } finally {
     await session.end().catch(() => {});
     driver.kill();

@@ -136,6 +136,8 @@ export interface Desktop {
   exportConfigurations(id: number | null): Promise<boolean>;
   /** Asks for a file, then stores its configurations as new ones; null when the user cancelled. */
   importConfigurations(): Promise<ImportedConfig[] | null>;
+  /** Opens an http(s) address in the system's browser (the app's window opens no new windows). */
+  openLink(url: string): Promise<void>;
   /** Takes a configuration of the current remote server offline, as a task. */
   startPull(id: number): Promise<number>;
   /** Calls `listener` for every progress report; the returned function stops listening. */

@@ -53,6 +53,7 @@ const desktop: Desktop = {
     return typeof path === 'string' ? call<ImportedConfig[]>('import_configurations', { path }) : null;
   },
   startPull: (id) => call<number>('start_pull', { id }),
+  openLink: (url) => call<void>('open_link', { url }),
   async onTaskProgress(listener) {
     return listen<TaskProgress>('task-progress', (event) => listener(event.payload));
   },

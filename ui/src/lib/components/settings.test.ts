@@ -30,6 +30,7 @@ function fakeDesktop(settings: Partial<DesktopSettings> = {}) {
     exportConfigurations: vi.fn(async () => false),
     importConfigurations: vi.fn(async () => null),
     startPull: vi.fn(async () => 1),
+    openLink: vi.fn(async () => {}),
     onTaskProgress: vi.fn(async (l: (p: TaskProgress) => void) => {
       listener = l;
       return () => (listener = null);
