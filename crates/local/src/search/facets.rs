@@ -37,7 +37,7 @@ pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap, only: Opti
     let mut counts = vec![0u64; field.values.len()];
     let wanted = only.map_or(field.values.len(), <[u32]>::len);
     if walk_is_cheaper(field, scope, wanted) {
-        // Few documents: walk their value lists, marking each value once per document.
+        // Walk the documents' value lists, marking each value (and ancestor) once per document.
         let mut stamp = vec![u32::MAX; field.values.len()];
         for doc in scope {
             for &v in field.direct_values(doc) {
