@@ -2,6 +2,7 @@
 //! own selection (drill-sideways), then sorting, the `maximumTerms` cut (selected refiners always kept),
 //! and flat or hierarchical nesting, as decisions.md §4 describes.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use roaring::RoaringBitmap;
@@ -36,12 +37,19 @@ pub(crate) fn shown_values(field: &FieldIndex, setting: &FacetSetting, selected:
 pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap, only: Option<&[u32]>) -> Vec<u64> {
     let mut counts = vec![0u64; field.values.len()];
     let wanted = only.map_or(field.values.len(), <[u32]>::len);
-    if walk_is_cheaper(field, scope, wanted) {
+    if walk_is_cheaper(field, scope, wanted) && field.flat {
+        // A document's direct values are distinct, and without ancestors each counts once.
+        for doc in scope {
+            for &v in field.direct_values(doc) {
+                counts[v as usize] += 1;
+            }
+        }
+    } else if walk_is_cheaper(field, scope, wanted) {
         // Walk the documents' value lists, marking each value (and ancestor) once per document.
         let mut stamp = vec![u32::MAX; field.values.len()];
         for doc in scope {
             for &v in field.direct_values(doc) {
-                for &w in std::iter::once(&v).chain(&field.values[v as usize].ancestors) {
+                for &w in field.closure(v) {
                     if stamp[w as usize] != doc {
                         stamp[w as usize] = doc;
                         counts[w as usize] += 1;
@@ -62,15 +70,80 @@ pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap, only: Opti
 }
 
 /// Whether walking the documents of `scope` costs less than intersecting it with `wanted` values' bitmaps.
-/// Walking costs one step per value (or ancestor) of each document; one intersection about as much as
-/// 256 steps per 65,536-document block of the scope (roaring's containers): the factor with the lowest
-/// facet-only times of `studio bench` at 100k documents among 8 to 4,096 (docs/performance.md).
 fn walk_is_cheaper(field: &FieldIndex, scope: &RoaringBitmap, wanted: usize) -> bool {
-    let (Some(first), Some(last)) = (scope.min(), scope.max()) else { return true };
+    let (walk, intersect) = costs(field, scope, wanted);
+    walk < intersect
+}
+
+/// The cost of counting `wanted` values of `field` over `scope` by walking its documents and by intersecting
+/// bitmaps, in walking steps. Walking costs one step per value (or ancestor) of each document; one
+/// intersection about as much as 256 steps per 65,536-document block of the scope (roaring's containers):
+/// the factor with the lowest facet-only times of `studio bench` at 100k documents among 8 to 4,096
+/// (docs/performance.md).
+fn costs(field: &FieldIndex, scope: &RoaringBitmap, wanted: usize) -> (f64, f64) {
+    let (Some(first), Some(last)) = (scope.min(), scope.max()) else { return (0.0, 0.0) };
     let blocks = f64::from((last >> 16) - (first >> 16) + 1);
     let walk = scope.len() as f64 * field.values_per_doc.max(1.0);
     let intersect = wanted as f64 * 256.0 * blocks;
-    walk < intersect
+    (walk, intersect)
+}
+
+/// One count to make: `field`'s values (those of `only`, or all) over `scope`.
+pub(crate) struct CountJob<'a> {
+    pub field: &'a FieldIndex,
+    pub scope: Cow<'a, RoaringBitmap>,
+    pub only: Option<Vec<u32>>,
+}
+
+impl CountJob<'_> {
+    fn count(&self) -> Vec<u64> {
+        count_values(self.field, &self.scope, self.only.as_deref())
+    }
+
+    fn cost(&self) -> f64 {
+        let (walk, intersect) = costs(self.field, &self.scope, self.only.as_ref().map_or(self.field.values.len(), Vec::len));
+        walk.min(intersect)
+    }
+}
+
+/// Steps of counting (as [`costs`] estimates them) above which a second thread takes part: about a
+/// millisecond of work, well above the cost of starting a thread.
+const SHARED_WORK: f64 = 250_000.0;
+
+/// The counts of every job, in order. A large amount of work is shared between this thread and a second
+/// one, each taking the largest job left to the side with less work so far.
+pub(crate) fn count_all(jobs: &[CountJob]) -> Vec<Vec<u64>> {
+    let cost: Vec<f64> = jobs.iter().map(CountJob::cost).collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if jobs.len() < 2 || cores < 2 || cost.iter().sum::<f64>() < SHARED_WORK {
+        return jobs.iter().map(CountJob::count).collect();
+    }
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by(|&a, &b| cost[b].total_cmp(&cost[a]));
+    let (mut mine, mut theirs, mut load) = (Vec::new(), Vec::new(), (0.0, 0.0));
+    for i in order {
+        if load.0 <= load.1 {
+            mine.push(i);
+            load.0 += cost[i];
+        } else {
+            theirs.push(i);
+            load.1 += cost[i];
+        }
+    }
+    let mut out = vec![Vec::new(); jobs.len()];
+    let count_theirs = || theirs.iter().map(|&i| (i, jobs[i].count())).collect::<Vec<_>>();
+    std::thread::scope(|s| {
+        // Without a second thread (none can be started, or it failed), this one does the work.
+        let helper = std::thread::Builder::new().spawn_scoped(s, count_theirs).ok();
+        for &i in &mine {
+            out[i] = jobs[i].count();
+        }
+        let done = helper.and_then(|h| h.join().ok()).unwrap_or_else(count_theirs);
+        for (i, counts) in done {
+            out[i] = counts;
+        }
+    });
+    out
 }
 
 /// How refiners of one group are ordered and cut.
@@ -163,4 +236,63 @@ pub(crate) fn facet_group(field: &FieldIndex, setting: &FacetSetting, counts: &[
     hidden.dedup();
     facets.extend(hidden.into_iter().map(|v| arrange.refiner(v, None)));
     FacetGroup { field: field.id.clone(), label: setting.title.clone(), facets }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+    use std::collections::HashMap;
+
+    use roaring::RoaringBitmap;
+
+    use super::{count_all, count_values, CountJob};
+    use crate::search::index::{FacetValue, FieldIndex};
+
+    /// A field over `n` documents where document `d` has value `d % values` and, when `parent` is set,
+    /// every value lies below value 0.
+    fn field(n: u32, values: u32, parent: bool) -> FieldIndex {
+        let ancestors = |v: u32| if parent && v != 0 { vec![0] } else { Vec::new() };
+        let list = (0..values)
+            .map(|v| FacetValue {
+                label: format!("v{v}"),
+                label_lower: format!("v{v}"),
+                uri: None,
+                docs: if parent && v == 0 { (0..n).collect() } else { (v..n).step_by(values as usize).collect() },
+                children: Vec::new(),
+                parents: ancestors(v),
+                ancestors: ancestors(v),
+            })
+            .collect();
+        FieldIndex::from_parts("f".into(), list, HashMap::new(), (0..=n).collect(), (0..n).map(|d| d % values).collect())
+    }
+
+    /// Enough work to share with a second thread gives the same counts as counting each job alone, and
+    /// those are the right ones.
+    #[test]
+    fn shared_counting_gives_every_job_its_own_counts() {
+        let n = 600_000;
+        let (flat, tree) = (field(n, 3_000, false), field(n, 2_000, true));
+        let evens: RoaringBitmap = (0..n).step_by(2).collect();
+        let jobs = vec![
+            CountJob { field: &flat, scope: Cow::Owned(evens.clone()), only: None },
+            CountJob { field: &tree, scope: Cow::Owned(evens.clone()), only: None },
+            CountJob { field: &flat, scope: Cow::Owned((0..n / 3).collect()), only: Some(vec![1, 2]) },
+        ];
+        assert!(jobs.iter().map(CountJob::cost).sum::<f64>() > super::SHARED_WORK, "the work is shared");
+        let shared = count_all(&jobs);
+        for (job, counts) in jobs.iter().zip(&shared) {
+            assert_eq!(counts, &count_values(job.field, &job.scope, job.only.as_deref()));
+        }
+        let expected = |values: u32, docs: &mut dyn Iterator<Item = u32>| {
+            let mut counts = vec![0u64; values as usize];
+            docs.for_each(|d| counts[(d % values) as usize] += 1);
+            counts
+        };
+        assert_eq!(shared[0], expected(3_000, &mut (0..n).step_by(2)));
+        // Value 0 of the tree is above every other, so it counts every document.
+        let mut tree_counts = expected(2_000, &mut (0..n).step_by(2));
+        tree_counts[0] = u64::from(n / 2);
+        assert_eq!(shared[1], tree_counts);
+        assert_eq!(&shared[2][1..3], &expected(3_000, &mut (0..n / 3))[1..3]);
+    }
 }

@@ -70,6 +70,12 @@ pub(crate) struct FieldIndex {
     pub(crate) direct: Vec<u32>,
     /// Values counted per document when walking documents: direct values and their ancestors, on average.
     pub(crate) values_per_doc: f64,
+    /// Per value, itself and its ancestors: `closure[closure_offsets[v]..closure_offsets[v + 1]]`, in one
+    /// array, so that walking documents does not chase each value's own list.
+    closure_offsets: Vec<u32>,
+    closure: Vec<u32>,
+    /// True when no value has an ancestor (a document's direct values then count once each).
+    pub(crate) flat: bool,
 }
 
 impl FieldIndex {
@@ -83,7 +89,22 @@ impl FieldIndex {
     ) -> FieldIndex {
         let walked: usize = direct.iter().map(|&v| 1 + values.get(v as usize).map_or(0, |x| x.ancestors.len())).sum();
         let values_per_doc = walked as f64 / offsets.len().saturating_sub(1).max(1) as f64;
-        FieldIndex { id, values, by_key, offsets, direct, values_per_doc }
+        let mut closure_offsets = Vec::with_capacity(values.len() + 1);
+        let mut closure = Vec::new();
+        for (v, value) in values.iter().enumerate() {
+            closure_offsets.push(closure.len() as u32);
+            closure.push(v as u32);
+            closure.extend(&value.ancestors);
+        }
+        closure_offsets.push(closure.len() as u32);
+        let flat = values.iter().all(|v| v.ancestors.is_empty());
+        FieldIndex { id, values, by_key, offsets, direct, values_per_doc, closure_offsets, closure, flat }
+    }
+
+    /// A value and every value above it.
+    pub(crate) fn closure(&self, value: u32) -> &[u32] {
+        let v = value as usize;
+        &self.closure[self.closure_offsets[v] as usize..self.closure_offsets[v + 1] as usize]
     }
 
     /// The values a document is annotated with directly (not their ancestors).
@@ -116,6 +137,9 @@ pub struct SpaceIndex {
     field_by_id: HashMap<String, usize>,
     /// Documents in the whole store (every search space), as the full-text index counts them.
     pub(crate) store_documents: u64,
+    /// Dense number → the tokens of the document's title, description and body together, as the full-text
+    /// index counts them (FTS5's `docsize` table), so that scoring a match needs no lookup.
+    pub(crate) text_lengths: Vec<u32>,
 }
 
 impl SpaceIndex {
@@ -151,12 +175,23 @@ impl SpaceIndex {
         rowids: Vec<i64>,
         fields: Vec<FieldIndex>,
         store_documents: u64,
+        text_lengths: Vec<u32>,
     ) -> SpaceIndex {
         let n = rowids.len() as u32;
         let by_rowid = RowidMap::new(&rowids);
         let field_by_id = fields.iter().enumerate().map(|(i, f)| (f.id.clone(), i)).collect();
         let all = RoaringBitmap::from_sorted_iter(0..n).unwrap_or_default();
-        SpaceIndex { space: space.to_owned(), generation, rowids, by_rowid, all, fields, field_by_id, store_documents }
+        SpaceIndex {
+            space: space.to_owned(),
+            generation,
+            rowids,
+            by_rowid,
+            all,
+            fields,
+            field_by_id,
+            store_documents,
+            text_lengths,
+        }
     }
 
     /// The field with this id.
@@ -210,20 +245,46 @@ impl SpaceIndex {
                 }
             }
         }
+        let text_lengths = text_lengths(&tx, &by_rowid, n)?;
         tx.commit()?;
         let fields = builders.into_iter().map(|b| b.finish(n, &hierarchy)).collect();
-        let all = RoaringBitmap::from_sorted_iter(0..n).unwrap_or_default();
-        Ok(SpaceIndex {
-            space: space.to_owned(),
-            generation,
-            rowids,
-            by_rowid,
-            all,
-            fields,
-            field_by_id,
-            store_documents: store_documents.max(0) as u64,
-        })
+        Ok(SpaceIndex::from_parts(space, generation, rowids, fields, store_documents.max(0) as u64, text_lengths))
     }
+}
+
+/// Per dense number, the tokens FTS5 counted in the document's columns: the sum of the varints of its row in
+/// the `documents_fts_docsize` shadow table (one per column, SQLite's varint encoding), which is what
+/// FTS5's `xColumnSize(-1)` reads. A row that cannot be read counts as empty.
+fn text_lengths(conn: &Connection, by_rowid: &RowidMap, n: u32) -> Result<Vec<u32>, StoreError> {
+    let mut lengths = vec![0u32; n as usize];
+    let mut stmt = conn.prepare_cached("SELECT id, sz FROM documents_fts_docsize")?;
+    let mut rows = stmt.query([])?;
+    while let Some(row) = rows.next()? {
+        let Some(dense) = by_rowid.get(row.get(0)?) else { continue };
+        let ValueRef::Blob(mut sizes) = row.get_ref(1)? else { continue };
+        let mut total = 0u64;
+        while let Some((size, used)) = sqlite_varint(sizes) {
+            total += size;
+            sizes = &sizes[used..];
+        }
+        lengths[dense as usize] = u32::try_from(total).unwrap_or(u32::MAX);
+    }
+    Ok(lengths)
+}
+
+/// One SQLite varint (big-endian groups of 7 bits, the ninth byte whole) and the bytes it took.
+fn sqlite_varint(bytes: &[u8]) -> Option<(u64, usize)> {
+    let mut value = 0u64;
+    for (i, &b) in bytes.iter().take(9).enumerate() {
+        if i == 8 {
+            return Some(((value << 8) | u64::from(b), 9));
+        }
+        value = (value << 7) | u64::from(b & 0x7f);
+        if b & 0x80 == 0 {
+            return Some((value, i + 1));
+        }
+    }
+    None
 }
 
 /// Row number → dense number: a plain array over row numbers (they are dense in practice: documents are

@@ -1,13 +1,15 @@
-//! Scoring full-text matches only where a score can matter.
+//! Collecting full-text matches, and scoring only those a search can show.
 //!
-//! FTS5's own `bm25()` scores every matching row, reading the row's size from its `docsize` table each time;
-//! for a frequent word that is most of a search's time, although the facet filters then drop most of those
-//! rows. `studio_rank(documents_fts)` is an FTS5 auxiliary function with the formula of
+//! A search needs every document the text matches (the facet counts are counted over them) but the scores of
+//! only those that pass the facet filters. Reading every match as a result row, with FTS5's own `bm25()`
+//! per row, cost about a microsecond a match (the row's size is a statement on FTS5's `docsize` table, and
+//! every row crosses the SQL API). Instead, one aggregate statement,
+//! `SELECT count(studio_collect(documents_fts)) … MATCH ?`, runs `studio_collect`, an FTS5 auxiliary function
+//! of ours, on every matching row: it marks the row's document in a bit set and scores it only when the
+//! search can show it, into the collector of the running [`matches`] call. Scores use the formula of
 //! `bm25(documents_fts, 5.0, 2.0, 1.0)` (the same numbers for a query of several phrases; for one phrase the
-//! same order, its inverse document frequency, a common factor, being left out), which scores a row only when
-//! the document is one the search can show (in the index's search space and passing the filters) and answers
-//! NULL for the others at the cost of a lookup. The full-text query stays on its own, as before; only what it computes per row
-//! changes.
+//! same order, its inverse document frequency, a common factor, being left out). `studio_rank(documents_fts)`
+//! is the same score as a plain function, for any query.
 
 use std::cell::Cell;
 use std::ffi::{c_int, c_void};
@@ -24,54 +26,59 @@ const WEIGHTS: [f64; 3] = [5.0, 2.0, 1.0];
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
 
-/// Which rows [`matches`] scores: those of `index` whose dense number is in `wanted` (all of them when
-/// `wanted` is `None`).
-#[derive(Clone, Copy)]
-struct Scope {
-    index: *const SpaceIndex,
-    wanted: *const RoaringBitmap,
+/// What a full-text query found in one search space.
+pub(crate) struct Matches {
+    /// Every matching document (dense numbers).
+    pub all: RoaringBitmap,
+    /// The matching documents that were wanted, each with its score (lower is better, as FTS5's bm25), in no
+    /// particular order.
+    pub scored: Vec<(u32, f64)>,
+}
+
+/// Where `studio_collect` puts what it sees, for one run of [`matches`].
+struct Collector<'a> {
+    index: &'a SpaceIndex,
+    wanted: Option<&'a RoaringBitmap>,
+    /// One bit per dense number, least significant bit first.
+    bits: Vec<u8>,
+    scored: Vec<(u32, f64)>,
 }
 
 thread_local! {
-    /// The scope of the query this thread is running; set by [`matches`] for exactly as long as it runs.
-    static SCOPE: Cell<Option<Scope>> = const { Cell::new(None) };
+    /// The collector of the query this thread is running: set by [`matches`] for exactly as long as it runs.
+    static COLLECTOR: Cell<*mut c_void> = const { Cell::new(ptr::null_mut()) };
 }
 
-/// Clears the scope when [`matches`] returns, whichever way.
-struct ScopeGuard;
+/// Clears the collector when [`matches`] returns, whichever way.
+struct CollectorGuard;
 
-impl Drop for ScopeGuard {
+impl Drop for CollectorGuard {
     fn drop(&mut self) {
-        SCOPE.with(|s| s.set(None));
+        COLLECTOR.with(|c| c.set(ptr::null_mut()));
     }
 }
 
-/// The dense numbers of the documents of `index` matching an FTS5 expression, in dense order, each with its
-/// score (lower is better, as FTS5's bm25) when it is in `wanted` (or always, without `wanted`).
+/// The documents of `index` matching an FTS5 expression, with the scores of those in `wanted` (of all of
+/// them without `wanted`).
 pub(crate) fn matches(
     conn: &Connection,
     index: &SpaceIndex,
     expression: &str,
     wanted: Option<&RoaringBitmap>,
-) -> Result<Vec<(u32, Option<f64>)>, StoreError> {
-    let scope = Scope { index, wanted: wanted.map_or(ptr::null(), |w| w as *const RoaringBitmap) };
-    SCOPE.with(|s| s.set(Some(scope)));
-    let _guard = ScopeGuard;
-    let mut stmt = conn
-        .prepare_cached("SELECT rowid, studio_rank(documents_fts) FROM documents_fts WHERE documents_fts MATCH ?1")?;
-    let mut rows = stmt.query([expression])?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next()? {
-        if let Some(dense) = index.dense(row.get(0)?) {
-            out.push((dense, row.get::<_, Option<f64>>(1)?));
-        }
-    }
-    out.sort_unstable_by_key(|p| p.0);
-    out.dedup_by_key(|p| p.0);
-    Ok(out)
+) -> Result<Matches, StoreError> {
+    let mut collector =
+        Collector { index, wanted, bits: vec![0; index.rowids.len().div_ceil(8)], scored: Vec::new() };
+    COLLECTOR.with(|c| c.set((&mut collector as *mut Collector).cast()));
+    let guard = CollectorGuard;
+    // `studio_collect` answers NULL, so the statement returns no row: one step runs the whole query.
+    conn.prepare_cached("SELECT 1 FROM documents_fts WHERE documents_fts MATCH ?1 AND studio_collect(documents_fts)")?
+        .query([expression])?
+        .next()?;
+    drop(guard);
+    Ok(Matches { all: RoaringBitmap::from_lsb0_bytes(0, &collector.bits), scored: collector.scored })
 }
 
-/// Registers `studio_rank` on a connection (every connection of the store's pool gets it).
+/// Registers `studio_rank` and `studio_collect` on a connection (every connection of the store's pool gets it).
 pub(crate) fn register(conn: &Connection) -> rusqlite::Result<()> {
     // SAFETY: the handle is the live connection's; `fts5(?1)` with a bound "fts5_api_ptr" pointer is how
     // SQLite documents obtaining the FTS5 API, and the statement is finalized before returning.
@@ -99,12 +106,16 @@ pub(crate) fn register(conn: &Connection) -> rusqlite::Result<()> {
                 Some("FTS5 is not available".into()),
             ));
         };
-        let rc = create(api, c"studio_rank".as_ptr(), ptr::null_mut(), Some(studio_rank), None);
-        if rc != ffi::SQLITE_OK {
-            return Err(rusqlite::Error::SqliteFailure(
-                ffi::Error::new(rc),
-                Some("cannot register studio_rank".into()),
-            ));
+        let functions: [(&std::ffi::CStr, ffi::fts5_extension_function); 2] =
+            [(c"studio_rank", Some(studio_rank)), (c"studio_collect", Some(studio_collect))];
+        for (name, function) in functions {
+            let rc = create(api, name.as_ptr(), ptr::null_mut(), function, None);
+            if rc != ffi::SQLITE_OK {
+                return Err(rusqlite::Error::SqliteFailure(
+                    ffi::Error::new(rc),
+                    Some(format!("cannot register {}", name.to_string_lossy())),
+                ));
+            }
         }
     }
     Ok(())
@@ -172,23 +183,9 @@ fn check(rc: c_int) -> Result<(), c_int> {
     }
 }
 
-/// True when the row is one the running search can show.
-fn wanted(rowid: i64) -> bool {
-    match SCOPE.with(Cell::get) {
-        None => true,
-        Some(scope) => {
-            // SAFETY: `matches` keeps both alive while the query runs and clears the scope before returning.
-            let index = unsafe { &*scope.index };
-            match index.dense(rowid) {
-                None => false,
-                Some(dense) => scope.wanted.is_null() || unsafe { &*scope.wanted }.contains(dense),
-            }
-        }
-    }
-}
-
 /// The bm25 score of the current row (FTS5's formula: weighted term frequencies over the whole row's size).
-unsafe fn score(api: &ffi::Fts5ExtensionApi, fts: *mut ffi::Fts5Context) -> Result<f64, c_int> {
+/// `tokens` is the row's size when the caller knows it; otherwise FTS5 looks it up.
+unsafe fn score(api: &ffi::Fts5ExtensionApi, fts: *mut ffi::Fts5Context, tokens: Option<u32>) -> Result<f64, c_int> {
     let (Some(inst_count), Some(inst), Some(size)) = (api.xInstCount, api.xInst, api.xColumnSize) else {
         return Err(ffi::SQLITE_ERROR);
     };
@@ -205,8 +202,14 @@ unsafe fn score(api: &ffi::Fts5ExtensionApi, fts: *mut ffi::Fts5Context) -> Resu
                 *f += WEIGHTS.get(column as usize).copied().unwrap_or(1.0);
             }
         }
-        let mut tokens = 0;
-        check(size(fts, -1, &mut tokens))?;
+        let tokens = match tokens {
+            Some(t) => t as c_int,
+            None => {
+                let mut t = 0;
+                check(size(fts, -1, &mut t))?;
+                t
+            }
+        };
         let norm = K1 * (1.0 - B + B * tokens as f64 / stats.avgdl);
         let sum: f64 = freq.iter().zip(&stats.idf).map(|(f, idf)| idf * (f * (K1 + 1.0)) / (f + norm)).sum();
         Ok(-sum)
@@ -222,23 +225,87 @@ unsafe extern "C" fn studio_rank(
 ) {
     // SAFETY: FTS5 calls this with its API table and the cursor's context, for one row.
     unsafe {
-        let api = &*api;
-        let Some(rowid) = api.xRowid else {
-            return ffi::sqlite3_result_error_code(ctx, ffi::SQLITE_ERROR);
-        };
-        if !wanted(rowid(fts)) {
-            return ffi::sqlite3_result_null(ctx);
-        }
-        match score(api, fts) {
+        match score(&*api, fts, None) {
             Ok(s) => ffi::sqlite3_result_double(ctx, s),
             Err(rc) => ffi::sqlite3_result_error_code(ctx, rc),
         }
     }
 }
 
+unsafe extern "C" fn studio_collect(
+    api: *const ffi::Fts5ExtensionApi,
+    fts: *mut ffi::Fts5Context,
+    ctx: *mut ffi::sqlite3_context,
+    _n: c_int,
+    _values: *mut *mut ffi::sqlite3_value,
+) {
+    // SAFETY: FTS5 calls this with its API table and the cursor's context, for one row, on the thread running
+    // the statement; a non-null collector is the live one of the `matches` call running that statement.
+    unsafe {
+        let collector = COLLECTOR.with(Cell::get).cast::<Collector>();
+        let (Some(collector), Some(rowid)) = (collector.as_mut(), (*api).xRowid) else {
+            return ffi::sqlite3_result_error_code(ctx, ffi::SQLITE_MISUSE);
+        };
+        let Some(dense) = collector.index.dense(rowid(fts)) else { return };
+        if let Some(byte) = collector.bits.get_mut(dense as usize / 8) {
+            *byte |= 1 << (dense % 8);
+        }
+        if collector.wanted.is_none_or(|w| w.contains(dense)) {
+            let tokens = collector.index.text_lengths.get(dense as usize).copied();
+            match score(&*api, fts, tokens) {
+                Ok(s) => collector.scored.push((dense, s)),
+                Err(rc) => ffi::sqlite3_result_error_code(ctx, rc),
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use roaring::RoaringBitmap;
+
+    use super::matches;
+    use crate::search::index::SpaceIndex;
     use crate::{demo, Store};
+
+    /// `matches` (the row sizes kept in the index, not looked up) finds every row FTS5 finds, scores exactly
+    /// the wanted ones, and each score is FTS5's own bm25.
+    #[test]
+    fn matches_collect_every_row_and_score_the_wanted_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_dir(dir.path()).unwrap();
+        demo::load_demo(&store, &mut |_| {}).unwrap();
+        let mut conn = store.conn().unwrap();
+        let index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE).unwrap();
+        let mut stmt = conn
+            .prepare("SELECT rowid, bm25(documents_fts, 5.0, 2.0, 1.0) FROM documents_fts WHERE documents_fts MATCH ?1")
+            .unwrap();
+        for expression in ["\"the\" \"of\"", "\"energy\" OR \"harbour\"", "\"the\" \"wa\"*", "\"city council\" OR \"water\""] {
+            let bm25: Vec<(u32, f64)> = stmt
+                .query_map([expression], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?)))
+                .unwrap()
+                .map(|r| r.unwrap())
+                .map(|(rowid, score)| (index.dense(rowid).expect("a demo document"), score))
+                .collect();
+            assert!(bm25.len() > 10, "{expression} matches enough rows ({})", bm25.len());
+            let every = matches(&conn, &index, expression, None).unwrap();
+            assert_eq!(every.all, bm25.iter().map(|p| p.0).collect::<RoaringBitmap>(), "matches of {expression}");
+            let mut scored = every.scored.clone();
+            scored.sort_by_key(|p| p.0);
+            let mut expected = bm25.clone();
+            expected.sort_by_key(|p| p.0);
+            assert_eq!(scored.len(), expected.len());
+            for ((dense, ours), (_, theirs)) in scored.iter().zip(&expected) {
+                assert!((ours - theirs).abs() <= 1e-9 * theirs.abs().max(1.0), "{expression} doc {dense}: {ours} vs {theirs}");
+            }
+            let wanted: RoaringBitmap = bm25.iter().map(|p| p.0).step_by(3).collect();
+            let some = matches(&conn, &index, expression, Some(&wanted)).unwrap();
+            assert_eq!(some.all, every.all, "every match is collected whatever is wanted");
+            let mut scored_docs: Vec<u32> = some.scored.iter().map(|p| p.0).collect();
+            scored_docs.sort_unstable();
+            assert_eq!(scored_docs, wanted.iter().collect::<Vec<u32>>(), "only the wanted ones are scored");
+        }
+    }
 
     /// Outside a search (no scope) `studio_rank` scores every row: with several phrases each score is FTS5's
     /// own bm25; with one, the rows come in bm25's order.

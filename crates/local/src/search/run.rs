@@ -1,13 +1,13 @@
 //! The search operation: text candidates from FTS5 (queried on its own), facet filters as bitmap
 //! AND/OR, ordering and paging, and the facet groups of the configuration.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
 
 use roaring::RoaringBitmap;
 use rusqlite::Connection;
 use studio_model::{Config, FacetGroup, SearchRequest, SearchResponse};
 
-use super::facets::{count_values, facet_group, shown_values};
+use super::facets::{count_all, facet_group, shown_values, CountJob};
 use super::fetch;
 use super::index::{FieldIndex, SpaceIndex};
 use super::query::TextQuery;
@@ -72,67 +72,79 @@ pub(crate) fn search(conn: &Connection, index: &SpaceIndex, config: &Config, req
             Some(acc) => acc & docs,
         })
     });
-    // (dense number, score) of every text match, in dense order; only the allowed ones are scored.
-    let mut scored: Vec<(u32, Option<f64>)> = Vec::new();
-    let text_matches;
-    let base: &RoaringBitmap = match query.to_fts() {
-        None => &index.all,
+    // Every text match, and the scores of those the filters allow.
+    let (text_matches, scored) = match query.to_fts() {
+        None => (None, Vec::new()),
         Some(expression) => {
-            scored = rank::matches(conn, index, &expression, allowed.as_ref())?;
-            text_matches = RoaringBitmap::from_sorted_iter(scored.iter().map(|p| p.0)).unwrap_or_default();
-            &text_matches
+            let found = rank::matches(conn, index, &expression, allowed.as_ref())?;
+            (Some(found.all), found.scored)
         }
     };
+    let base: &RoaringBitmap = text_matches.as_ref().unwrap_or(&index.all);
     let result = match &allowed {
         None => base.clone(),
         Some(allowed) => base & allowed,
     };
     let start = request.start.unwrap_or(0).max(0) as usize;
     let per_page = config.result.items_per_page.clamp(1, 1000) as usize;
-    let page: Vec<u32> = if query.is_empty() {
-        result.iter().skip(start).take(per_page).collect()
-    } else {
-        let mut ranked: Vec<(f64, u32)> = scored.iter().filter_map(|&(d, s)| s.map(|s| (s, d))).collect();
-        let cmp = |a: &(f64, u32), b: &(f64, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
-        let end = start.saturating_add(per_page).min(ranked.len());
-        if end < ranked.len() && end > 0 {
-            ranked.select_nth_unstable_by(end - 1, cmp);
-            ranked.truncate(end);
+    let page: Vec<u32> = match text_matches {
+        None => result.iter().skip(start).take(per_page).collect(),
+        Some(_) => {
+            let mut ranked = scored;
+            let cmp = |a: &(u32, f64), b: &(u32, f64)| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0));
+            let end = start.saturating_add(per_page).min(ranked.len());
+            if end < ranked.len() && end > 0 {
+                ranked.select_nth_unstable_by(end - 1, cmp);
+                ranked.truncate(end);
+            }
+            ranked.sort_unstable_by(cmp);
+            ranked.into_iter().skip(start).take(per_page).map(|(d, _)| d).collect()
         }
-        ranked.sort_unstable_by(cmp);
-        ranked.into_iter().skip(start).take(per_page).map(|(_, d)| d).collect()
     };
-    let mut facets = Vec::new();
-    // Counts per field and kind of group (all values, or those a hierarchy shows), shared by the groups
-    // that show the same field.
-    let mut memo: HashMap<(String, Option<Vec<u32>>), Vec<u64>> = HashMap::new();
+    // One count per field and kind of group (all values, or those a hierarchy shows), shared by the groups
+    // that show the same field: over the result, or for a field with a selection over what the other
+    // selections allow.
+    let mut jobs: Vec<CountJob> = Vec::new();
+    let mut keys: Vec<(&str, Option<Vec<u32>>)> = Vec::new();
+    let mut groups: Vec<Result<(&FieldIndex, &[u32], usize), &String>> = Vec::new();
     for setting in config.filter.facets_to_show.iter().filter(|s| s.show) {
         let name = if setting.uri.is_empty() { &setting.ref_id } else { &setting.uri };
         let Some(field) = resolve_field(index, name) else {
-            facets.push(FacetGroup { field: name.clone(), label: setting.title.clone(), facets: Vec::new() });
+            groups.push(Err(name));
             continue;
         };
         let own = filters.iter().find(|f| f.field == field.id);
         let selected: &[u32] = own.map_or(&[], |f| &f.values);
-        let only = shown_values(field, setting, selected);
-        let key = (field.id.clone(), only);
-        if !memo.contains_key(&key) {
-            // Counted over the result, or for a field with a selection over what the other selections allow.
-            let counts = match own {
-                None => count_values(field, &result, key.1.as_deref()),
-                Some(_) => {
-                    let mut scope = base.clone();
-                    for f in filters.iter().filter(|f| f.field != field.id) {
-                        scope &= &f.docs;
+        let key = (field.id.as_str(), shown_values(field, setting, selected));
+        let job = match keys.iter().position(|k| *k == key) {
+            Some(job) => job,
+            None => {
+                let scope = match own {
+                    None => Cow::Borrowed(&result),
+                    Some(_) => {
+                        let mut scope = base.clone();
+                        for f in filters.iter().filter(|f| f.field != field.id) {
+                            scope &= &f.docs;
+                        }
+                        Cow::Owned(scope)
                     }
-                    count_values(field, &scope, key.1.as_deref())
-                }
-            };
-            memo.insert(key.clone(), counts);
-        }
-        let counts = memo.get(&key).map(Vec::as_slice).unwrap_or_default();
-        facets.push(facet_group(field, setting, counts, selected));
+                };
+                jobs.push(CountJob { field, scope, only: key.1.clone() });
+                keys.push(key);
+                jobs.len() - 1
+            }
+        };
+        groups.push(Ok((field, selected, job)));
     }
+    let counts = count_all(&jobs);
+    let settings = config.filter.facets_to_show.iter().filter(|s| s.show);
+    let facets = settings
+        .zip(groups)
+        .map(|(setting, group)| match group {
+            Ok((field, selected, job)) => facet_group(field, setting, &counts[job], selected),
+            Err(name) => FacetGroup { field: name.clone(), label: setting.title.clone(), facets: Vec::new() },
+        })
+        .collect();
     Ok(SearchResponse {
         concepts: Vec::new(),
         facets,

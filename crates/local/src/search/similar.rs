@@ -126,10 +126,8 @@ pub(crate) fn by_text(conn: &Connection, index: &SpaceIndex, doc: u32, limit: us
         return Ok(Vec::new());
     }
     let expression: Vec<String> = weighted.iter().map(|(_, t)| format!("\"{t}\"")).collect();
-    let mut ranked: Vec<(f64, u32)> = rank::matches(conn, index, &expression.join(" OR "), None)?
-        .into_iter()
-        .filter_map(|(d, score)| score.filter(|_| d != doc).map(|s| (s, d)))
-        .collect();
-    ranked.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    Ok(ranked.into_iter().take(limit).map(|(_, d)| d).collect())
+    let mut ranked = rank::matches(conn, index, &expression.join(" OR "), None)?.scored;
+    ranked.retain(|&(d, _)| d != doc);
+    ranked.sort_unstable_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    Ok(ranked.into_iter().take(limit).map(|(d, _)| d).collect())
 }

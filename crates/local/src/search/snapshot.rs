@@ -18,7 +18,7 @@ use super::index::{read_generation, FacetValue, FieldIndex, Generation, SpaceInd
 use crate::error::StoreError;
 
 /// Bumped whenever the layout below or the meaning of the index changes.
-const FORMAT: i64 = 1;
+const FORMAT: i64 = 2;
 
 struct Writer(Vec<u8>);
 
@@ -123,7 +123,7 @@ pub(crate) fn load(conn: &Connection, space: &str, generation: Generation) -> Re
          WHERE search_space = ?1 AND generation = ?2 AND global_generation = ?3 AND format = ?4 ORDER BY part",
     )?;
     let mut rows = stmt.query(params![space, generation.0, generation.1, FORMAT])?;
-    let mut head: Option<(u32, u64, Vec<i64>, u32)> = None;
+    let mut head: Option<(u32, u64, Vec<i64>, Vec<u32>, u32)> = None;
     let mut fields = Vec::new();
     while let Some(row) = rows.next()? {
         let part: i64 = row.get(0)?;
@@ -135,7 +135,9 @@ pub(crate) fn load(conn: &Connection, space: &str, generation: Generation) -> Re
                 let store_documents = r.u64()?;
                 let raw = r.take((n as usize).checked_mul(8)?)?;
                 let rowids = raw.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect();
-                Some((n, store_documents, rowids, r.u32()?))
+                let text_lengths = r.u32s()?;
+                (text_lengths.len() == n as usize).then_some(())?;
+                Some((n, store_documents, rowids, text_lengths, r.u32()?))
             })();
             let Some(parsed) = parsed else { return Ok(None) };
             head = Some(parsed);
@@ -144,11 +146,11 @@ pub(crate) fn load(conn: &Connection, space: &str, generation: Generation) -> Re
             fields.push(field);
         }
     }
-    let Some((n, store_documents, rowids, field_count)) = head else { return Ok(None) };
+    let Some((n, store_documents, rowids, text_lengths, field_count)) = head else { return Ok(None) };
     if fields.len() != field_count as usize || fields.iter().any(|f| f.offsets.len() != n as usize + 1) {
         return Ok(None);
     }
-    Ok(Some(SpaceIndex::from_parts(space, generation, rowids, fields, store_documents)))
+    Ok(Some(SpaceIndex::from_parts(space, generation, rowids, fields, store_documents, text_lengths)))
 }
 
 /// Stores `index` as the snapshot of its search space, unless the store changed since it was built.
@@ -158,12 +160,13 @@ pub(crate) fn save(conn: &mut Connection, index: &SpaceIndex) -> Result<(), Stor
         return Ok(());
     }
     tx.prepare_cached("DELETE FROM index_snapshots WHERE search_space = ?1")?.execute([&index.space])?;
-    let mut head = Writer(Vec::with_capacity(16 + index.rowids.len() * 8));
+    let mut head = Writer(Vec::with_capacity(20 + index.rowids.len() * 12));
     head.u32(index.rowids.len() as u32);
     head.u64(index.store_documents);
     for r in &index.rowids {
         head.0.extend_from_slice(&r.to_le_bytes());
     }
+    head.u32s(&index.text_lengths);
     head.u32(index.fields.len() as u32);
     let mut insert = tx.prepare_cached(
         "INSERT INTO index_snapshots (search_space, part, generation, global_generation, format, data)
