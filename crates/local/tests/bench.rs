@@ -17,7 +17,7 @@ fn bench_reports_the_issue_keys_and_compares_the_naive_engine() {
     assert!(report.import_docs_per_s > 0.0 && report.open_ready_s > 0.0 && report.rss_mb > 0.0);
     assert!(report.search_p95_ms >= report.search_p50_ms);
     let kinds: Vec<&str> = report.kinds.iter().map(|k| k.kind.as_str()).collect();
-    assert_eq!(kinds, ["search", "facets only", "similar (concepts)", "similar (text)", "recommend"]);
+    assert_eq!(kinds, ["search", "facets only", "similar (concepts)", "similar (text)", "recommend", "search, no selection"]);
     assert_eq!(report.engines.len(), 1, "the naive engine ran after agreeing with ours");
     assert!(report.naive_search_p50_ms.is_some() && report.search_vs_tantivy.is_none());
     let json = serde_json::to_value(&report).unwrap();

@@ -18,7 +18,7 @@ use std::io::{BufReader, BufWriter, Write};
 use std::path::Path;
 use std::time::Instant;
 
-use studio_model::{RecommendQuery, SimilarQuery};
+use studio_model::{RecommendQuery, SearchRequest, SimilarQuery};
 
 pub use compare::{Comparator, EngineFigures};
 pub use corpus::{SynthCorpus, BENCH_SPACE};
@@ -113,6 +113,12 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
     for q in &workload.facet_only {
         report::measure(&mut facets, || engine.search(&mut conn, &config, &q.request())).map_err(failed)?;
     }
+    // The same words with no facet selected: every match is scored and the counts cover every match.
+    let mut unfiltered = Vec::new();
+    for q in &workload.searches {
+        let request = SearchRequest { selected_facets: Vec::new(), ..q.request() };
+        report::measure(&mut unfiltered, || engine.search(&mut conn, &config, &request)).map_err(failed)?;
+    }
     let (mut by_concepts, mut by_text, mut recommend) = (Vec::new(), Vec::new(), Vec::new());
     for (i, uri) in workload.documents.iter().enumerate() {
         for (plugin, times) in [("concepts", &mut by_concepts), ("text", &mut by_text)] {
@@ -145,6 +151,7 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
         stats("similar (concepts)", by_concepts),
         stats("similar (text)", by_text),
         stats("recommend", recommend),
+        stats("search, no selection", unfiltered),
     ];
     let mut report = BenchReport {
         docs: docs as u64,

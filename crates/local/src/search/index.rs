@@ -6,6 +6,7 @@
 //! It is never written to: a change in the store makes a new index.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 use roaring::RoaringBitmap;
 use rusqlite::types::ValueRef;
@@ -140,6 +141,9 @@ pub struct SpaceIndex {
     /// Dense number → the tokens of the document's title, description and body together, as the full-text
     /// index counts them (FTS5's `docsize` table), so that scoring a match needs no lookup.
     pub(crate) text_lengths: Vec<u32>,
+    /// Document frequencies of the terms looked up so far (by the `text` similarity plugin), kept as long as
+    /// this index: FTS5 counts them by walking each term's whole list of matches.
+    pub(crate) term_documents: Mutex<HashMap<String, i64>>,
 }
 
 impl SpaceIndex {
@@ -191,6 +195,7 @@ impl SpaceIndex {
             field_by_id,
             store_documents,
             text_lengths,
+            term_documents: Mutex::new(HashMap::new()),
         }
     }
 

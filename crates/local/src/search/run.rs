@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use roaring::RoaringBitmap;
 use rusqlite::Connection;
-use studio_model::{Config, FacetGroup, SearchRequest, SearchResponse};
+use studio_model::{Config, FacetGroup, FacetSetting, SearchRequest, SearchResponse};
 
 use super::facets::{count_all, facet_group, shown_values, CountJob};
 use super::fetch;
@@ -20,6 +20,15 @@ pub const FIELD_URI_PREFIX: &str = "urn:searchstudio:field:";
 /// The field a `facetsToShow` item names: its id, or the uri `search_spaces` lists for it.
 pub(crate) fn resolve_field<'a>(index: &'a SpaceIndex, uri: &str) -> Option<&'a FieldIndex> {
     index.field(uri).or_else(|| uri.strip_prefix(FIELD_URI_PREFIX).and_then(|id| index.field(id)))
+}
+
+/// What a `facetsToShow` item names: its uri, or its refId when the uri is empty.
+fn group_name(setting: &FacetSetting) -> &String {
+    if setting.uri.is_empty() {
+        &setting.ref_id
+    } else {
+        &setting.uri
+    }
 }
 
 /// One field's selection: the documents it allows and the values it selects.
@@ -106,11 +115,11 @@ pub(crate) fn search(conn: &Connection, index: &SpaceIndex, config: &Config, req
     // selections allow.
     let mut jobs: Vec<CountJob> = Vec::new();
     let mut keys: Vec<(&str, Option<Vec<u32>>)> = Vec::new();
-    let mut groups: Vec<Result<(&FieldIndex, &[u32], usize), &String>> = Vec::new();
+    // Per group shown: its setting, and the field it shows with the selected values and the count job.
+    let mut groups: Vec<(&FacetSetting, Option<(&FieldIndex, &[u32], usize)>)> = Vec::new();
     for setting in config.filter.facets_to_show.iter().filter(|s| s.show) {
-        let name = if setting.uri.is_empty() { &setting.ref_id } else { &setting.uri };
-        let Some(field) = resolve_field(index, name) else {
-            groups.push(Err(name));
+        let Some(field) = resolve_field(index, group_name(setting)) else {
+            groups.push((setting, None));
             continue;
         };
         let own = filters.iter().find(|f| f.field == field.id);
@@ -134,15 +143,14 @@ pub(crate) fn search(conn: &Connection, index: &SpaceIndex, config: &Config, req
                 jobs.len() - 1
             }
         };
-        groups.push(Ok((field, selected, job)));
+        groups.push((setting, Some((field, selected, job))));
     }
     let counts = count_all(&jobs);
-    let settings = config.filter.facets_to_show.iter().filter(|s| s.show);
-    let facets = settings
-        .zip(groups)
+    let facets = groups
+        .into_iter()
         .map(|(setting, group)| match group {
-            Ok((field, selected, job)) => facet_group(field, setting, &counts[job], selected),
-            Err(name) => FacetGroup { field: name.clone(), label: setting.title.clone(), facets: Vec::new() },
+            Some((field, selected, job)) => facet_group(field, setting, &counts[job], selected),
+            None => FacetGroup { field: group_name(setting).clone(), label: setting.title.clone(), facets: Vec::new() },
         })
         .collect();
     Ok(SearchResponse {

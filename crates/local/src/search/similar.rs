@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use roaring::RoaringBitmap;
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension, Statement};
 use studio_model::ALL_CONCEPTS_FIELD;
 
 use super::index::{FieldIndex, SpaceIndex};
@@ -96,6 +96,25 @@ pub(crate) fn by_concepts(index: &SpaceIndex, doc: u32, limit: usize) -> Vec<u32
     scores.best(doc, &[], limit)
 }
 
+/// Document frequencies an index remembers at most; past that it starts afresh.
+const TERMS_REMEMBERED: usize = 100_000;
+
+/// The number of documents in the store having `term` (`stmt` reads it from the fts5vocab table), remembered
+/// by the index.
+fn document_frequency(stmt: &mut Statement, index: &SpaceIndex, term: &str) -> Result<i64, StoreError> {
+    if let Some(&df) = index.term_documents.lock().ok().as_ref().and_then(|known| known.get(term)) {
+        return Ok(df);
+    }
+    let df: i64 = stmt.query_row([term], |r| r.get(0)).optional()?.unwrap_or(0);
+    if let Ok(mut known) = index.term_documents.lock() {
+        if known.len() >= TERMS_REMEMBERED {
+            known.clear();
+        }
+        known.insert(term.to_owned(), df);
+    }
+    Ok(df)
+}
+
 /// Documents matching any of the most distinctive terms of `doc` (top tf-idf), ranked by bm25.
 pub(crate) fn by_text(conn: &Connection, index: &SpaceIndex, doc: u32, limit: usize) -> Result<Vec<u32>, StoreError> {
     let body = fetch::text_of(conn, index, doc)?;
@@ -112,8 +131,7 @@ pub(crate) fn by_text(conn: &Connection, index: &SpaceIndex, doc: u32, limit: us
     let mut stmt = conn.prepare_cached("SELECT doc FROM documents_fts_terms WHERE term = ?1")?;
     let mut weighted: Vec<(f64, String)> = Vec::new();
     for (term, count) in terms {
-        let df: Option<i64> = rusqlite::OptionalExtension::optional(stmt.query_row([&term], |r| r.get(0)))?;
-        let df = df.unwrap_or(0);
+        let df = document_frequency(&mut stmt, index, &term)?;
         // A term only this document has finds nothing; one in more than a quarter of all documents
         // says little about this one and makes the query slow.
         if df >= 2 && (df as f64) <= total / 4.0 {
