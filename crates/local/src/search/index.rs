@@ -138,9 +138,6 @@ pub struct SpaceIndex {
     field_by_id: HashMap<String, usize>,
     /// Documents in the whole store (every search space), as the full-text index counts them.
     pub(crate) store_documents: u64,
-    /// Dense number → the tokens of the document's title, description and body together, as the full-text
-    /// index counts them (FTS5's `docsize` table), so that scoring a match needs no lookup.
-    pub(crate) text_lengths: Vec<u32>,
     /// Document frequencies of the terms looked up so far (by the `text` similarity plugin), kept as long as
     /// this index: FTS5 counts them by walking each term's whole list of matches.
     pub(crate) term_documents: Mutex<HashMap<String, i64>>,
@@ -159,7 +156,17 @@ impl SpaceIndex {
 
     /// The dense number of a row of the documents table, if it belongs to this index.
     pub(crate) fn dense(&self, rowid: i64) -> Option<u32> {
+        self.by_rowid.get(rowid).map(|row| row.dense)
+    }
+
+    /// The dense number and text size of a row of the documents table, if it belongs to this index.
+    pub(crate) fn row(&self, rowid: i64) -> Option<DocRow> {
         self.by_rowid.get(rowid)
+    }
+
+    /// The tokens of a document's title, description and body together, as the full-text index counts them.
+    pub(crate) fn text_length(&self, dense: u32) -> u32 {
+        self.rowids.get(dense as usize).and_then(|&r| self.by_rowid.get(r)).map_or(0, |row| row.tokens)
     }
 
     /// The dense number of the document with this id (looked up in the store, so that the index need not
@@ -182,7 +189,7 @@ impl SpaceIndex {
         text_lengths: Vec<u32>,
     ) -> SpaceIndex {
         let n = rowids.len() as u32;
-        let by_rowid = RowidMap::new(&rowids);
+        let by_rowid = RowidMap::new(&rowids, &text_lengths);
         let field_by_id = fields.iter().enumerate().map(|(i, f)| (f.id.clone(), i)).collect();
         let all = RoaringBitmap::from_sorted_iter(0..n).unwrap_or_default();
         SpaceIndex {
@@ -194,7 +201,6 @@ impl SpaceIndex {
             fields,
             field_by_id,
             store_documents,
-            text_lengths,
             term_documents: Mutex::new(HashMap::new()),
         }
     }
@@ -219,7 +225,7 @@ impl SpaceIndex {
         docs.sort_by(|a, b| b.2.total_cmp(&a.2).then_with(|| a.1.cmp(&b.1)));
         let n = docs.len() as u32;
         let rowids: Vec<i64> = docs.iter().map(|d| d.0).collect();
-        let by_rowid = RowidMap::new(&rowids);
+        let by_rowid = RowidMap::new(&rowids, &[]);
         drop(docs);
 
         let mut labels: Vec<(String, String)> = tx
@@ -240,7 +246,7 @@ impl SpaceIndex {
             let mut stmt = tx.prepare_cached("SELECT doc, field, label, value FROM document_facets")?;
             let mut rows = stmt.query([])?;
             while let Some(row) = rows.next()? {
-                let Some(doc) = by_rowid.get(row.get::<_, i64>(0)?) else { continue };
+                let Some(doc) = by_rowid.get(row.get::<_, i64>(0)?).map(|r| r.dense) else { continue };
                 let Some(&fi) = text(row, 1)?.and_then(|f| field_by_id.get(f)) else { continue };
                 let label = text(row, 2)?.unwrap_or_default();
                 let value = text(row, 3)?.filter(|v| !v.is_empty());
@@ -265,7 +271,7 @@ fn text_lengths(conn: &Connection, by_rowid: &RowidMap, n: u32) -> Result<Vec<u3
     let mut stmt = conn.prepare_cached("SELECT id, sz FROM documents_fts_docsize")?;
     let mut rows = stmt.query([])?;
     while let Some(row) = rows.next()? {
-        let Some(dense) = by_rowid.get(row.get(0)?) else { continue };
+        let Some(dense) = by_rowid.get(row.get(0)?).map(|r| r.dense) else { continue };
         let ValueRef::Blob(mut sizes) = row.get_ref(1)? else { continue };
         let mut total = 0u64;
         while let Some((size, used)) = sqlite_varint(sizes) {
@@ -292,32 +298,42 @@ fn sqlite_varint(bytes: &[u8]) -> Option<(u64, usize)> {
     None
 }
 
-/// Row number → dense number: a plain array over row numbers (they are dense in practice: documents are
-/// numbered upwards by SQLite), or a hash map when they are too sparse for that.
+/// What the index knows of one row of the documents table: its dense number, and the size of its text as
+/// the full-text index counts it (kept here, in row order, because full-text matches arrive in row order).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DocRow {
+    pub dense: u32,
+    pub tokens: u32,
+}
+
+/// Row number → [`DocRow`]: a plain array over row numbers (they are dense in practice: documents are numbered
+/// upwards by SQLite), or a hash map when they are too sparse for that.
 #[derive(Debug)]
 enum RowidMap {
-    Array(Vec<u32>),
-    Hash(HashMap<i64, u32>),
+    Array(Vec<DocRow>),
+    Hash(HashMap<i64, DocRow>),
 }
 
 impl RowidMap {
-    fn new(rowids: &[i64]) -> RowidMap {
+    /// The map of `rowids` (dense number → row number), with `tokens` per dense number (0 where it is short).
+    fn new(rowids: &[i64], tokens: &[u32]) -> RowidMap {
         let max = rowids.iter().copied().max().unwrap_or(0);
         let min = rowids.iter().copied().min().unwrap_or(0);
+        let row = |i: usize| DocRow { dense: i as u32, tokens: tokens.get(i).copied().unwrap_or(0) };
         if min >= 0 && (max as u64) < 4 * rowids.len() as u64 + 1_000_000 {
-            let mut array = vec![u32::MAX; max as usize + 1];
+            let mut array = vec![DocRow { dense: u32::MAX, tokens: 0 }; max as usize + 1];
             for (i, &r) in rowids.iter().enumerate() {
-                array[r as usize] = i as u32;
+                array[r as usize] = row(i);
             }
             RowidMap::Array(array)
         } else {
-            RowidMap::Hash(rowids.iter().enumerate().map(|(i, &r)| (r, i as u32)).collect())
+            RowidMap::Hash(rowids.iter().enumerate().map(|(i, &r)| (r, row(i))).collect())
         }
     }
 
-    fn get(&self, rowid: i64) -> Option<u32> {
+    fn get(&self, rowid: i64) -> Option<DocRow> {
         match self {
-            RowidMap::Array(a) => usize::try_from(rowid).ok().and_then(|r| a.get(r)).copied().filter(|&d| d != u32::MAX),
+            RowidMap::Array(a) => usize::try_from(rowid).ok().and_then(|r| a.get(r)).copied().filter(|r| r.dense != u32::MAX),
             RowidMap::Hash(h) => h.get(&rowid).copied(),
         }
     }

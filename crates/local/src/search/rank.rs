@@ -18,7 +18,7 @@ use std::ptr;
 use roaring::RoaringBitmap;
 use rusqlite::{ffi, Connection};
 
-use super::index::SpaceIndex;
+use super::index::{DocRow, SpaceIndex};
 use crate::error::StoreError;
 
 /// Column weights over (title, description, body).
@@ -192,7 +192,15 @@ unsafe fn score(api: &ffi::Fts5ExtensionApi, fts: *mut ffi::Fts5Context, tokens:
     // SAFETY: FTS5's callbacks for the current row of this cursor.
     unsafe {
         let stats = query_stats(api, fts)?;
-        let mut freq = vec![0.0f64; stats.idf.len()];
+        // Weighted frequency per phrase: on the stack for the usual few phrases (this runs once per match).
+        let mut few = [0.0f64; 8];
+        let mut many = Vec::new();
+        let freq: &mut [f64] = if stats.idf.len() <= few.len() {
+            &mut few[..stats.idf.len()]
+        } else {
+            many.resize(stats.idf.len(), 0.0);
+            &mut many
+        };
         let mut n = 0;
         check(inst_count(fts, &mut n))?;
         for i in 0..n {
@@ -246,13 +254,12 @@ unsafe extern "C" fn studio_collect(
         let (Some(collector), Some(rowid)) = (collector.as_mut(), (*api).xRowid) else {
             return ffi::sqlite3_result_error_code(ctx, ffi::SQLITE_MISUSE);
         };
-        let Some(dense) = collector.index.dense(rowid(fts)) else { return };
+        let Some(DocRow { dense, tokens }) = collector.index.row(rowid(fts)) else { return };
         if let Some(byte) = collector.bits.get_mut(dense as usize / 8) {
             *byte |= 1 << (dense % 8);
         }
         if collector.wanted.is_none_or(|w| w.contains(dense)) {
-            let tokens = collector.index.text_lengths.get(dense as usize).copied();
-            match score(&*api, fts, tokens) {
+            match score(&*api, fts, Some(tokens)) {
                 Ok(s) => collector.scored.push((dense, s)),
                 Err(rc) => ffi::sqlite3_result_error_code(ctx, rc),
             }

@@ -166,7 +166,7 @@ pub(crate) fn save(conn: &mut Connection, index: &SpaceIndex) -> Result<(), Stor
     for r in &index.rowids {
         head.0.extend_from_slice(&r.to_le_bytes());
     }
-    head.u32s(&index.text_lengths);
+    head.u32s(&(0..index.rowids.len() as u32).map(|d| index.text_length(d)).collect::<Vec<u32>>());
     head.u32(index.fields.len() as u32);
     let mut insert = tx.prepare_cached(
         "INSERT INTO index_snapshots (search_space, part, generation, global_generation, format, data)
