@@ -47,6 +47,9 @@ pub enum RemoteError {
     /// The connection broke before the whole answer arrived.
     #[error("the connection to {server} broke before its answer was complete: {reason}")]
     ConnectionLost { server: String, reason: String },
+    /// The answer was larger than the client reads ([`RemoteOptions::max_answer_bytes`](crate::RemoteOptions)).
+    #[error("{server} sent an answer larger than {limit} bytes to {request}; it was not read")]
+    TooLarge { server: String, request: String, limit: u64 },
     /// The server answered, but not as a server of this API would (HTML, wrong JSON, an unexpected status).
     #[error("{server} answered something that is not the Search Studio API (HTTP {status}; {problem}); it began: {start}")]
     NotTheApi { server: String, status: u16, problem: String, start: String },
@@ -78,6 +81,7 @@ impl From<RemoteError> for BackendError {
             | RemoteError::Unreachable { .. }
             | RemoteError::ConnectionLost { .. }
             | RemoteError::NotTheApi { .. }
+            | RemoteError::TooLarge { .. }
             | RemoteError::BadBaseUrl { .. } => BackendError::BadGateway(message),
             RemoteError::Client(_) => BackendError::Internal(message),
         }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 /// Timeouts and retry policy of a remote backend. `RemoteOptions::default()` is what the issue asks for:
 /// connect timeout 5 s, request timeout 30 s, two retries with 250 ms / 500 ms backoff, `Retry-After`
-/// honoured up to 10 s.
+/// honoured up to 10 s; answers of at most 64 MiB are read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RemoteOptions {
     /// Longest wait for a TCP (and TLS) connection to the server.
@@ -18,6 +18,9 @@ pub struct RemoteOptions {
     pub backoff: Duration,
     /// Longest wait that a server's `Retry-After` header can impose before a retry.
     pub max_retry_after: Duration,
+    /// Largest answer read, in bytes: a bigger one (a misbehaving server, or not a server of the API) is
+    /// refused as soon as it is seen to be bigger, never held in memory whole.
+    pub max_answer_bytes: u64,
 }
 
 impl Default for RemoteOptions {
@@ -28,6 +31,7 @@ impl Default for RemoteOptions {
             retries: 2,
             backoff: Duration::from_millis(250),
             max_retry_after: Duration::from_secs(10),
+            max_answer_bytes: 64 * 1024 * 1024,
         }
     }
 }
@@ -60,6 +64,12 @@ impl RemoteOptions {
     /// Sets [`max_retry_after`](Self::max_retry_after).
     pub fn max_retry_after(mut self, cap: Duration) -> Self {
         self.max_retry_after = cap;
+        self
+    }
+
+    /// Sets [`max_answer_bytes`](Self::max_answer_bytes).
+    pub fn max_answer_bytes(mut self, bytes: u64) -> Self {
+        self.max_answer_bytes = bytes;
         self
     }
 

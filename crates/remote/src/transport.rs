@@ -129,9 +129,34 @@ impl Transport {
             Err(e) => return self.failed(e),
         };
         let (status, headers) = (response.status(), response.headers().clone());
-        match response.bytes().await {
-            Ok(body) => Attempt::Answered { status, headers, body: body.to_vec() },
-            Err(e) => self.failed(e),
+        match self.read_body(call, response).await {
+            Ok(body) => Attempt::Answered { status, headers, body },
+            Err(failed) => failed,
+        }
+    }
+
+    /// The whole body of `response`, read chunk by chunk up to [`RemoteOptions::max_answer_bytes`].
+    async fn read_body(&self, call: &Call, mut response: reqwest::Response) -> Result<Vec<u8>, Attempt> {
+        let limit = self.options.max_answer_bytes;
+        let too_large = || Attempt::Failed {
+            error: RemoteError::TooLarge { server: self.base.clone(), request: format!("{} {}", call.method, call.path), limit },
+            never_sent: false,
+        };
+        if response.content_length().is_some_and(|n| n > limit) {
+            return Err(too_large());
+        }
+        let mut body = Vec::new();
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk)) => {
+                    if body.len() as u64 + chunk.len() as u64 > limit {
+                        return Err(too_large());
+                    }
+                    body.extend_from_slice(&chunk);
+                }
+                Ok(None) => return Ok(body),
+                Err(e) => return Err(self.failed(e)),
+            }
         }
     }
 

@@ -52,6 +52,35 @@ async fn an_answer_slower_than_the_timeout_is_timed_out() {
 }
 
 #[tokio::test]
+async fn an_answer_larger_than_the_limit_is_refused_whether_or_not_its_length_is_declared() {
+    // A valid list answer of about 20 KB, read whole with the default limit.
+    let big = json!({"configurations": [], "activeId": null, "message": "x".repeat(20_000)}).to_string();
+    let declared = big.clone();
+    let server = FakeServer::start(move |_, _| response(200, "application/json", &declared, &[])).await;
+    let roomy = RemoteClient::new(&server.base, Some("t"), quick()).unwrap();
+    assert!(roomy.list_configurations().await.unwrap().configurations.is_empty());
+    let small = RemoteClient::new(&server.base, Some("t"), quick().max_answer_bytes(10_000)).unwrap();
+    let err = small.list_configurations().await.unwrap_err();
+    let RemoteError::TooLarge { limit, request, .. } = &err else { panic!("{err:?}") };
+    assert_eq!((*limit, request.as_str()), (10_000, "GET /api/configurations"));
+    assert_eq!(err.to_string(), format!("{} sent an answer larger than 10000 bytes to GET /api/configurations; it was not read", server.base));
+    assert_eq!(server.hits(), 2, "a too large answer is not asked for again");
+    assert!(matches!(BackendError::from(err), BackendError::BadGateway(_)));
+
+    // Sent in chunks without a declared length, it is refused once the chunks add up to more than the limit.
+    let chunks: String = big.as_bytes().chunks(4_000).map(|c| format!("{:x}\r\n{}\r\n", c.len(), String::from_utf8_lossy(c))).collect();
+    let chunked = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n{chunks}0\r\n\r\n"
+    );
+    let server = FakeServer::start(move |_, _| Reply::Raw(chunked.clone().into_bytes())).await;
+    let roomy = RemoteClient::new(&server.base, Some("t"), quick()).unwrap();
+    assert!(roomy.list_configurations().await.unwrap().configurations.is_empty(), "the chunked answer itself is good");
+    let small = RemoteClient::new(&server.base, Some("t"), quick().max_answer_bytes(10_000)).unwrap();
+    let err = small.list_configurations().await.unwrap_err();
+    assert!(matches!(err, RemoteError::TooLarge { limit: 10_000, .. }), "{err:?}");
+}
+
+#[tokio::test]
 async fn html_instead_of_json_is_not_the_api_with_status_and_first_bytes() {
     let page = format!("<!doctype html><html><head><title>Welcome to nginx!</title></head><body>{}</body></html>", "x".repeat(500));
     let server = FakeServer::start(move |_, _| response(200, "text/html; charset=utf-8", &page, &[])).await;

@@ -139,7 +139,9 @@ pub struct SpaceIndex {
     /// Documents in the whole store (every search space), as the full-text index counts them.
     pub(crate) store_documents: u64,
     /// Document frequencies of the terms looked up so far (by the `text` similarity plugin), kept as long as
-    /// this index: FTS5 counts them by walking each term's whole list of matches.
+    /// this index: FTS5 counts them by walking each term's whole list of matches. Like `store_documents`, they
+    /// count every search space, and an import into another one (which leaves this index in place) can leave
+    /// them a little behind; they only weigh terms.
     pub(crate) term_documents: Mutex<HashMap<String, i64>>,
 }
 

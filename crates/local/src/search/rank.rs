@@ -3,10 +3,11 @@
 //! A search needs every document the text matches (the facet counts are counted over them) but the scores of
 //! only those that pass the facet filters. Reading every match as a result row, with FTS5's own `bm25()`
 //! per row, cost about a microsecond a match (the row's size is a statement on FTS5's `docsize` table, and
-//! every row crosses the SQL API). Instead, one aggregate statement,
-//! `SELECT count(studio_collect(documents_fts)) … MATCH ?`, runs `studio_collect`, an FTS5 auxiliary function
-//! of ours, on every matching row: it marks the row's document in a bit set and scores it only when the
-//! search can show it, into the collector of the running [`matches`] call. Scores use the formula of
+//! every row crosses the SQL API). Instead, one statement,
+//! `SELECT 1 FROM documents_fts WHERE documents_fts MATCH ? AND studio_collect(documents_fts)`, runs
+//! `studio_collect`, an FTS5 auxiliary function of ours, on every matching row and returns no row: the function
+//! marks the row's document in a bit set and scores it only when the search can show it, into the collector of
+//! the running [`matches`] call, with the row's size from the in-memory index. Scores use the formula of
 //! `bm25(documents_fts, 5.0, 2.0, 1.0)` (the same numbers for a query of several phrases; for one phrase the
 //! same order, its inverse document frequency, a common factor, being left out). `studio_rank(documents_fts)`
 //! is the same score as a plain function, for any query.
