@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
+use std::sync::OnceLock;
 
 use roaring::RoaringBitmap;
 use studio_model::{FacetGroup, FacetSetting, Refiner};
@@ -106,6 +107,12 @@ impl CountJob<'_> {
     }
 }
 
+/// The cores this process may use, asked once (the answer reads cgroup files on Linux).
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// Steps of counting (as [`costs`] estimates them) above which a second thread takes part: about a
 /// millisecond of work, well above the cost of starting a thread.
 const SHARED_WORK: f64 = 250_000.0;
@@ -114,8 +121,7 @@ const SHARED_WORK: f64 = 250_000.0;
 /// one, each taking the largest job left to the side with less work so far.
 pub(crate) fn count_all(jobs: &[CountJob]) -> Vec<Vec<u64>> {
     let cost: Vec<f64> = jobs.iter().map(CountJob::cost).collect();
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if jobs.len() < 2 || cores < 2 || cost.iter().sum::<f64>() < SHARED_WORK {
+    if jobs.len() < 2 || cost.iter().sum::<f64>() < SHARED_WORK || cores() < 2 {
         return jobs.iter().map(CountJob::count).collect();
     }
     let mut order: Vec<usize> = (0..jobs.len()).collect();

@@ -6,6 +6,7 @@
 //! roaring bitmaps. This module never writes documents; it only stores a snapshot of an index it built
 //! (a cache, see [`snapshot`]), so that the next process to open the store need not rebuild it.
 
+mod build;
 mod facets;
 mod fetch;
 mod hierarchy;
