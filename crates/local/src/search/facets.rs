@@ -38,22 +38,24 @@ pub(crate) fn shown_values(field: &FieldIndex, setting: &FacetSetting, selected:
 pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap, only: Option<&[u32]>) -> Vec<u64> {
     let mut counts = vec![0u64; field.values.len()];
     let wanted = only.map_or(field.values.len(), <[u32]>::len);
-    if walk_is_cheaper(field, scope, wanted) && field.flat {
-        // A document's direct values are distinct, and without ancestors each counts once.
-        for doc in scope {
-            for &v in field.direct_values(doc) {
-                counts[v as usize] += 1;
+    if walk_is_cheaper(field, scope, wanted) {
+        if field.flat {
+            // A document's direct values are distinct, and without ancestors each counts once.
+            for doc in scope {
+                for &v in field.direct_values(doc) {
+                    counts[v as usize] += 1;
+                }
             }
-        }
-    } else if walk_is_cheaper(field, scope, wanted) {
-        // Walk the documents' value lists, marking each value (and ancestor) once per document.
-        let mut stamp = vec![u32::MAX; field.values.len()];
-        for doc in scope {
-            for &v in field.direct_values(doc) {
-                for &w in field.closure(v) {
-                    if stamp[w as usize] != doc {
-                        stamp[w as usize] = doc;
-                        counts[w as usize] += 1;
+        } else {
+            // Walk the documents' value lists, marking each value (and ancestor) once per document.
+            let mut stamp = vec![u32::MAX; field.values.len()];
+            for doc in scope {
+                for &v in field.direct_values(doc) {
+                    for &w in field.closure(v) {
+                        if stamp[w as usize] != doc {
+                            stamp[w as usize] = doc;
+                            counts[w as usize] += 1;
+                        }
                     }
                 }
             }
@@ -70,10 +72,11 @@ pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap, only: Opti
     counts
 }
 
-/// Whether walking the documents of `scope` costs less than intersecting it with `wanted` values' bitmaps.
+/// Whether walking the documents of `scope` costs no more than intersecting it with `wanted` values' bitmaps
+/// (an empty scope is walked: nothing to do).
 fn walk_is_cheaper(field: &FieldIndex, scope: &RoaringBitmap, wanted: usize) -> bool {
     let (walk, intersect) = costs(field, scope, wanted);
-    walk < intersect
+    walk <= intersect
 }
 
 /// The cost of counting `wanted` values of `field` over `scope` by walking its documents and by intersecting
