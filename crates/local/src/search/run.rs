@@ -114,7 +114,6 @@ pub(crate) fn search(conn: &Connection, index: &SpaceIndex, config: &Config, req
     // that show the same field: over the result, or for a field with a selection over what the other
     // selections allow.
     let mut jobs: Vec<CountJob> = Vec::new();
-    let mut keys: Vec<(&str, Option<Vec<u32>>)> = Vec::new();
     // Per group shown: its setting, and the field it shows with the selected values and the count job.
     let mut groups: Vec<(&FacetSetting, Option<(&FieldIndex, &[u32], usize)>)> = Vec::new();
     for setting in config.filter.facets_to_show.iter().filter(|s| s.show) {
@@ -124,8 +123,8 @@ pub(crate) fn search(conn: &Connection, index: &SpaceIndex, config: &Config, req
         };
         let own = filters.iter().find(|f| f.field == field.id);
         let selected: &[u32] = own.map_or(&[], |f| &f.values);
-        let key = (field.id.as_str(), shown_values(field, setting, selected));
-        let job = match keys.iter().position(|k| *k == key) {
+        let only = shown_values(field, setting, selected);
+        let job = match jobs.iter().position(|j| j.field.id == field.id && j.only == only) {
             Some(job) => job,
             None => {
                 let scope = match own {
@@ -138,8 +137,7 @@ pub(crate) fn search(conn: &Connection, index: &SpaceIndex, config: &Config, req
                         Cow::Owned(scope)
                     }
                 };
-                jobs.push(CountJob { field, scope, only: key.1.clone() });
-                keys.push(key);
+                jobs.push(CountJob { field, scope, only });
                 jobs.len() - 1
             }
         };
