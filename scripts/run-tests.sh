@@ -5,7 +5,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
-ensure_base && ensure_desktop_libs || exit 1
+ensure_base && ensure_desktop_libs && ensure_test_servers || exit 1
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

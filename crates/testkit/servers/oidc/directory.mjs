@@ -1,0 +1,94 @@
+// Who the test realm knows: its users (with Keycloak-style group paths) and its two clients, the
+// confidential `ppt` of the production server's documentation and the public desktop client.
+
+import { timingSafeEqual } from 'node:crypto';
+
+export const USERS = [
+  {
+    username: 'ana',
+    password: 'ana-password',
+    sub: '6f1c2a9e-1b0d-4c47-9a51-0000000000a1',
+    name: 'Ana Designer',
+    email: 'ana@studio.test',
+    groups: ['/designers'],
+  },
+  {
+    username: 'bob',
+    password: 'bob-password',
+    sub: '6f1c2a9e-1b0d-4c47-9a51-0000000000b2',
+    name: 'Bob Viewer',
+    email: 'bob@studio.test',
+    groups: ['/viewers'],
+  },
+  {
+    username: 'cy',
+    password: 'cy-password',
+    sub: '6f1c2a9e-1b0d-4c47-9a51-0000000000c3',
+    name: 'Cy Nogroup',
+    email: 'cy@studio.test',
+    groups: [],
+  },
+];
+
+const bySub = new Map(USERS.map((user) => [user.sub, user]));
+const byName = new Map(USERS.map((user) => [user.username, user]));
+
+/** The user with this subject, or undefined. */
+export function userBySub(sub) {
+  return bySub.get(sub);
+}
+
+/** The user whose username and password these are, or undefined. */
+export function checkCredentials(username, password) {
+  const user = byName.get(String(username ?? ''));
+  if (!user) return undefined;
+  const given = Buffer.from(String(password ?? ''));
+  const known = Buffer.from(user.password);
+  return given.length === known.length && timingSafeEqual(given, known) ? user : undefined;
+}
+
+/** The claims of a user, by the scope that releases them (see `CLAIMS_BY_SCOPE`). */
+export function userClaims(user) {
+  const [givenName, familyName] = user.name.split(' ');
+  return {
+    sub: user.sub,
+    preferred_username: user.username,
+    name: user.name,
+    given_name: givenName,
+    family_name: familyName,
+    email: user.email,
+    email_verified: true,
+    groups: user.groups,
+  };
+}
+
+export const CLAIMS_BY_SCOPE = {
+  openid: ['sub', 'groups'],
+  profile: ['preferred_username', 'name', 'given_name', 'family_name'],
+  email: ['email', 'email_verified'],
+};
+
+// A native application's loopback redirect may use any port (RFC 8252 §7.3); oidc-provider ignores the
+// port of a loopback redirect URI for clients of application_type "native".
+const LOOPBACK_REDIRECTS = ['http://127.0.0.1/callback'];
+
+export const CLIENTS = [
+  {
+    client_id: 'ppt',
+    client_secret: 'ppt-secret',
+    application_type: 'native',
+    // Either way of sending the secret is accepted (client_secret_basic and client_secret_post).
+    token_endpoint_auth_method: 'client_secret_basic',
+    grant_types: ['password', 'refresh_token', 'authorization_code'],
+    response_types: ['code'],
+    redirect_uris: LOOPBACK_REDIRECTS,
+  },
+  {
+    client_id: 'studio-desktop',
+    application_type: 'native',
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token', 'password'],
+    response_types: ['code'],
+    redirect_uris: LOOPBACK_REDIRECTS,
+  },
+];

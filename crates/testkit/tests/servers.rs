@@ -1,0 +1,9 @@
+//! The test servers do what other crates' tests rely on: the provider looks and answers like a Keycloak
+//! realm (discovery, password grant, JWT claims, refresh, ended sessions, key rotation, the browser
+//! sign-in with PKCE), and the API-only double forwards api.md's operations and answers everything else
+//! as a Spring application would.
+
+#[path = "servers/oidc.rs"]
+mod oidc;
+#[path = "servers/support.rs"]
+mod support;
