@@ -8,12 +8,14 @@
 //! line each prints to say where it listens, and stops them when dropped. It is only ever a
 //! dev-dependency and never part of a shipped program.
 
+mod api_only;
 mod error;
 mod oidc;
 mod process;
 
 use std::path::PathBuf;
 
+pub use api_only::{ApiOnlyOptions, ApiOnlyServer};
 pub use error::TestkitError;
 pub use oidc::{browser_sign_in, OidcProvider, ProviderOptions};
 

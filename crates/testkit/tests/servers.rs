@@ -3,6 +3,8 @@
 //! sign-in with PKCE), and the API-only double forwards api.md's operations and answers everything else
 //! as a Spring application would.
 
+#[path = "servers/api_only.rs"]
+mod api_only;
 #[path = "servers/oidc.rs"]
 mod oidc;
 #[path = "servers/support.rs"]

@@ -1,0 +1,58 @@
+// Passes an API request to the upstream `studio serve` (method, path, query, Authorization, body) and
+// answers with the upstream's status and body. An upstream error body `{status, error, message}` is
+// rewritten as a Spring application's own error answer (with timestamp and path).
+
+import { readBody } from '../lib/lifecycle.mjs';
+import { errorBody, sendError, sendJson } from './spring.mjs';
+
+const TIMEOUT_MS = 60_000;
+const REQUEST_HEADERS = ['authorization', 'content-type', 'accept'];
+const ANSWER_HEADERS = ['content-type', 'www-authenticate'];
+
+function springShaped(status, text, pathname) {
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const message = typeof body.message === 'string' ? body.message : undefined;
+  return errorBody(status, pathname, { error: typeof body.error === 'string' ? body.error : undefined, message });
+}
+
+export async function forward(req, res, { upstream, pathname, log }) {
+  const { search } = new URL(req.url, 'http://127.0.0.1');
+  const target = `${upstream}${pathname}${search}`;
+  const headers = {};
+  for (const name of REQUEST_HEADERS) {
+    if (req.headers[name] !== undefined) headers[name] = req.headers[name];
+  }
+  const body = ['GET', 'HEAD'].includes(req.method) ? undefined : await readBody(req);
+
+  let answer;
+  try {
+    answer = await fetch(target, { method: req.method, headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  } catch (error) {
+    const timedOut = error.name === 'TimeoutError';
+    log(`${req.method} ${pathname}: upstream ${timedOut ? 'timed out' : 'unreachable'}: ${error.cause?.message ?? error.message}`);
+    sendError(res, timedOut ? 504 : 502, pathname, { message: timedOut ? 'upstream timed out' : 'upstream unreachable' });
+    return;
+  }
+
+  const text = await answer.text();
+  const passed = {};
+  for (const name of ANSWER_HEADERS) {
+    const value = answer.headers.get(name);
+    if (value !== null) passed[name] = value;
+  }
+  if (answer.status >= 400) {
+    const spring = springShaped(answer.status, text, pathname);
+    if (spring) {
+      sendJson(res, answer.status, spring, passed['www-authenticate'] ? { 'www-authenticate': passed['www-authenticate'] } : {});
+      return;
+    }
+  }
+  res.writeHead(answer.status, { ...passed, 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
