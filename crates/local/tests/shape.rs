@@ -1,10 +1,12 @@
 //! What a user of the API sees: the document shape of api.md (with the reversed label/value of
-//! `dyn_uri_all_concepts` in a document's facetList and name-in-label in the response's facets), and
+//! `dyn_uri_all_concepts` in a document's facetList and name-in-label in the response's facets), documents
+//! shaped by the configuration as the production server shapes them (documentDetails, facetList labels), and
 //! hierarchical counts that are unions, with a selected parent matching its descendants' documents.
 
 use serde_json::json;
 use studio_local::{import_documents, LocalBackend, Store};
-use studio_model::{Backend, Caller, SearchRequest, SelectedFacet};
+use serde_json::Value;
+use studio_model::{Backend, Caller, Document, RecommendQuery, SearchRequest, SelectedFacet, SimilarQuery};
 
 /// Concepts A > B > C and A > D, declared by nesting.
 const DOCS: &str = r#"{"id": "d1", "title": "one", "date": 4000, "facetList": [{"field": "dyn_uri_topic", "label": "Topic", "facets": [{"count": 1, "label": "A", "value": "urn:A", "children": [{"count": 1, "label": "B", "value": "urn:B", "children": [{"count": 1, "label": "C", "value": "urn:C"}]}]}]}]}
@@ -14,23 +16,35 @@ const DOCS: &str = r#"{"id": "d1", "title": "one", "date": 4000, "facetList": [{
 {"id": "d5", "title": "five", "date": 500, "description": "Nothing", "image": "data:image/svg+xml,%3Csvg/%3E", "link": "https://example.com/5", "content": "secret words", "facetList": [{"field": "dyn_lit_author", "label": "Author", "facets": [{"count": 1, "label": "Ana", "value": null}]}, {"field": "dyn_uri_region", "label": "Region", "facets": [{"count": 2, "label": "Lisbon", "value": "urn:lisbon"}]}, {"field": "dyn_uri_all_concepts", "label": "imported", "facets": [{"label": "urn:ignored", "value": "Ignored"}]}]}
 "#;
 
-async fn backend() -> (tempfile::TempDir, LocalBackend, i32) {
+fn facet(uri: &str, title: &str, mode: &str) -> Value {
+    json!({"uri": uri, "title": title, "show": true, "facetMode": mode, "hierarchicalDepth": 3, "maximumTerms": 10,
+           "sorting": "alphabetical", "sortingOrder": "asc", "refId": uri})
+}
+
+fn detail(uri: &str, title: &str, show: bool) -> Value {
+    json!({"uri": uri, "title": title, "show": show, "refId": uri})
+}
+
+/// A store in a temp dir holding `docs` in search space `s`, and a configuration of `config` (over `s`).
+async fn backend_with(docs: &str, config: Value) -> (tempfile::TempDir, LocalBackend, i32) {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open_dir(dir.path()).unwrap();
-    let report = import_documents(&store, "s", DOCS.as_bytes(), &mut |_| {}).unwrap();
-    assert_eq!(report.imported, 5, "{:?}", report.errors);
+    let report = import_documents(&store, "s", docs.as_bytes(), &mut |_| {}).unwrap();
+    assert_eq!(report.imported, docs.lines().count() as u64, "{:?}", report.errors);
     let backend = LocalBackend::new(store);
-    let facet = |uri: &str, title: &str, mode: &str| {
-        json!({"uri": uri, "title": title, "show": true, "facetMode": mode, "hierarchicalDepth": 3, "maximumTerms": 10,
-               "sorting": "alphabetical", "sortingOrder": "asc", "refId": uri})
-    };
-    let body = json!({"config": {"title": "t", "searchSpace": "s", "filter": {"facetsToShow": [
+    let mut body = json!({"config": {"title": "t", "searchSpace": "s"}});
+    body["config"].as_object_mut().unwrap().extend(config.as_object().unwrap().clone());
+    let id = backend.create_configuration(&Caller { user: "u".into() }, body).await.unwrap().config.id.unwrap();
+    (dir, backend, id)
+}
+
+async fn backend() -> (tempfile::TempDir, LocalBackend, i32) {
+    backend_with(DOCS, json!({"filter": {"facetsToShow": [
         facet("dyn_uri_topic", "Topics", "hierarchical"),
         facet("dyn_uri_all_concepts", "Everything", "flat"),
         facet("dyn_lit_author", "Authors", "flat"),
-    ]}}});
-    let id = backend.create_configuration(&Caller { user: "u".into() }, body).await.unwrap().config.id.unwrap();
-    (dir, backend, id)
+    ]}}))
+    .await
 }
 
 fn select(field: &str, value: &str) -> SearchRequest {
@@ -87,9 +101,9 @@ async fn documents_have_the_shape_of_the_api() {
             "empty": false, "image": "data:image/svg+xml,%3Csvg/%3E", "searchSpaceId": "s", "type": "User",
             "documentDetails": [],
             "facetList": [
-                {"field": "dyn_lit_author", "label": "Author", "facets": [{"count": 1, "label": "Ana", "value": null, "children": null}]},
+                {"field": "dyn_lit_author", "label": "Authors", "facets": [{"count": 1, "label": "Ana", "value": null, "children": null}]},
                 {"field": "dyn_uri_region", "label": "Region", "facets": [{"count": 2, "label": "Lisbon", "value": "urn:lisbon", "children": null}]},
-                {"field": "dyn_uri_all_concepts", "label": "All concepts", "facets": [{"count": 1, "label": "urn:lisbon", "value": "Lisbon", "children": null}]}
+                {"field": "dyn_uri_all_concepts", "label": "Everything", "facets": [{"count": 1, "label": "urn:lisbon", "value": "Lisbon", "children": null}]}
             ]
         })
     );
@@ -129,4 +143,102 @@ async fn odd_input_never_fails_and_paging_follows_the_configuration() {
     let past = backend.search(id, SearchRequest { start: Some(50), ..Default::default() }).await.unwrap();
     assert!(past.result.is_empty());
     assert_eq!(past.total, 5);
+}
+
+/// x1 has literal, hierarchical concept and numeric values; x2 shares an author and a concept with it.
+const SHAPED: &str = r#"{"id": "x1", "title": "shaped", "date": 2000, "facetList": [{"field": "dyn_lit_author", "label": "Author", "facets": [{"count": 1, "label": "Ana", "value": null}, {"count": 1, "label": "Ben", "value": null}]}, {"field": "dyn_uri_topic", "label": "Topic", "facets": [{"count": 3, "label": "Energy", "value": "urn:energy", "children": [{"count": 1, "label": "Solar", "value": "urn:solar"}]}]}, {"field": "dyn_flt_sentiment", "label": "Sentiment", "facets": [{"count": 1, "label": "0.25", "value": null}]}]}
+{"id": "x2", "title": "other", "date": 1000, "facetList": [{"field": "dyn_lit_author", "label": "Author", "facets": [{"label": "Ana"}]}, {"field": "dyn_uri_topic", "label": "Topic", "facets": [{"label": "Solar", "value": "urn:solar"}]}]}
+"#;
+
+fn shaped_config() -> Value {
+    let mut hidden = facet("dyn_lit_author", "Hidden authors", "flat");
+    hidden["show"] = json!(false);
+    json!({
+        "filter": {"facetsToShow": [
+            facet("urn:searchstudio:field:dyn_uri_topic", "Subjects", "hierarchical"),
+            hidden,
+            facet("dyn_lit_author", "Writers", "flat"),
+        ]},
+        "details": {"detailsToShow": [
+            detail("dyn_lit_author", "By", true),
+            detail("urn:searchstudio:field:dyn_uri_topic", "About", true),
+            detail("dyn_flt_sentiment", "Mood", true),
+            detail("dyn_lit_context", "Left out", false),
+            detail("dyn_uri_all_concepts", "Concepts", true),
+            detail("dyn_lit_nowhere", "Unknown", true),
+        ]}
+    })
+}
+
+fn doc<'a>(docs: &'a [Document], id: &str) -> &'a Document {
+    docs.iter().find(|d| d.id == id).unwrap_or_else(|| panic!("{id} is not among the documents"))
+}
+
+fn labels(doc: &Document) -> Vec<(&str, &str)> {
+    doc.facet_list.iter().map(|g| (g.field.as_str(), g.label.as_str())).collect()
+}
+
+#[tokio::test]
+async fn documents_carry_the_configured_details_and_facet_titles() {
+    let (_dir, backend, id) = backend_with(SHAPED, shaped_config()).await;
+    let found = backend.search(id, SearchRequest::default()).await.unwrap();
+    let x1 = serde_json::to_value(doc(&found.result, "x1")).unwrap();
+    let value = |count: i64, label: &str, value: Option<&str>| json!({"count": count, "label": label, "value": value, "children": null});
+    // One group per shown detail, in order, titled by it, with every value of the document once (count 1,
+    // no children; dyn_uri_all_concepts keeps its URI in label); an unknown field gives an empty group.
+    assert_eq!(
+        x1["documentDetails"],
+        json!([
+            {"field": "dyn_lit_author", "label": "By", "facets": [value(1, "Ana", None), value(1, "Ben", None)]},
+            {"field": "dyn_uri_topic", "label": "About", "facets": [value(1, "Energy", Some("urn:energy")), value(1, "Solar", Some("urn:solar"))]},
+            {"field": "dyn_flt_sentiment", "label": "Mood", "facets": [value(1, "0.25", None)]},
+            {"field": "dyn_uri_all_concepts", "label": "Concepts", "facets": [value(1, "urn:energy", Some("Energy")), value(1, "urn:solar", Some("Solar"))]},
+            {"field": "dyn_lit_nowhere", "label": "Unknown", "facets": []}
+        ])
+    );
+    // facetList groups take the title of the facet naming their field (a shown one before a hidden one);
+    // fields without a facet keep their own label; the refiners stay as imported.
+    assert_eq!(
+        x1["facetList"],
+        json!([
+            {"field": "dyn_lit_author", "label": "Writers", "facets": [value(1, "Ana", None), value(1, "Ben", None)]},
+            {"field": "dyn_uri_topic", "label": "Subjects", "facets": [
+                {"count": 3, "label": "Energy", "value": "urn:energy", "children": [value(1, "Solar", Some("urn:solar"))]}
+            ]},
+            {"field": "dyn_flt_sentiment", "label": "Sentiment", "facets": [value(1, "0.25", None)]},
+            {"field": "dyn_uri_all_concepts", "label": "All concepts", "facets": [value(1, "urn:energy", Some("Energy")), value(1, "urn:solar", Some("Solar"))]}
+        ])
+    );
+    let x2 = doc(&found.result, "x2");
+    let mood = serde_json::to_value(&x2.document_details[2]).unwrap();
+    assert_eq!(mood, json!({"field": "dyn_flt_sentiment", "label": "Mood", "facets": []}), "a field the document lacks");
+
+    // Similar documents and recommendations are shaped the same way.
+    let similar = backend.similar_documents(id, SimilarQuery { uri: "x2".into(), number: None, similarity: None }).await.unwrap();
+    assert_eq!(doc(&similar, "x1"), doc(&found.result, "x1"));
+    let recommended =
+        backend.recommendations(id, RecommendQuery { uri: "x2".into(), recommender: "same-author".into() }).await.unwrap();
+    assert_eq!(doc(&recommended.result, "x1"), doc(&found.result, "x1"));
+}
+
+#[tokio::test]
+async fn a_search_with_config_overrides_shapes_documents_by_them() {
+    let (_dir, backend, id) = backend_with(SHAPED, shaped_config()).await;
+    let overrides = json!({
+        "details": {"detailsToShow": [detail("dyn_flt_sentiment", "Feeling", true)]},
+        "filter": {"facetsToShow": [{"uri": "dyn_flt_sentiment", "title": "Tone"}]}
+    });
+    let found = backend.search(id, SearchRequest { config: Some(overrides), ..Default::default() }).await.unwrap();
+    let x1 = doc(&found.result, "x1");
+    assert_eq!(
+        serde_json::to_value(&x1.document_details).unwrap(),
+        json!([{"field": "dyn_flt_sentiment", "label": "Feeling", "facets": [{"count": 1, "label": "0.25", "value": null, "children": null}]}])
+    );
+    assert_eq!(
+        labels(x1),
+        [("dyn_lit_author", "Author"), ("dyn_uri_topic", "Topic"), ("dyn_flt_sentiment", "Tone"), ("dyn_uri_all_concepts", "All concepts")]
+    );
+    // Without the overrides the stored configuration shapes them again.
+    let stored = backend.search(id, SearchRequest::default()).await.unwrap();
+    assert_eq!(doc(&stored.result, "x1").document_details.len(), 5);
 }

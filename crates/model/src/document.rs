@@ -28,7 +28,13 @@ pub struct Document {
     pub search_space_id: String,
     #[serde(rename = "type")]
     pub kind: String,
+    /// The document's values of the fields its configuration's detail view shows: one facet group per
+    /// `details.detailsToShow` item with `show: true`, in order (`field` the field id the item names, `label`
+    /// the item's `title`), holding the document's refiners of that field with `count` 1 and `children` null,
+    /// oriented as in `facetList`. Other servers may leave it empty or send other shapes.
     pub document_details: Vec<Value>,
+    /// The document's values per facet field. The local engine, as the production server does, labels a group
+    /// with the title of the configured facet of that field, else with the field's own label.
     pub facet_list: Vec<FacetGroup>,
     #[serde(flatten)]
     #[schema(ignore)]

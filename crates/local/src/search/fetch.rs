@@ -1,14 +1,23 @@
-//! Reading the documents of a page (or a similar/recommended list) back from SQLite in api.md's shape.
+//! Reading the documents of a page (or a similar/recommended list) back from SQLite in api.md's shape, as
+//! the configuration of the operation shapes them ([`DocumentShape`]). Search, getSimilar and
+//! getRecommendations all return their documents through [`documents`].
 
 use rusqlite::{Connection, OptionalExtension};
-use studio_model::{Document, FacetGroup};
+use studio_model::{Config, Document, FacetGroup};
 
 use super::index::SpaceIndex;
+use super::shape::DocumentShape;
 use crate::error::StoreError;
 
-/// The documents with these dense numbers, in the given order. A document deleted since the index was
-/// built is left out.
-pub(crate) fn documents(conn: &Connection, index: &SpaceIndex, docs: &[u32]) -> Result<Vec<Document>, StoreError> {
+/// The documents with these dense numbers, in the given order, shaped by `config` (its details and facets).
+/// A document deleted since the index was built is left out.
+pub(crate) fn documents(
+    conn: &Connection,
+    index: &SpaceIndex,
+    config: &Config,
+    docs: &[u32],
+) -> Result<Vec<Document>, StoreError> {
+    let shape = DocumentShape::new(index, config);
     let mut stmt = conn.prepare_cached(
         "SELECT id, link, title, description, date, image, type, facet_list FROM documents WHERE num = ?1",
     )?;
@@ -30,7 +39,8 @@ pub(crate) fn documents(conn: &Connection, index: &SpaceIndex, docs: &[u32]) -> 
             })
             .optional()?;
         let Some((id, link, title, description, date, image, kind, facet_list)) = row else { continue };
-        let facet_list: Vec<FacetGroup> = serde_json::from_str(&facet_list)?;
+        let mut facet_list: Vec<FacetGroup> = serde_json::from_str(&facet_list)?;
+        let document_details = shape.apply(&mut facet_list)?;
         out.push(Document {
             id,
             link,
@@ -41,7 +51,7 @@ pub(crate) fn documents(conn: &Connection, index: &SpaceIndex, docs: &[u32]) -> 
             image,
             search_space_id: index.space.clone(),
             kind,
-            document_details: Vec::new(),
+            document_details,
             facet_list,
             extra: Default::default(),
         });

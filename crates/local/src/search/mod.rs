@@ -15,6 +15,7 @@ mod query;
 mod rank;
 mod recommend;
 mod run;
+mod shape;
 mod similar;
 mod snapshot;
 mod spaces;
@@ -113,7 +114,7 @@ impl SearchEngine {
             "text" => similar::by_text(conn, &index, doc, number)?,
             _ => similar::by_concepts(&index, doc, number),
         };
-        Ok(fetch::documents(conn, &index, &docs)?)
+        Ok(fetch::documents(conn, &index, config, &docs)?)
     }
 
     /// Operation 8: recommendations for `query.uri` in the search space of `config`.
@@ -137,7 +138,7 @@ impl SearchEngine {
                 recommend::related_concepts(&index, doc, similar, limit)
             }
         };
-        let result = fetch::documents(conn, &index, &docs)?;
+        let result = fetch::documents(conn, &index, config, &docs)?;
         Ok(Recommendations {
             message: Some(String::new()),
             total: Some(result.len() as i32),

@@ -22,12 +22,12 @@ pub(crate) fn resolve_field<'a>(index: &'a SpaceIndex, uri: &str) -> Option<&'a 
     index.field(uri).or_else(|| uri.strip_prefix(FIELD_URI_PREFIX).and_then(|id| index.field(id)))
 }
 
-/// What a `facetsToShow` item names: its uri, or its refId when the uri is empty.
-fn group_name(setting: &FacetSetting) -> &String {
-    if setting.uri.is_empty() {
-        &setting.ref_id
+/// What a `facetsToShow` or `detailsToShow` item names: its uri, or its refId when the uri is empty.
+pub(crate) fn item_name<'a>(uri: &'a str, ref_id: &'a str) -> &'a str {
+    if uri.is_empty() {
+        ref_id
     } else {
-        &setting.uri
+        uri
     }
 }
 
@@ -117,7 +117,7 @@ pub(crate) fn search(conn: &Connection, index: &SpaceIndex, config: &Config, req
     // Per group shown: its setting, and the field it shows with the selected values and the count job.
     let mut groups: Vec<(&FacetSetting, Option<(&FieldIndex, &[u32], usize)>)> = Vec::new();
     for setting in config.filter.facets_to_show.iter().filter(|s| s.show) {
-        let Some(field) = resolve_field(index, group_name(setting)) else {
+        let Some(field) = resolve_field(index, item_name(&setting.uri, &setting.ref_id)) else {
             groups.push((setting, None));
             continue;
         };
@@ -148,13 +148,17 @@ pub(crate) fn search(conn: &Connection, index: &SpaceIndex, config: &Config, req
         .into_iter()
         .map(|(setting, group)| match group {
             Some((field, selected, job)) => facet_group(field, setting, &counts[job], selected),
-            None => FacetGroup { field: group_name(setting).clone(), label: setting.title.clone(), facets: Vec::new() },
+            None => FacetGroup {
+                field: item_name(&setting.uri, &setting.ref_id).to_owned(),
+                label: setting.title.clone(),
+                facets: Vec::new(),
+            },
         })
         .collect();
     Ok(SearchResponse {
         concepts: Vec::new(),
         facets,
-        result: fetch::documents(conn, index, &page)?,
+        result: fetch::documents(conn, index, config, &page)?,
         message: String::new(),
         total: result.len() as i64,
     })

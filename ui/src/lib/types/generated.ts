@@ -103,7 +103,19 @@ id: string, link: string, title: string, description: string,
 /**
  * Epoch milliseconds, written as a floating-point number.
  */
-date: number, empty: boolean, image: string | null, searchSpaceId: string, type: string, documentDetails: Array<JsonValue>, facetList: Array<FacetGroup>, };
+date: number, empty: boolean, image: string | null, searchSpaceId: string, type: string, 
+/**
+ * The document's values of the fields its configuration's detail view shows: one facet group per
+ * `details.detailsToShow` item with `show: true`, in order (`field` the field id the item names, `label`
+ * the item's `title`), holding the document's refiners of that field with `count` 1 and `children` null,
+ * oriented as in `facetList`. Other servers may leave it empty or send other shapes.
+ */
+documentDetails: Array<JsonValue>, 
+/**
+ * The document's values per facet field. The local engine, as the production server does, labels a group
+ * with the title of the configured facet of that field, else with the field's own label.
+ */
+facetList: Array<FacetGroup>, };
 
 export type FacetGroup = { 
 /**
