@@ -84,11 +84,13 @@ export function sentimentLabel(n: number): 'positive' | 'negative' | 'neutral' {
   return n > 0.1 ? 'positive' : n < -0.1 ? 'negative' : 'neutral';
 }
 
-/** The values of one facet field of a document, as display names. */
-export function valuesOf(doc: Document, field: string): string[] {
-  const group: FacetGroup | undefined = doc.facetList?.find((g) => g.field === field);
-  if (!group) return [];
-  const names = flatten(group.facets).map((r) => (field === 'dyn_uri_all_concepts' ? (r.value ?? r.label) : r.label));
+/**
+ * The values of a document's group (from its facetList or documentDetails) as display names, once each. In the
+ * `dyn_uri_all_concepts` group the name is in `value` (api.md), in every other group in `label`.
+ */
+export function namesOf(group: FacetGroup): string[] {
+  const reversed = group.field === 'dyn_uri_all_concepts';
+  const names = flatten(group.facets).map((r) => (reversed ? (r.value ?? r.label) : r.label));
   return [...new Set(names)];
 }
 
