@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use studio_model::Backend;
+use studio_model::{Backend, ErrorCode};
 use studio_remote::RemoteBackend;
 
 use crate::error::IpcError;
@@ -16,7 +16,7 @@ pub fn check_url(url: &str) -> Result<String, IpcError> {
     let rest = trimmed.strip_prefix("https://").or_else(|| trimmed.strip_prefix("http://"));
     match rest {
         Some(host) if !host.is_empty() && !host.contains(char::is_whitespace) => Ok(trimmed.to_owned()),
-        _ => Err(IpcError::new("settings", format!("`{url}` is not a server address; write it as http://host:port or https://host"))),
+        _ => Err(IpcError::new(ErrorCode::Settings, format!("`{url}` is not a server address; write it as http://host:port or https://host"))),
     }
 }
 
@@ -24,7 +24,7 @@ pub fn check_url(url: &str) -> Result<String, IpcError> {
 pub async fn remote(slot: &BackendSlot, url: &str) -> Result<Arc<dyn Backend>, IpcError> {
     let saved = token::load(slot.data_dir(), url).await.map(|(t, _)| t);
     let backend = RemoteBackend::new(url, saved.as_deref())
-        .map_err(|e| IpcError::new("settings", format!("cannot set up a client for {url}: {e}")))?;
+        .map_err(|e| IpcError::new(ErrorCode::Settings, format!("cannot set up a client for {url}: {e}")))?;
     Ok(Arc::new(backend))
 }
 
@@ -37,7 +37,7 @@ pub async fn switch(slot: &BackendSlot, mode: Mode, url: Option<&str>, new_token
             Ok(url.map(str::to_owned))
         }
         Mode::Remote => {
-            let url = check_url(url.ok_or_else(|| IpcError::new("settings", "a remote server needs its address"))?)?;
+            let url = check_url(url.ok_or_else(|| IpcError::new(ErrorCode::Settings, "a remote server needs its address"))?)?;
             if let Some(new_token) = new_token.filter(|t| !t.trim().is_empty()) {
                 token::save(slot.data_dir(), &url, new_token.trim()).await?;
             }

@@ -3,6 +3,7 @@
 //! when one answers, else in a file readable only by its owner. The token is never logged, and never sent
 //! back to the UI.
 
+use studio_model::ErrorCode;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -95,7 +96,7 @@ impl Prefs {
     pub fn open<R: Runtime>(app: &AppHandle<R>, data_dir: &Path) -> Result<Self, IpcError> {
         let store = app
             .store(data_dir.join(PREFS_FILE))
-            .map_err(|e| IpcError::new("settings", format!("cannot open the settings file: {e}")))?;
+            .map_err(|e| IpcError::new(ErrorCode::Settings, format!("cannot open the settings file: {e}")))?;
         Ok(Prefs { store: store as Arc<dyn KeyValue>, data_dir: data_dir.to_owned() })
     }
 
@@ -105,7 +106,7 @@ impl Prefs {
 
     fn write(&self, key: &str, value: Value) -> Result<(), IpcError> {
         self.store.set(key, value);
-        self.store.save().map_err(|e| IpcError::new("settings", format!("cannot save the settings: {e}")))
+        self.store.save().map_err(|e| IpcError::new(ErrorCode::Settings, format!("cannot save the settings: {e}")))
     }
 
     pub fn mode(&self) -> Mode {
@@ -212,7 +213,7 @@ pub mod token {
             .unwrap_or_default();
         saved.insert(url.to_owned(), Value::String(token.to_owned()));
         let text = Value::Object(saved).to_string();
-        let fail = |e: std::io::Error| IpcError::new("settings", format!("cannot save the token in {}: {e}", path.display()));
+        let fail = |e: std::io::Error| IpcError::new(ErrorCode::Settings, format!("cannot save the token in {}: {e}", path.display()));
         write_owner_only(&path, text.as_bytes()).map_err(fail)
     }
 

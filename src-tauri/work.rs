@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 use studio_local::{demo, import_concepts, import_documents, os_caller, ImportReport, LocalBackend, StoreError};
-use studio_model::Backend;
+use studio_model::{Backend, ErrorCode};
 use crate::error::IpcError;
 use crate::state::Tasks;
 
@@ -79,9 +79,9 @@ fn describe(result: Result<ImportReport, StoreError>) -> Result<ImportReport, St
 pub fn start_import(tasks: &Tasks, local: &LocalBackend, path: PathBuf, search_space: String) -> Result<u64, IpcError> {
     let search_space = search_space.trim().to_owned();
     if search_space.is_empty() {
-        return Err(IpcError::new("bad_request", "name the search space to import into"));
+        return Err(IpcError::new(ErrorCode::BadRequest, "name the search space to import into"));
     }
-    let file = File::open(&path).map_err(|e| IpcError::new("task", format!("cannot read {}: {e}", path.display())))?;
+    let file = File::open(&path).map_err(|e| IpcError::new(ErrorCode::Task, format!("cannot read {}: {e}", path.display())))?;
     let label = format!("Importing {} into {search_space}", path.file_name().unwrap_or_default().to_string_lossy());
     Ok(spawn(tasks, local, label, None, Box::new(move |local, progress, cancel| {
         let reader = BufReader::new(Cancellable { inner: file, cancel });
@@ -119,7 +119,7 @@ pub fn load_demo(local: &LocalBackend, progress: &mut dyn FnMut(u64), cancel: Ar
 pub fn start_pull(tasks: &Tasks, slot: &crate::state::BackendSlot, id: i32) -> Result<u64, IpcError> {
     let (remote, key) = slot.get_keyed();
     if key == studio_sync::LOCAL_KEY {
-        return Err(IpcError::new("bad_request", "taking a search space offline needs a remote server; switch to one first"));
+        return Err(IpcError::new(ErrorCode::BadRequest, "taking a search space offline needs a remote server; switch to one first"));
     }
     let label = format!("Taking configuration {id} of {key} offline");
     Ok(spawn(tasks, slot.local(), label, None, Box::new(move |local, progress, cancel| {

@@ -1,5 +1,6 @@
 //! Configurations to and from JSON files chosen in the system's dialogs (the UI opens them).
 
+use studio_model::ErrorCode;
 use studio_local::os_caller;
 use studio_sync::files::{self, ImportedConfig};
 use tauri::State;
@@ -10,7 +11,7 @@ use crate::state::BackendSlot;
 type Answer<T> = Result<T, IpcError>;
 
 fn io(what: &str, path: &str, e: std::io::Error) -> IpcError {
-    IpcError::new("bad_request", format!("cannot {what} {path}: {e}"))
+    IpcError::new(ErrorCode::BadRequest, format!("cannot {what} {path}: {e}"))
 }
 
 /// Writes configuration `id`, or every configuration when `id` is null, as a bundle; answers how many.
@@ -22,7 +23,7 @@ pub async fn export_configurations(slot: State<'_, BackendSlot>, path: String, i
         None => files::export_all(backend.as_ref()).await?,
     };
     let count = bundle["configurations"].as_array().map_or(0, Vec::len);
-    let text = serde_json::to_string_pretty(&bundle).map_err(|e| IpcError::new("internal", e.to_string()))?;
+    let text = serde_json::to_string_pretty(&bundle).map_err(|e| IpcError::new(ErrorCode::Internal, e.to_string()))?;
     std::fs::write(&path, text + "\n").map_err(|e| io("write", &path, e))?;
     Ok(count)
 }

@@ -2,6 +2,7 @@
 //! "Open the document". The webview itself opens no new windows; the system's browser does, and only for
 //! http(s) addresses, whatever a document's `link` holds.
 
+use studio_model::ErrorCode;
 use tauri::Url;
 
 use crate::error::IpcError;
@@ -27,9 +28,9 @@ pub fn web_address(link: &str) -> Result<Url, LinkError> {
 /// Opens `url` in the system's default browser.
 #[tauri::command]
 pub fn open_link(url: String) -> Result<(), IpcError> {
-    let address = web_address(&url).map_err(|e| IpcError::new("bad_request", e.to_string()))?;
+    let address = web_address(&url).map_err(|e| IpcError::new(ErrorCode::BadRequest, e.to_string()))?;
     open::that_detached(address.as_str())
-        .map_err(|e| IpcError::new("internal", format!("cannot open {address} in a browser: {e}")))
+        .map_err(|e| IpcError::new(ErrorCode::Internal, format!("cannot open {address} in a browser: {e}")))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use utoipa::ToSchema;
 use crate::config::Configuration;
 use crate::document::{Document, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, RecommendQuery};
 use crate::error::{BackendError, FieldError};
+use crate::offers::Offers;
 
 /// Who asks for a change; their name becomes `user` of what they create and of history rows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +42,9 @@ pub enum LogAction {
     Update,
     Delete,
     SetActive,
+    /// An action another server records that this project does not know.
+    #[serde(other)]
+    Other,
 }
 
 impl LogAction {
@@ -50,6 +54,7 @@ impl LogAction {
             LogAction::Update => "update",
             LogAction::Delete => "delete",
             LogAction::SetActive => "set-active",
+            LogAction::Other => "other",
         }
     }
 }
@@ -95,4 +100,9 @@ pub trait Backend: Send + Sync {
     async fn delete_configuration(&self, caller: &Caller, id: i32) -> Result<(), BackendError>;
     /// The search spaces this backend can search, with their facet fields.
     async fn search_spaces(&self) -> Result<Vec<SearchSpace>, BackendError>;
+    /// Which extensions this backend offers, as far as it knows now. Never fails: what cannot be known
+    /// yet counts as offered.
+    async fn offers(&self) -> Offers {
+        Offers::all()
+    }
 }

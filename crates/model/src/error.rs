@@ -1,5 +1,5 @@
 //! Errors every backend can give, each a distinct case a transport maps once to its own form (an HTTP
-//! status, an IPC `{code, message}`).
+//! status, an IPC `{code, message}`), and the one list of error codes those forms share with the UI.
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -11,6 +11,117 @@ pub struct FieldError {
     /// Dotted path of the key, e.g. `config.layout.navbar.backgroundColor`.
     pub key: String,
     pub message: String,
+}
+
+/// What kind of failure an error is, as the UI acts on it without reading messages. The HTTP error body's
+/// status, the desktop commands' `{code, message}` and the UI's `BackendError.code` all come from here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The request itself is unusable (400).
+    BadRequest,
+    /// Not signed in, or the token was refused and could not be renewed (401).
+    Unauthorized,
+    /// Signed in, but not allowed (403).
+    Forbidden,
+    /// No such configuration, document, plugin or path (404).
+    NotFound,
+    /// The request conflicts with the current state (409).
+    Conflict,
+    /// The server does not offer this operation at all (501).
+    NotOffered,
+    /// A server behind this one failed or answered something that is not the API (502).
+    BadGateway,
+    /// A server behind this one did not answer in time (504).
+    Timeout,
+    /// A server behind this one refused with another 4xx status, passed through as it was.
+    Upstream,
+    /// The local store failed (500).
+    Storage,
+    /// A fault of this program (500).
+    Internal,
+    /// The desktop app's settings could not be read or written.
+    Settings,
+    /// A long task was cancelled or failed.
+    Task,
+    /// The server could not be reached at all (only the UI's HTTP transport gives this).
+    Network,
+}
+
+impl ErrorCode {
+    /// Every code, in a stable order (the UI's copy is generated from it).
+    pub const ALL: [ErrorCode; 14] = [
+        ErrorCode::BadRequest,
+        ErrorCode::Unauthorized,
+        ErrorCode::Forbidden,
+        ErrorCode::NotFound,
+        ErrorCode::Conflict,
+        ErrorCode::NotOffered,
+        ErrorCode::BadGateway,
+        ErrorCode::Timeout,
+        ErrorCode::Upstream,
+        ErrorCode::Storage,
+        ErrorCode::Internal,
+        ErrorCode::Settings,
+        ErrorCode::Task,
+        ErrorCode::Network,
+    ];
+
+    /// The code as written on the wire, e.g. `not_offered`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::BadRequest => "bad_request",
+            ErrorCode::Unauthorized => "unauthorized",
+            ErrorCode::Forbidden => "forbidden",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::Conflict => "conflict",
+            ErrorCode::NotOffered => "not_offered",
+            ErrorCode::BadGateway => "bad_gateway",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::Upstream => "upstream",
+            ErrorCode::Storage => "storage",
+            ErrorCode::Internal => "internal",
+            ErrorCode::Settings => "settings",
+            ErrorCode::Task => "task",
+            ErrorCode::Network => "network",
+        }
+    }
+
+    /// The HTTP status this code is answered with; `None` for codes that never cross HTTP as themselves
+    /// (`upstream` carries the upstream's own status; `settings`, `task` and `network` stay on one side).
+    pub fn status(self) -> Option<u16> {
+        match self {
+            ErrorCode::BadRequest => Some(400),
+            ErrorCode::Unauthorized => Some(401),
+            ErrorCode::Forbidden => Some(403),
+            ErrorCode::NotFound => Some(404),
+            ErrorCode::Conflict => Some(409),
+            ErrorCode::NotOffered => Some(501),
+            ErrorCode::BadGateway => Some(502),
+            ErrorCode::Timeout => Some(504),
+            ErrorCode::Storage | ErrorCode::Internal => Some(500),
+            ErrorCode::Upstream | ErrorCode::Settings | ErrorCode::Task | ErrorCode::Network => None,
+        }
+    }
+
+    /// The code an HTTP error status stands for, as a client reads a server's answer: the statuses of
+    /// [`status`](Self::status) map back to their code (500 to `internal`), other 4xx to `upstream`, the
+    /// rest to `internal`.
+    pub fn for_status(status: u16) -> ErrorCode {
+        match status {
+            500 => ErrorCode::Internal,
+            _ => Self::ALL
+                .into_iter()
+                .find(|code| code.status() == Some(status))
+                .unwrap_or(if (400..500).contains(&status) { ErrorCode::Upstream } else { ErrorCode::Internal }),
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// What went wrong in a backend operation. Messages name the thing that was wrong and are safe to show.
@@ -31,6 +142,10 @@ pub enum BackendError {
     /// The operation conflicts with the current state (deleting the active configuration).
     #[error("{0}")]
     Conflict(String),
+    /// The server does not offer this operation (one of the extensions of the API); the message says
+    /// "does not offer" and names the operation.
+    #[error("{0}")]
+    NotOffered(String),
     /// A server behind this one could not be reached or answered something that is not the API.
     #[error("{0}")]
     BadGateway(String),
@@ -47,4 +162,32 @@ pub enum BackendError {
     /// A fault in this program; never caused by input.
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+impl BackendError {
+    /// The code of this error.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            BackendError::BadRequest(_) => ErrorCode::BadRequest,
+            BackendError::Unauthorized(_) => ErrorCode::Unauthorized,
+            BackendError::Forbidden(_) => ErrorCode::Forbidden,
+            BackendError::NotFound(_) => ErrorCode::NotFound,
+            BackendError::Conflict(_) => ErrorCode::Conflict,
+            BackendError::NotOffered(_) => ErrorCode::NotOffered,
+            BackendError::BadGateway(_) => ErrorCode::BadGateway,
+            BackendError::Upstream { .. } => ErrorCode::Upstream,
+            BackendError::Timeout(_) => ErrorCode::Timeout,
+            BackendError::Storage(_) => ErrorCode::Storage,
+            BackendError::Internal(_) => ErrorCode::Internal,
+        }
+    }
+
+    /// The HTTP status a server answers this error with: the code's status, an upstream's own 4xx as it
+    /// was, and 502 for an "upstream" status that is not a 4xx.
+    pub fn status(&self) -> u16 {
+        match self {
+            BackendError::Upstream { status, .. } if (400..500).contains(status) => *status,
+            other => other.code().status().unwrap_or(502),
+        }
+    }
 }

@@ -10,6 +10,7 @@ mod config;
 mod document;
 mod error;
 mod merge;
+mod offers;
 mod rules;
 
 pub use backend::{Backend, Caller, ConfigurationList, LogAction, LogEntry, WriteOutcome};
@@ -20,8 +21,9 @@ pub use document::{
     Document, FacetField, FacetGroup, FacetKind, RecommendQuery, Recommendations, Refiner, SearchRequest,
     SearchResponse, SearchSpace, SelectedFacet, SimilarQuery, ALL_CONCEPTS_FIELD,
 };
-pub use error::{BackendError, FieldError};
+pub use error::{BackendError, ErrorCode, FieldError};
 pub use merge::{merge_create, merge_update, with_overrides};
+pub use offers::{Extension, Offers};
 pub use rules::{
     DATE_FORMATS, FACET_MODES, MAX_LOGO_BYTES, SIMILARITY_PLUGINS, RECOMMENDERS, SORTINGS, SORTING_ORDERS,
     TITLE_ACTIONS,

@@ -24,7 +24,7 @@ fn generated() -> String {
         Configuration, Config, ResultSettings, Filter, FacetSetting, ColourPair, Layout, Details, DetailSetting,
         FieldError, ConfigurationList, WriteOutcome, LogAction, LogEntry,
         Document, FacetGroup, Refiner, SelectedFacet, SearchRequest, SearchResponse, SimilarQuery, RecommendQuery,
-        Recommendations, FacetKind, FacetField, SearchSpace,
+        Recommendations, FacetKind, FacetField, SearchSpace, ErrorCode, Extension, Offers,
     ) {
         out.push('\n');
         out.push_str(&decl);
@@ -33,6 +33,25 @@ fn generated() -> String {
         }
         out.push('\n');
     }
+    out.push_str("\n/** The HTTP status each error code is answered with; null for codes that never cross HTTP as themselves. */\n");
+    out.push_str("export const ERROR_STATUS: { readonly [code in ErrorCode]: number | null } = {\n");
+    for code in ErrorCode::ALL {
+        let status = code.status().map_or("null".to_owned(), |s| s.to_string());
+        out.push_str(&format!("  {}: {status},\n", code.as_str()));
+    }
+    out.push_str("};\n");
+    out.push_str("\n/** Each extension of the API: its method and path (as OpenAPI writes them), and the operation in words. */\n");
+    out.push_str("export const EXTENSIONS: { readonly [e in Extension]: { method: string; path: string; operation: string } } = {\n");
+    for extension in Extension::ALL {
+        let (method, path) = extension.route();
+        let name = serde_json::to_value(extension).unwrap();
+        out.push_str(&format!(
+            "  {}: {{ method: {method:?}, path: {path:?}, operation: {:?} }},\n",
+            name.as_str().unwrap(),
+            extension.operation()
+        ));
+    }
+    out.push_str("};\n");
     out
 }
 

@@ -3,9 +3,10 @@
 //! but an answer that cannot be this API's is named as such, with its status and first bytes.
 
 use reqwest::header::{HeaderMap, CONTENT_TYPE};
-use reqwest::StatusCode;
+use reqwest::{Method, StatusCode};
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Map, Value};
+use studio_model::Extension;
 
 use crate::error::RemoteError;
 
@@ -15,8 +16,9 @@ pub const SNIPPET_BYTES: usize = 200;
 /// The parts of an answer that decide what it means.
 pub(crate) struct Answer<'a> {
     pub server: &'a str,
-    /// `GET /api/configurations/4`, for messages.
-    pub request: &'a str,
+    pub method: &'a Method,
+    /// The path under the server's base URL, `/api/configurations/4`.
+    pub path: &'a str,
     pub status: StatusCode,
     pub headers: &'a HeaderMap,
     pub body: &'a [u8],
@@ -30,13 +32,17 @@ impl Answer<'_> {
             return self.parse();
         }
         let server = self.server.to_owned();
+        if let Some(extension) = self.lacked_extension() {
+            return Err(RemoteError::NotOffered { server, extension });
+        }
         let given = self.error_message();
-        let message = || given.clone().unwrap_or_else(|| format!("{} was answered {status} with no reason given", self.request));
+        let request = self.request();
+        let message = || given.clone().unwrap_or_else(|| format!("{request} was answered {status} with no reason given"));
         Err(match status {
             401 => RemoteError::TokenRejected { server, message: message() },
             403 => RemoteError::NotAllowed { server, message: message() },
             404 => RemoteError::NotFound {
-                message: given.clone().unwrap_or_else(|| format!("{} does not exist on {server}", self.request)),
+                message: given.clone().unwrap_or_else(|| format!("{request} does not exist on {server}")),
             },
             400 => RemoteError::BadRequest { message: message() },
             409 => RemoteError::Conflict { message: message() },
@@ -53,6 +59,34 @@ impl Answer<'_> {
         })
     }
 
+    /// Whether this error answer says the server lacks an extension, and the reason it gives.
+    pub fn reading(&self) -> (bool, Option<String>) {
+        match self.lacked_extension() {
+            Some(_) => (true, None),
+            None => (false, self.error_message()),
+        }
+    }
+
+    /// `GET /api/configurations/4`, for messages.
+    fn request(&self) -> String {
+        format!("{} {}", self.method, self.path)
+    }
+
+    /// The extension this request asked for, when the answer says the server lacks it: a 404 or 405 whose
+    /// body is not this API's error body (decisions.md §7). This API's own 404 names a missing
+    /// configuration; a server without the path answers with its framework's page or error.
+    fn lacked_extension(&self) -> Option<Extension> {
+        if !matches!(self.status.as_u16(), 404 | 405) {
+            return None;
+        }
+        let extension = Extension::of_request(self.method.as_str(), self.path)?;
+        let ours = match serde_json::from_slice::<Value>(self.body) {
+            Ok(Value::Object(map)) => is_api_error_body(&map),
+            _ => false,
+        };
+        (!ours).then_some(extension)
+    }
+
     fn parse<T: DeserializeOwned>(&self) -> Result<T, RemoteError> {
         if let Some(content_type) = self.content_type().filter(|ct| !ct.contains("json")) {
             return Err(self.not_the_api(format!("content type `{content_type}` instead of JSON")));
@@ -61,7 +95,12 @@ impl Answer<'_> {
         let value: Value = serde_json::from_slice(body)
             .map_err(|e| self.not_the_api(format!("the body is not valid JSON ({e})")))?;
         if !value.is_object() {
-            return Err(self.not_the_api("the answer has the wrong shape: it is not a JSON object".into()));
+            // A bare array is read only where a lenient answer takes one (other servers' extensions).
+            let not_object = || self.not_the_api("the answer has the wrong shape: it is not a JSON object".into());
+            return match value.is_array() {
+                true => serde_json::from_value(value).map_err(|_| not_object()),
+                false => Err(not_object()),
+            };
         }
         serde_path_to_error::deserialize(value).map_err(|e| {
             let path = e.path().to_string();
@@ -82,23 +121,48 @@ impl Answer<'_> {
         RemoteError::NotTheApi {
             server: self.server.to_owned(),
             status: self.status.as_u16(),
-            problem: format!("{}: {problem}", self.request),
+            problem: format!("{}: {problem}", self.request()),
             start: snippet(self.body),
         }
     }
 
-    /// The reason an error answer gives: `message` of this API's error body (decisions.md §5), or the
-    /// `error`/`detail`/`title` of other common error bodies, or a short plain-text body.
+    /// The reason an error answer gives, by its most specific text: `message` of this API's error body
+    /// (decisions.md §5), else the `error_description`, `detail`, `message`, `error` or `title` of other
+    /// servers' bodies (OAuth, RFC 7807, Spring), or a short plain-text body. Another server's text comes
+    /// with the status and, where its body names it, the path; a text that only repeats the status's reason
+    /// ("Not Found") is never given alone.
     fn error_message(&self) -> Option<String> {
+        let status = self.status.as_u16();
+        let reason = self.status.canonical_reason().unwrap_or("Error");
         if let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(self.body) {
-            return ["message", "detail", "error", "title"]
+            if is_api_error_body(&map) {
+                return text_of(&map, "message");
+            }
+            let specific = ["message", "error_description", "detail", "error", "title"]
                 .iter()
-                .find_map(|key| map.get(*key)?.as_str().map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned));
+                .filter_map(|key| text_of(&map, key))
+                .find(|text| !text.eq_ignore_ascii_case(reason) && text != "No message available");
+            let path = text_of(&map, "path").map(|p| format!(" at {p}")).unwrap_or_default();
+            return Some(match specific {
+                Some(text) => format!("{text} ({status} {reason}{path})"),
+                None => format!("{} was answered {status} {reason}{path}", self.request()),
+            });
         }
         let is_text = self.content_type().is_some_and(|ct| ct == "text/plain");
         let text = String::from_utf8_lossy(self.body);
-        (is_text && !text.trim().is_empty()).then(|| snippet(self.body))
+        (is_text && !text.trim().is_empty()).then(|| format!("{} ({status} {reason})", snippet(self.body)))
     }
+}
+
+/// A non-blank string field of an error body, trimmed.
+fn text_of(map: &Map<String, Value>, key: &str) -> Option<String> {
+    map.get(key)?.as_str().map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned)
+}
+
+/// Whether an error body is this API's own `{status, error, message}` (decisions.md §5): exactly those
+/// three keys. Spring's default body adds `timestamp` and `path`, OAuth's has `error_description`.
+fn is_api_error_body(map: &Map<String, Value>) -> bool {
+    map.len() == 3 && map.get("status").is_some_and(Value::is_u64) && text_of(map, "error").is_some() && map.get("message").is_some_and(Value::is_string)
 }
 
 /// The first [`SNIPPET_BYTES`] bytes of a body as one line of text, marked when cut.

@@ -4,14 +4,17 @@
 
 use async_trait::async_trait;
 use serde_json::Value;
+use std::sync::Arc;
+
 use studio_model::{
-    Backend, BackendError, Caller, Configuration, ConfigurationList, Document, LogEntry, RecommendQuery,
+    Backend, BackendError, Caller, Configuration, ConfigurationList, Document, LogEntry, Offers, RecommendQuery,
     Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
 };
 
 use crate::client::RemoteClient;
 use crate::error::RemoteError;
 use crate::options::RemoteOptions;
+use crate::session::{SignIn, TokenKeeper};
 
 /// Configurations and search on a remote server of the API.
 ///
@@ -32,6 +35,12 @@ impl RemoteBackend {
     /// A backend over the server at `base_url` with the given timeouts and retries.
     pub fn with_options(base_url: &str, token: Option<&str>, options: RemoteOptions) -> Result<Self, RemoteError> {
         Ok(RemoteBackend { client: RemoteClient::new(base_url, token, options)? })
+    }
+
+    /// A backend over the server at `base_url` that signs in as `sign_in` says; `keeper` is told about
+    /// every new set of a provider's tokens.
+    pub fn signed_in(base_url: &str, sign_in: SignIn, options: RemoteOptions, keeper: Option<Arc<dyn TokenKeeper>>) -> Result<Self, RemoteError> {
+        Ok(RemoteBackend { client: RemoteClient::signed_in(base_url, sign_in, options, keeper)? })
     }
 
     /// The client underneath, whose methods answer with [`RemoteError`] instead of `BackendError`.
@@ -96,5 +105,9 @@ impl Backend for RemoteBackend {
 
     async fn search_spaces(&self) -> Result<Vec<SearchSpace>, BackendError> {
         Ok(self.client.search_spaces().await?)
+    }
+
+    async fn offers(&self) -> Offers {
+        self.client.offers().await
     }
 }

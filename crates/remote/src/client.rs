@@ -2,15 +2,20 @@
 //! answering with [`RemoteError`]s that keep what the server meant. Each method only names its request and
 //! unwraps its answer; sending, retrying and reading live in the transport.
 
+use std::sync::Arc;
+
 use reqwest::Method;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use studio_model::{
-    Configuration, ConfigurationList, Document, LogEntry, RecommendQuery, Recommendations, SearchRequest,
-    SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
+    Configuration, ConfigurationList, Document, Extension, LogEntry, Offers, RecommendQuery, Recommendations,
+    SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
 };
 
 use crate::error::RemoteError;
+use crate::offers::KnownOffers;
 use crate::options::RemoteOptions;
+use crate::session::{Session, SignIn, TokenKeeper};
 use crate::transport::{Call, Repeat, Transport};
 use crate::wire;
 
@@ -20,6 +25,7 @@ use crate::wire;
 #[derive(Clone)]
 pub struct RemoteClient {
     transport: Transport,
+    offers: Arc<KnownOffers>,
 }
 
 fn config_path(id: i32, rest: &str) -> String {
@@ -30,7 +36,13 @@ impl RemoteClient {
     /// A client of the server at `base_url` (`http(s)://host[:port]`, the part before `/api`). `token` is
     /// sent as `Authorization: Bearer <token>`; with `None` no Authorization header is sent.
     pub fn new(base_url: &str, token: Option<&str>, options: RemoteOptions) -> Result<Self, RemoteError> {
-        Ok(RemoteClient { transport: Transport::new(base_url, token, options)? })
+        Self::signed_in(base_url, SignIn::token(token), options, None)
+    }
+
+    /// A client of the server at `base_url` that signs in as `sign_in` says. `keeper` is told about every
+    /// new set of a provider's tokens (to keep the refresh token for the next start).
+    pub fn signed_in(base_url: &str, sign_in: SignIn, options: RemoteOptions, keeper: Option<Arc<dyn TokenKeeper>>) -> Result<Self, RemoteError> {
+        Ok(RemoteClient { transport: Transport::new(base_url, sign_in, options, keeper)?, offers: Arc::default() })
     }
 
     /// The server's base URL, without a trailing slash.
@@ -105,35 +117,66 @@ impl RemoteClient {
     }
 
     /// Makes a configuration the active one (`POST /api/configurations/{id}/set`). Not repeated after the
-    /// server may have seen it: each set-active writes a history row.
+    /// server may have seen it: each set-active writes a history row. Other servers' answers are read
+    /// leniently; one that carries no configuration is followed by a read of it.
     pub async fn set_active(&self, id: i32) -> Result<Configuration, RemoteError> {
         let call = Call { method: Method::POST, path: config_path(id, "/set"), query: Vec::new(), body: None, repeat: Repeat::Once };
-        let answer: wire::OneConfiguration = self.transport.send(call).await?;
-        Ok(answer.configuration)
+        let answer: Value = self.extension(Extension::SetActive, call).await?;
+        match wire::set_active_configuration(answer) {
+            Some(configuration) => Ok(configuration),
+            None => self.get_configuration(id).await,
+        }
     }
 
-    /// `GET /api/configurations/visible`.
+    /// `GET /api/configurations/visible`, read leniently.
     pub async fn visible_configurations(&self) -> Result<Vec<Configuration>, RemoteError> {
-        let answer: wire::Visible = self.transport.send(Call::get("/api/configurations/visible".into())).await?;
-        Ok(answer.configurations)
+        let answer: Value = self.extension(Extension::Visible, Call::get("/api/configurations/visible".into())).await?;
+        Ok(wire::visible_configurations(answer))
     }
 
-    /// `GET /api/configurations/{id}/logs`, newest first.
+    /// `GET /api/configurations/{id}/logs`, newest first, read leniently.
     pub async fn configuration_logs(&self, id: i32) -> Result<Vec<LogEntry>, RemoteError> {
-        let answer: wire::Logs = self.transport.send(Call::get(config_path(id, "/logs"))).await?;
-        Ok(answer.logs)
+        let answer: Value = self.extension(Extension::Logs, Call::get(config_path(id, "/logs"))).await?;
+        Ok(wire::log_entries(answer))
     }
 
     /// `DELETE /api/configurations/{id}`.
     pub async fn delete_configuration(&self, id: i32) -> Result<(), RemoteError> {
         let call = Call { method: Method::DELETE, path: config_path(id, ""), query: Vec::new(), body: None, repeat: Repeat::Safe };
-        let _: wire::Acknowledged = self.transport.send(call).await?;
+        let _: wire::Acknowledged = self.extension(Extension::Delete, call).await?;
         Ok(())
     }
 
     /// `GET /api/searchspaces`.
     pub async fn search_spaces(&self) -> Result<Vec<SearchSpace>, RemoteError> {
-        let answer: wire::SearchSpaces = self.transport.send(Call::get("/api/searchspaces".into())).await?;
+        let answer: wire::SearchSpaces = self.extension(Extension::SearchSpaces, Call::get("/api/searchspaces".into())).await?;
         Ok(answer.search_spaces)
+    }
+
+    /// Sends a request for an extension, unless the server is known not to offer it; an answer saying it
+    /// lacks the extension is remembered.
+    async fn extension<T: DeserializeOwned>(&self, extension: Extension, call: Call) -> Result<T, RemoteError> {
+        let not_offered = || RemoteError::NotOffered { server: self.base_url().to_owned(), extension };
+        if !self.offers.known().offers(extension) {
+            return Err(not_offered());
+        }
+        let result = self.transport.send(call).await;
+        if let Err(RemoteError::NotOffered { .. }) = &result {
+            self.offers.lacks(extension);
+        }
+        result
+    }
+
+    /// What the server offers: the paths its OpenAPI document at `/api-docs` lists (read once), less every
+    /// extension it has answered that it lacks. A server without a readable document offers what it has
+    /// not refused.
+    pub async fn offers(&self) -> Offers {
+        self.offers.documented(|| async { self.transport.send::<Value>(Call::get("/api-docs".into())).await.ok() }).await;
+        self.offers.known()
+    }
+
+    /// The provider session, when this client signs in through an OpenID Connect provider.
+    pub fn session(&self) -> Option<&std::sync::Arc<Session>> {
+        self.transport.session()
     }
 }

@@ -2,7 +2,7 @@
 //! that fuzzing (fuzz/) and tests can feed it any status, content type and body a server might send.
 
 use reqwest::header::{HeaderMap, HeaderValue, CONTENT_TYPE};
-use reqwest::StatusCode;
+use reqwest::{Method, StatusCode};
 use studio_model::{Recommendations, SearchResponse};
 
 use crate::answer::Answer;
@@ -61,16 +61,16 @@ pub fn decode_answer(kind: AnswerKind, status: u16, content_type: Option<&str>, 
         headers.insert(CONTENT_TYPE, value);
     }
     let status = StatusCode::from_u16(status).map_err(|_| not_http(status, "a status outside 100-999"))?;
-    let answer = Answer { server: "http://fuzz.invalid", request: "GET /api", status, headers: &headers, body };
+    let answer = Answer { server: "http://fuzz.invalid", method: &Method::GET, path: "/api", status, headers: &headers, body };
     match kind {
         AnswerKind::OneConfiguration => answer.read::<wire::OneConfiguration>().map(drop),
         AnswerKind::ConfigurationList => answer.read::<wire::ConfigurationList>().map(drop),
-        AnswerKind::Visible => answer.read::<wire::Visible>().map(drop),
+        AnswerKind::Visible => answer.read::<serde_json::Value>().map(wire::visible_configurations).map(drop),
         AnswerKind::Written => answer.read::<wire::Written>().map(drop),
         AnswerKind::Similar => answer.read::<wire::Similar>().map(drop),
         AnswerKind::Recommendations => answer.read::<Recommendations>().map(drop),
         AnswerKind::Search => answer.read::<SearchResponse>().map(drop),
-        AnswerKind::Logs => answer.read::<wire::Logs>().map(drop),
+        AnswerKind::Logs => answer.read::<serde_json::Value>().map(wire::log_entries).map(drop),
         AnswerKind::SearchSpaces => answer.read::<wire::SearchSpaces>().map(drop),
         AnswerKind::Acknowledged => answer.read::<wire::Acknowledged>().map(drop),
     }
@@ -83,4 +83,20 @@ fn not_http(status: u16, what: &str) -> RemoteError {
         problem: format!("the answer had {what}"),
         start: String::new(),
     }
+}
+
+/// How an error answer to `request` (`"GET /api/configurations/9"`) is read: whether it says the server
+/// lacks the extension asked for, and the reason it gives by its most specific text (the text the client's
+/// errors carry). The web UI reads error answers by the same rules; both are pinned by
+/// `crates/remote/cases/error-answers.json`.
+pub fn read_error_answer(request: &str, status: u16, content_type: Option<&str>, body: &[u8]) -> (bool, Option<String>) {
+    let (method, path) = request.split_once(' ').unwrap_or(("GET", request));
+    let method = Method::from_bytes(method.as_bytes()).unwrap_or(Method::GET);
+    let mut headers = HeaderMap::new();
+    if let Some(value) = content_type.and_then(|v| HeaderValue::from_str(v).ok()) {
+        headers.insert(CONTENT_TYPE, value);
+    }
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY);
+    let answer = Answer { server: "http://server.invalid", method: &method, path, status, headers: &headers, body };
+    answer.reading()
 }

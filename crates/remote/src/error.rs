@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use studio_model::BackendError;
+use studio_model::{BackendError, Extension};
 
 /// A failed exchange with a remote server of the API.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -50,6 +50,18 @@ pub enum RemoteError {
     /// The answer was larger than the client reads ([`RemoteOptions::max_answer_bytes`](crate::RemoteOptions)).
     #[error("{server} sent an answer larger than {limit} bytes to {request}; it was not read")]
     TooLarge { server: String, request: String, limit: u64 },
+    /// The server lacks an extension of the API (it answered 404 or 405 without this API's error body).
+    #[error("{server} does not offer {}", .extension.operation())]
+    NotOffered { server: String, extension: Extension },
+    /// The sign-in provider cannot be used: a wrong issuer URL, a refused client, an odd answer.
+    #[error("signing in with {issuer} failed: {message}")]
+    SignIn { issuer: String, message: String },
+    /// The provider refused the grant: wrong username or password, or a refresh token that has expired.
+    #[error("{issuer} refused the sign-in: {message}")]
+    GrantRefused { issuer: String, message: String },
+    /// The provider's tokens could not be renewed and no password is known: the user must sign in again.
+    #[error("sign in to {server} again: {reason}")]
+    SignInNeeded { server: String, reason: String },
     /// The server answered, but not as a server of this API would (HTML, wrong JSON, an unexpected status).
     #[error("{server} answered something that is not the Search Studio API (HTTP {status}; {problem}); it began: {start}")]
     NotTheApi { server: String, status: u16, problem: String, start: String },
@@ -70,7 +82,11 @@ impl From<RemoteError> for BackendError {
     fn from(e: RemoteError) -> Self {
         let message = e.to_string();
         match e {
-            RemoteError::TokenRejected { .. } => BackendError::Unauthorized(message),
+            RemoteError::TokenRejected { .. }
+            | RemoteError::SignIn { .. }
+            | RemoteError::GrantRefused { .. }
+            | RemoteError::SignInNeeded { .. } => BackendError::Unauthorized(message),
+            RemoteError::NotOffered { server, extension } => extension.not_offered(&server),
             RemoteError::NotAllowed { .. } => BackendError::Forbidden(message),
             RemoteError::NotFound { message } => BackendError::NotFound(message),
             RemoteError::BadRequest { message } => BackendError::BadRequest(message),

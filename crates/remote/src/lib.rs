@@ -16,13 +16,17 @@ mod backend;
 mod client;
 mod decode;
 mod error;
+mod offers;
+pub mod oidc;
 mod options;
+pub mod session;
 mod transport;
 mod wire;
 
 pub use answer::SNIPPET_BYTES;
 pub use backend::RemoteBackend;
 pub use client::RemoteClient;
-pub use decode::{decode_answer, AnswerKind};
+pub use decode::{decode_answer, read_error_answer, AnswerKind};
 pub use error::RemoteError;
 pub use options::RemoteOptions;
+pub use session::{PasswordCredentials, ProviderSignIn, Session, SignIn, TokenKeeper};

@@ -7,6 +7,7 @@
 //! and the read-only search POST; never create or set-active. Timeouts are not retried (each would cost a
 //! whole request timeout again).
 
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use reqwest::header::{HeaderMap, HeaderValue, ACCEPT, AUTHORIZATION, RETRY_AFTER, USER_AGENT};
@@ -17,6 +18,7 @@ use serde_json::Value;
 use crate::answer::Answer;
 use crate::error::RemoteError;
 use crate::options::RemoteOptions;
+use crate::session::{Session, SignIn};
 
 /// Whether a request may be sent again after the server may have seen it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,12 +48,23 @@ impl Call {
     }
 }
 
+/// What a request carries to prove who sends it.
+#[derive(Clone)]
+enum Authorization {
+    None,
+    /// A pasted token, the same on every request.
+    Fixed(HeaderValue),
+    /// A provider's tokens, renewed as they expire.
+    Session(Arc<Session>),
+}
+
 /// The HTTP client of one remote backend.
 #[derive(Clone)]
 pub(crate) struct Transport {
     client: Client,
     base: String,
     options: RemoteOptions,
+    authorization: Authorization,
 }
 
 /// How one attempt ended.
@@ -62,26 +75,40 @@ enum Attempt {
 
 impl Transport {
     /// A client for the server at `base_url` (`http(s)://host[:port][/prefix]`, the part before `/api`).
-    pub fn new(base_url: &str, token: Option<&str>, options: RemoteOptions) -> Result<Self, RemoteError> {
+    pub fn new(base_url: &str, sign_in: SignIn, options: RemoteOptions, keeper: Option<Arc<dyn crate::session::TokenKeeper>>) -> Result<Self, RemoteError> {
         let base = check_base_url(base_url)?;
+        let authorization = match sign_in {
+            SignIn::Anonymous => Authorization::None,
+            SignIn::Token(token) => Authorization::Fixed(bearer_header(&base, token.trim())?),
+            SignIn::Provider(provider) => Authorization::Session(Arc::new(Session::new(&base, provider, keeper))),
+        };
         let mut headers = HeaderMap::new();
         headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
         headers.insert(USER_AGENT, HeaderValue::from_static(concat!("search-studio/", env!("CARGO_PKG_VERSION"))));
-        if let Some(token) = token.map(str::trim).filter(|t| !t.is_empty()) {
-            let mut value = HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| RemoteError::BadBaseUrl {
-                url: base.clone(),
-                reason: "the access token holds characters that cannot be sent in a header".into(),
-            })?;
-            value.set_sensitive(true);
-            headers.insert(AUTHORIZATION, value);
-        }
         let client = Client::builder()
             .default_headers(headers)
             .connect_timeout(options.connect_timeout)
             .timeout(options.request_timeout)
             .build()
             .map_err(|e| RemoteError::Client(root_cause(&e)))?;
-        Ok(Transport { client, base, options })
+        Ok(Transport { client, base, options, authorization })
+    }
+
+    /// The provider session, when the client signs in through one.
+    pub fn session(&self) -> Option<&Arc<Session>> {
+        match &self.authorization {
+            Authorization::Session(session) => Some(session),
+            _ => None,
+        }
+    }
+
+    /// The Authorization header for the next request (renewing a provider's token when it is due).
+    async fn bearer(&self) -> Result<Option<HeaderValue>, RemoteError> {
+        match &self.authorization {
+            Authorization::None => Ok(None),
+            Authorization::Fixed(value) => Ok(Some(value.clone())),
+            Authorization::Session(session) => Ok(Some(bearer_header(&self.base, &session.bearer().await?)?)),
+        }
     }
 
     /// The base URL, without a trailing slash.
@@ -93,12 +120,23 @@ impl Transport {
     pub async fn send<T: DeserializeOwned>(&self, call: Call) -> Result<T, RemoteError> {
         let request = format!("{} {}", call.method, call.path);
         let mut retry = 0;
+        let mut bearer = self.bearer().await?;
+        let mut renewed = false;
         loop {
-            let wait = match self.attempt(&call).await {
+            let wait = match self.attempt(&call, bearer.as_ref()).await {
+                // A refused token is renewed once and the request sent again: the server did not act on it.
+                Attempt::Answered { status: StatusCode::UNAUTHORIZED, .. } if !renewed && self.session().is_some() => {
+                    renewed = true;
+                    if let (Some(session), Some(sent)) = (self.session(), bearer.as_ref().and_then(|b| b.to_str().ok())) {
+                        let fresh = session.rejected(sent.trim_start_matches("Bearer ")).await?;
+                        bearer = Some(bearer_header(&self.base, &fresh)?);
+                    }
+                    continue;
+                }
                 Attempt::Answered { status, headers, body } => {
                     let again = call.repeat == Repeat::Safe && is_retryable(status) && retry < self.options.retries;
                     if !again {
-                        let answer = Answer { server: &self.base, request: &request, status, headers: &headers, body: &body };
+                        let answer = Answer { server: &self.base, method: &call.method, path: &call.path, status, headers: &headers, body: &body };
                         return answer.read();
                     }
                     self.retry_after(&headers).unwrap_or_else(|| self.options.backoff_for(retry + 1))
@@ -113,11 +151,15 @@ impl Transport {
             retry += 1;
             tracing::debug!(%request, retry, ?wait, "retrying a request to the remote server");
             tokio::time::sleep(wait).await;
+            bearer = self.bearer().await?;
         }
     }
 
-    async fn attempt(&self, call: &Call) -> Attempt {
+    async fn attempt(&self, call: &Call, bearer: Option<&HeaderValue>) -> Attempt {
         let mut builder = self.client.request(call.method.clone(), format!("{}{}", self.base, call.path));
+        if let Some(value) = bearer {
+            builder = builder.header(AUTHORIZATION, value.clone());
+        }
         if !call.query.is_empty() {
             builder = builder.query(&call.query);
         }
@@ -183,6 +225,16 @@ impl Transport {
     }
 }
 
+/// `Bearer <token>` as a header value that is never printed.
+fn bearer_header(base: &str, token: &str) -> Result<HeaderValue, RemoteError> {
+    let mut value = HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| RemoteError::BadBaseUrl {
+        url: base.to_owned(),
+        reason: "the access token holds characters that cannot be sent in a header".into(),
+    })?;
+    value.set_sensitive(true);
+    Ok(value)
+}
+
 fn is_retryable(status: StatusCode) -> bool {
     matches!(status.as_u16(), 429 | 502 | 503 | 504)
 }
@@ -207,7 +259,7 @@ fn check_base_url(url: &str) -> Result<String, RemoteError> {
 
 /// The innermost cause of an error (`Connection refused (os error 111)`), which says more than reqwest's
 /// outer `error sending request for url …`.
-fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
+pub(crate) fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
     let mut cause = e;
     while let Some(inner) = cause.source() {
         cause = inner;

@@ -20,12 +20,6 @@ pub(crate) struct ConfigurationList {
     pub active_id: Option<i32>,
 }
 
-/// `GET /api/configurations/visible`.
-#[derive(Deserialize)]
-pub(crate) struct Visible {
-    pub configurations: Vec<Configuration>,
-}
-
 /// Operations 5 and 6. An absent `errors` means every key was stored.
 #[derive(Deserialize)]
 pub(crate) struct Written {
@@ -41,13 +35,6 @@ pub(crate) struct Similar {
     pub result: Vec<Document>,
 }
 
-/// `GET /api/configurations/{id}/logs`.
-#[derive(Deserialize)]
-pub(crate) struct Logs {
-    #[serde(default)]
-    pub logs: Vec<LogEntry>,
-}
-
 /// `GET /api/searchspaces`.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -59,3 +46,52 @@ pub(crate) struct SearchSpaces {
 /// An answer whose body carries nothing needed (delete), read only to check it is JSON.
 #[derive(Deserialize)]
 pub(crate) struct Acknowledged {}
+
+/// The answer of make-active, which other servers shape in their own ways: `{configuration}`, `{config}`,
+/// the envelope itself, or a message only. `None` when it carries no configuration.
+pub(crate) fn set_active_configuration(answer: serde_json::Value) -> Option<Configuration> {
+    let candidates = [answer.get("configuration").cloned(), answer.get("config").filter(|c| c.get("config").is_some()).cloned(), Some(answer)];
+    candidates
+        .into_iter()
+        .flatten()
+        .filter(|c| c.get("config").is_some_and(serde_json::Value::is_object))
+        .find_map(|c| serde_json::from_value(c).ok())
+}
+
+/// A list that other servers send either bare or under `key`.
+fn list_under(answer: serde_json::Value, key: &str) -> Vec<serde_json::Value> {
+    match answer {
+        serde_json::Value::Array(items) => items,
+        serde_json::Value::Object(mut map) => match map.remove(key) {
+            Some(serde_json::Value::Array(items)) => items,
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// The visible configurations, from `{configurations}` or a bare array; entries that are not
+/// configurations are left out.
+pub(crate) fn visible_configurations(answer: serde_json::Value) -> Vec<Configuration> {
+    list_under(answer, "configurations").into_iter().filter_map(|c| serde_json::from_value(c).ok()).collect()
+}
+
+/// History entries, from `{logs}` or a bare array, read leniently: the time from `at`, `timestamp`, `date`
+/// or `created`; the user from `user` or `username`; the configuration from `config` or `configuration`; an
+/// action this client does not know becomes `other`. Entries without a configuration are left out.
+pub(crate) fn log_entries(answer: serde_json::Value) -> Vec<LogEntry> {
+    let first = |entry: &serde_json::Value, keys: &[&str]| keys.iter().find_map(|k| entry.get(*k).filter(|v| !v.is_null()).cloned());
+    list_under(answer, "logs")
+        .into_iter()
+        .filter_map(|entry| {
+            let config: Configuration = serde_json::from_value(first(&entry, &["config", "configuration"])?).ok()?;
+            let text = |keys: &[&str]| match first(&entry, keys) {
+                Some(serde_json::Value::String(s)) => s,
+                Some(other) => other.to_string(),
+                None => String::new(),
+            };
+            let action = serde_json::from_value(serde_json::Value::String(text(&["action"]))).unwrap_or(studio_model::LogAction::Other);
+            Some(LogEntry { at: text(&["at", "timestamp", "date", "created"]), user: text(&["user", "username"]), action, config })
+        })
+        .collect()
+}

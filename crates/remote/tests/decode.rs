@@ -1,7 +1,7 @@
 //! Reading answers without a server (`decode_answer`, the code the fuzz target `remote_answer` drives): odd
 //! statuses, bodies and content types become typed errors, never panics, and good answers read.
 
-use studio_remote::{decode_answer, AnswerKind, RemoteError};
+use studio_remote::{decode_answer, read_error_answer, AnswerKind, RemoteError};
 
 #[test]
 fn every_kind_reads_a_good_answer_and_refuses_odd_ones_with_typed_errors() {
@@ -25,6 +25,28 @@ fn every_kind_reads_a_good_answer_and_refuses_odd_ones_with_typed_errors() {
     }
     let err = decode_answer(AnswerKind::Logs, 1000, None, b"{}").unwrap_err();
     assert!(matches!(err, RemoteError::NotTheApi { .. }), "{err:?}");
-    let err = decode_answer(AnswerKind::Logs, 404, Some("application/json"), br#"{"message":"configuration 4 does not exist"}"#);
+    let ours = br#"{"status":404,"error":"Not Found","message":"configuration 4 does not exist"}"#;
+    let err = decode_answer(AnswerKind::Logs, 404, Some("application/json"), ours);
     assert!(matches!(err, Err(RemoteError::NotFound { ref message }) if message == "configuration 4 does not exist"), "{err:?}");
+}
+
+/// Other servers' error bodies are shown by their most specific text with the status, never by a bare
+/// reason phrase, and an extension answered without this API's error body is not offered: the cases the
+/// web UI's tests read too.
+#[test]
+fn error_answers_read_as_the_shared_cases_say() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/cases/error-answers.json");
+    let cases: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let cases = cases["cases"].as_array().unwrap();
+    assert!(cases.len() >= 10);
+    for case in cases {
+        let body = match case.get("bodyText") {
+            Some(text) => text.as_str().unwrap().as_bytes().to_vec(),
+            None => serde_json::to_vec(&case["body"]).unwrap(),
+        };
+        let content_type = case.get("contentType").and_then(|v| v.as_str()).unwrap_or("application/json");
+        let got = read_error_answer(case["request"].as_str().unwrap(), case["status"].as_u64().unwrap() as u16, Some(content_type), &body);
+        let want = (case["notOffered"].as_bool().unwrap(), case["text"].as_str().map(str::to_owned));
+        assert_eq!(got, want, "case: {}", case["name"]);
+    }
 }

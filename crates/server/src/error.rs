@@ -47,26 +47,11 @@ impl AppError {
 
 impl From<BackendError> for AppError {
     fn from(e: BackendError) -> Self {
-        let status = match &e {
-            BackendError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            BackendError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            BackendError::Forbidden(_) => StatusCode::FORBIDDEN,
-            BackendError::NotFound(_) => StatusCode::NOT_FOUND,
-            BackendError::Conflict(_) => StatusCode::CONFLICT,
-            BackendError::BadGateway(_) => StatusCode::BAD_GATEWAY,
-            BackendError::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,
-            // An upstream's own 4xx passes through; anything else claiming to be one is a bad gateway.
-            BackendError::Upstream { status, .. } => {
-                StatusCode::from_u16(*status).ok().filter(StatusCode::is_client_error).unwrap_or(StatusCode::BAD_GATEWAY)
-            }
-            BackendError::Storage(_) | BackendError::Internal(_) => {
-                tracing::error!(error = %e, "request failed");
-                return AppError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "the server failed to complete the request; its log says why",
-                );
-            }
-        };
+        let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::BAD_GATEWAY);
+        if status == StatusCode::INTERNAL_SERVER_ERROR {
+            tracing::error!(error = %e, "request failed");
+            return AppError::new(status, "the server failed to complete the request; its log says why");
+        }
         AppError::new(status, e.to_string())
     }
 }

@@ -21,7 +21,11 @@ pub async fn history(store: &SyncStore, backend: &dyn Backend, key: &str, id: i3
             })
             .collect(),
         // A server of the plain API has no /logs.
-        Err(BackendError::NotFound(_)) | Err(BackendError::Upstream { .. }) if key != LOCAL_KEY => Vec::new(),
+        Err(BackendError::NotOffered(_)) | Err(BackendError::NotFound(_)) | Err(BackendError::Upstream { .. })
+            if key != LOCAL_KEY =>
+        {
+            Vec::new()
+        }
         Err(e) => return Err(e.into()),
     };
     if key != LOCAL_KEY {

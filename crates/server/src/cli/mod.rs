@@ -5,6 +5,7 @@ mod config_files;
 mod data;
 mod pull;
 mod serve;
+mod signin;
 
 use std::path::PathBuf;
 
@@ -45,7 +46,8 @@ enum Command {
         file: PathBuf,
     },
     /// Copy a configuration of a remote server and the documents its search returns into the local store
-    /// (token in STUDIO_REMOTE_TOKEN); an interrupted pull resumes where it stopped
+    /// (token in STUDIO_REMOTE_TOKEN, or signed in through --issuer); an interrupted pull resumes where it
+    /// stopped
     Pull(pull::PullArgs),
     /// Load documents (JSON Lines, one document per line) into a search space of the local store
     Import {

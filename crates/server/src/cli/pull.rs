@@ -6,9 +6,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use studio_local::os_caller;
-use studio_remote::RemoteBackend;
+use studio_remote::{RemoteBackend, RemoteOptions};
 use studio_sync::SyncError;
 
+use super::signin::{self, CredentialVars};
 use super::{runtime, Cli, CliError};
 
 #[derive(clap::Args)]
@@ -19,19 +20,31 @@ pub struct PullArgs {
     /// Id of the configuration on the remote server
     #[arg(long = "config", value_name = "ID")]
     config: i32,
-    /// Access token of the remote server
-    #[arg(long, env = "STUDIO_REMOTE_TOKEN", hide_env_values = true, hide = true)]
-    token: Option<String>,
+    /// Issuer URL of the OpenID Connect provider the server takes tokens from; signs in with the password
+    /// grant as STUDIO_REMOTE_USERNAME / STUDIO_REMOTE_PASSWORD (and the client secret in
+    /// STUDIO_REMOTE_CLIENT_SECRET), renewing tokens as they expire. Without it, the token in
+    /// STUDIO_REMOTE_TOKEN is sent
+    #[arg(long, value_name = "ISSUER")]
+    issuer: Option<String>,
+    /// Client id at the provider
+    #[arg(long, value_name = "ID", default_value = signin::DEFAULT_CLIENT_ID, requires = "issuer")]
+    client_id: String,
 }
+
+/// Where the remote server's credentials come from.
+const REMOTE_VARS: CredentialVars = CredentialVars { prefix: "STUDIO_REMOTE", issuer_flag: "--issuer" };
 
 pub fn run(cli: &Cli, args: &PullArgs) -> Result<(), CliError> {
     let local = cli.local_backend()?;
-    let remote = RemoteBackend::new(&args.from, args.token.as_deref()).map_err(|e| CliError::Input(e.to_string()))?;
+    let sign_in = REMOTE_VARS.sign_in(args.issuer.as_deref(), &args.client_id)?;
+    let remote = RemoteBackend::signed_in(&args.from, sign_in, RemoteOptions::default(), None)
+        .map_err(|e| CliError::Input(e.to_string()))?;
     let source = remote.client().base_url().to_owned();
     let shown = std::io::stderr().is_terminal();
     let cancel = Arc::new(AtomicBool::new(false));
     let rt = runtime()?;
     let report = rt.block_on(async {
+        signin::sign_in_now(&remote).await?;
         let flag = cancel.clone();
         tokio::spawn(async move {
             if tokio::signal::ctrl_c().await.is_ok() {
@@ -44,8 +57,8 @@ pub fn run(cli: &Cli, args: &PullArgs) -> Result<(), CliError> {
                 let _ = std::io::stderr().flush();
             }
         };
-        studio_sync::pull::pull(&local, &remote, &source, args.config, &os_caller(), &mut progress, &cancel).await
-    });
+        Ok::<_, CliError>(studio_sync::pull::pull(&local, &remote, &source, args.config, &os_caller(), &mut progress, &cancel).await)
+    })?;
     if shown {
         eprintln!();
     }

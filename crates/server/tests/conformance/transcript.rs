@@ -14,16 +14,8 @@ pub struct Transcript {
 /// The name of a `BackendError` variant, so that transcripts compare error kinds and messages.
 pub fn error_kind(e: &BackendError) -> String {
     match e {
-        BackendError::BadRequest(_) => "BadRequest".into(),
-        BackendError::Unauthorized(_) => "Unauthorized".into(),
-        BackendError::Forbidden(_) => "Forbidden".into(),
-        BackendError::NotFound(_) => "NotFound".into(),
-        BackendError::Conflict(_) => "Conflict".into(),
-        BackendError::BadGateway(_) => "BadGateway".into(),
         BackendError::Upstream { status, .. } => format!("Upstream({status})"),
-        BackendError::Timeout(_) => "Timeout".into(),
-        BackendError::Storage(_) => "Storage".into(),
-        BackendError::Internal(_) => "Internal".into(),
+        other => other.code().as_str().to_owned(),
     }
 }
 

@@ -87,7 +87,7 @@ export type ConfigurationList = { configurations: Array<Configuration>, activeId
 
 export type WriteOutcome = { config: Configuration, errors: Array<FieldError>, };
 
-export type LogAction = "create" | "update" | "delete" | "set-active";
+export type LogAction = "create" | "update" | "delete" | "set-active" | "other";
 
 export type LogEntry = { 
 /**
@@ -188,3 +188,36 @@ export type FacetKind = "concept" | "literal" | "numeric";
 export type FacetField = { field: string, label: string, uri: string, kind: FacetKind, };
 
 export type SearchSpace = { id: string, documents: bigint, fields: Array<FacetField>, };
+
+export type ErrorCode = "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "not_offered" | "bad_gateway" | "timeout" | "upstream" | "storage" | "internal" | "settings" | "task" | "network";
+
+export type Extension = "setActive" | "visible" | "logs" | "delete" | "searchSpaces";
+
+export type Offers = { setActive: boolean, visible: boolean, logs: boolean, delete: boolean, searchSpaces: boolean, };
+
+/** The HTTP status each error code is answered with; null for codes that never cross HTTP as themselves. */
+export const ERROR_STATUS: { readonly [code in ErrorCode]: number | null } = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  not_offered: 501,
+  bad_gateway: 502,
+  timeout: 504,
+  upstream: null,
+  storage: 500,
+  internal: 500,
+  settings: null,
+  task: null,
+  network: null,
+};
+
+/** Each extension of the API: its method and path (as OpenAPI writes them), and the operation in words. */
+export const EXTENSIONS: { readonly [e in Extension]: { method: string; path: string; operation: string } } = {
+  setActive: { method: "post", path: "/api/configurations/{configId}/set", operation: "making a configuration active" },
+  visible: { method: "get", path: "/api/configurations/visible", operation: "listing the visible configurations" },
+  logs: { method: "get", path: "/api/configurations/{configId}/logs", operation: "the history of a configuration" },
+  delete: { method: "delete", path: "/api/configurations/{configId}", operation: "deleting a configuration" },
+  searchSpaces: { method: "get", path: "/api/searchspaces", operation: "listing search spaces and their facet fields" },
+};

@@ -1,0 +1,198 @@
+//! The token endpoint: the grants Search Studio uses and the tokens they give.
+
+use std::time::{Duration, SystemTime};
+
+use base64::Engine;
+use serde::Deserialize;
+
+use super::{ClientCredentials, Provider};
+use crate::error::RemoteError;
+use crate::transport::root_cause;
+
+/// What a successful grant gave: an access token and, usually, a refresh token, with when each expires.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Tokens {
+    pub access_token: String,
+    /// When the access token expires; `None` when the provider did not say.
+    pub expires_at: Option<SystemTime>,
+    /// How long the access token was given for, which decides how early it is renewed.
+    pub lifetime: Option<Duration>,
+    pub refresh_token: Option<String>,
+    /// When the refresh token expires; `None` when the provider did not say (or it does not expire).
+    pub refresh_expires_at: Option<SystemTime>,
+}
+
+impl std::fmt::Debug for Tokens {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tokens")
+            .field("expires_at", &self.expires_at)
+            .field("refresh_token", &self.refresh_token.as_ref().map(|_| "…"))
+            .field("refresh_expires_at", &self.refresh_expires_at)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The longest time before expiry at which an access token is renewed.
+const MAX_MARGIN: Duration = Duration::from_secs(30);
+
+impl Tokens {
+    /// Tokens made of a refresh token alone (kept from an earlier session): the first use refreshes them.
+    pub fn from_refresh_token(refresh_token: String, refresh_expires_at: Option<SystemTime>) -> Self {
+        Tokens {
+            access_token: String::new(),
+            expires_at: Some(SystemTime::UNIX_EPOCH),
+            lifetime: None,
+            refresh_token: Some(refresh_token),
+            refresh_expires_at,
+        }
+    }
+
+    /// Whether the access token should be renewed before it is used at `now`: it is missing, expired, or
+    /// within a quarter of its lifetime (at most 30 s) of expiring.
+    pub fn needs_renewal(&self, now: SystemTime) -> bool {
+        if self.access_token.is_empty() {
+            return true;
+        }
+        let Some(expires_at) = self.expires_at else { return false };
+        let margin = self.lifetime.map_or(MAX_MARGIN, |life| (life / 4).min(MAX_MARGIN));
+        expires_at.duration_since(now).map_or(true, |left| left <= margin)
+    }
+
+    /// The refresh token, while it has not expired at `now`.
+    pub fn usable_refresh_token(&self, now: SystemTime) -> Option<&str> {
+        let token = self.refresh_token.as_deref()?;
+        match self.refresh_expires_at {
+            Some(at) if at <= now => None,
+            _ => Some(token),
+        }
+    }
+}
+
+/// A token endpoint's answer (RFC 6749 §5.1, with Keycloak's `refresh_expires_in`).
+#[derive(Deserialize)]
+struct TokenAnswer {
+    access_token: String,
+    #[serde(default)]
+    token_type: Option<String>,
+    #[serde(default)]
+    expires_in: Option<f64>,
+    #[serde(default)]
+    refresh_token: Option<String>,
+    #[serde(default)]
+    refresh_expires_in: Option<f64>,
+}
+
+/// A token endpoint's error answer (RFC 6749 §5.2).
+#[derive(Deserialize)]
+struct ErrorAnswer {
+    error: String,
+    #[serde(default)]
+    error_description: Option<String>,
+}
+
+pub(crate) fn unreachable(issuer: &str, e: &reqwest::Error) -> RemoteError {
+    if e.is_timeout() {
+        return RemoteError::TimedOut { server: issuer.to_owned(), after: super::PROVIDER_TIMEOUT };
+    }
+    RemoteError::Unreachable { server: format!("the sign-in provider {issuer}"), reason: root_cause(e) }
+}
+
+fn seconds(value: Option<f64>) -> Option<Duration> {
+    value.filter(|s| s.is_finite() && *s > 0.0).and_then(|s| Duration::try_from_secs_f64(s).ok())
+}
+
+/// `application/x-www-form-urlencoded` encoding of one value, as HTTP Basic client authentication needs it
+/// (RFC 6749 §2.3.1).
+fn form_encode(value: &str) -> String {
+    reqwest::Url::parse_with_params("x:", [("v", value)])
+        .ok()
+        .and_then(|u| u.query().map(|q| q.trim_start_matches("v=").to_owned()))
+        .unwrap_or_default()
+}
+
+impl Provider {
+    /// Sends one grant to the token endpoint and reads the tokens it gives.
+    async fn grant(&self, client: &ClientCredentials, mut form: Vec<(&str, String)>) -> Result<Tokens, RemoteError> {
+        let started = SystemTime::now();
+        let mut request = self.http()?.post(&self.token_endpoint).header("Accept", "application/json");
+        match &client.client_secret {
+            // Basic authentication is the one every provider must accept (RFC 6749 §2.3.1).
+            Some(secret) => {
+                let pair = format!("{}:{}", form_encode(&client.client_id), form_encode(secret));
+                let encoded = base64::engine::general_purpose::STANDARD.encode(pair);
+                request = request.header("Authorization", format!("Basic {encoded}"));
+            }
+            None => form.push(("client_id", client.client_id.clone())),
+        }
+        let response = request.form(&form).send().await.map_err(|e| unreachable(&self.issuer, &e))?;
+        let status = response.status();
+        let body = response.bytes().await.map_err(|e| unreachable(&self.issuer, &e))?;
+        if !status.is_success() {
+            return Err(match serde_json::from_slice::<ErrorAnswer>(&body) {
+                Ok(answer) => {
+                    let text = answer.error_description.filter(|d| !d.trim().is_empty()).unwrap_or_else(|| answer.error.clone());
+                    let message = format!("{text} ({}, HTTP {})", answer.error, status.as_u16());
+                    match answer.error.as_str() {
+                        "invalid_grant" => RemoteError::GrantRefused { issuer: self.issuer.clone(), message },
+                        _ => RemoteError::SignIn { issuer: self.issuer.clone(), message },
+                    }
+                }
+                Err(_) => RemoteError::SignIn {
+                    issuer: self.issuer.clone(),
+                    message: format!("its token endpoint answered HTTP {} without an OAuth error", status.as_u16()),
+                },
+            });
+        }
+        let answer: TokenAnswer = serde_json::from_slice(&body).map_err(|e| RemoteError::SignIn {
+            issuer: self.issuer.clone(),
+            message: format!("its token endpoint answered something that is not a token answer ({e})"),
+        })?;
+        if answer.token_type.as_deref().is_some_and(|t| !t.eq_ignore_ascii_case("bearer")) {
+            return Err(RemoteError::SignIn {
+                issuer: self.issuer.clone(),
+                message: format!("it gave a token of type `{}`, not a bearer token", answer.token_type.unwrap_or_default()),
+            });
+        }
+        let lifetime = seconds(answer.expires_in);
+        Ok(Tokens {
+            access_token: answer.access_token,
+            expires_at: lifetime.map(|l| started + l),
+            lifetime,
+            refresh_token: answer.refresh_token.filter(|t| !t.is_empty()),
+            refresh_expires_at: seconds(answer.refresh_expires_in).map(|l| started + l),
+        })
+    }
+
+    /// The password grant (Keycloak's direct access grant).
+    pub async fn password_grant(&self, client: &ClientCredentials, username: &str, password: &str) -> Result<Tokens, RemoteError> {
+        let form = vec![
+            ("grant_type", "password".to_owned()),
+            ("username", username.to_owned()),
+            ("password", password.to_owned()),
+            ("scope", "openid".to_owned()),
+        ];
+        self.grant(client, form).await
+    }
+
+    /// The refresh token grant. A refresh token that is no longer valid gives [`RemoteError::GrantRefused`].
+    pub async fn refresh(&self, client: &ClientCredentials, refresh_token: &str) -> Result<Tokens, RemoteError> {
+        let form = vec![("grant_type", "refresh_token".to_owned()), ("refresh_token", refresh_token.to_owned())];
+        let mut tokens = self.grant(client, form).await?;
+        // A provider that does not rotate refresh tokens answers without one: the old one stays valid.
+        if tokens.refresh_token.is_none() {
+            tokens.refresh_token = Some(refresh_token.to_owned());
+        }
+        Ok(tokens)
+    }
+
+    /// The authorization code grant with its PKCE verifier.
+    pub async fn exchange_code(&self, client: &ClientCredentials, code: &str, verifier: &str, redirect_uri: &str) -> Result<Tokens, RemoteError> {
+        let form = vec![
+            ("grant_type", "authorization_code".to_owned()),
+            ("code", code.to_owned()),
+            ("code_verifier", verifier.to_owned()),
+            ("redirect_uri", redirect_uri.to_owned()),
+        ];
+        self.grant(client, form).await
+    }
+}

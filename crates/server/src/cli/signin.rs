@@ -1,0 +1,63 @@
+//! How the CLI signs in to a remote server (decisions.md §7): with an issuer URL, through the provider's
+//! password grant with credentials from the environment (renewed as tokens expire, and repeated when the
+//! provider's session ends); without one, with a pasted access token from the environment.
+
+use studio_remote::oidc::ClientCredentials;
+use studio_remote::{PasswordCredentials, ProviderSignIn, RemoteBackend, RemoteError, SignIn};
+
+use super::CliError;
+
+/// The client id of the production server's provider, used when none is given.
+pub const DEFAULT_CLIENT_ID: &str = "ppt";
+
+/// The environment variables one command reads its credentials from, e.g. `STUDIO_UPSTREAM_…`.
+pub struct CredentialVars {
+    /// `STUDIO_UPSTREAM` or `STUDIO_REMOTE`.
+    pub prefix: &'static str,
+    /// The flag that names the issuer, for messages.
+    pub issuer_flag: &'static str,
+}
+
+impl CredentialVars {
+    fn var(&self, name: &str) -> (String, Option<String>) {
+        let key = format!("{}_{name}", self.prefix);
+        let value = std::env::var(&key).ok().filter(|v| !v.trim().is_empty());
+        (key, value)
+    }
+
+    /// The sign-in these variables describe: the password grant of `issuer` when one is given, else the
+    /// token in `PREFIX_TOKEN` (or none).
+    pub fn sign_in(&self, issuer: Option<&str>, client_id: &str) -> Result<SignIn, CliError> {
+        let Some(issuer) = issuer else { return Ok(SignIn::token(self.var("TOKEN").1.as_deref())) };
+        let (user_key, username) = self.var("USERNAME");
+        let (password_key, password) = self.var("PASSWORD");
+        let (Some(username), Some(password)) = (username, password) else {
+            return Err(CliError::Input(format!("{} needs the user's credentials in {user_key} and {password_key}", self.issuer_flag)));
+        };
+        let secret = self.var("CLIENT_SECRET").1;
+        Ok(SignIn::Provider(ProviderSignIn {
+            issuer: issuer.to_owned(),
+            client: ClientCredentials::new(client_id, secret.as_deref()),
+            password: Some(PasswordCredentials { username, password }),
+            tokens: None,
+        }))
+    }
+}
+
+/// Signs in now, when the backend signs in through a provider, so that a wrong issuer or password stops
+/// the command at once instead of failing its first request. A provider that cannot be reached yet is
+/// only warned about: the first request tries again.
+pub async fn sign_in_now(backend: &RemoteBackend) -> Result<(), CliError> {
+    let Some(session) = backend.client().session() else { return Ok(()) };
+    match session.bearer().await {
+        Ok(_) => {
+            tracing::info!(issuer = session.issuer(), "signed in");
+            Ok(())
+        }
+        Err(e @ (RemoteError::Unreachable { .. } | RemoteError::TimedOut { .. })) => {
+            tracing::warn!("not signed in yet: {e}");
+            Ok(())
+        }
+        Err(e) => Err(CliError::Input(e.to_string())),
+    }
+}
