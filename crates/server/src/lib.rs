@@ -29,6 +29,7 @@ use routes::{configurations as cfg, search, searchspaces, AppState};
 
 /// Builds the whole service. `ui_dir` is the built web UI (`ui/dist`), served at `/` when it exists.
 pub fn router(backend: Arc<dyn Backend>, auth: Arc<Auth>, ui_dir: Option<PathBuf>) -> Router {
+    let docs_backend = backend.clone();
     let state = AppState { backend, auth: auth.clone() };
     let api = Router::new()
         .route("/configurations", get(cfg::list).post(cfg::create))
@@ -50,7 +51,7 @@ pub fn router(backend: Arc<dyn Backend>, auth: Arc<Auth>, ui_dir: Option<PathBuf
     let app = Router::new()
         .nest("/api", api)
         .route("/healthz", get(healthz))
-        .route("/api-docs", get(|| async { Json(openapi::document()) }))
+        .route("/api-docs", get(api_docs).with_state(docs_backend))
         .method_not_allowed_fallback(method_not_allowed);
     let app = match ui_dir.filter(|dir| dir.join("index.html").is_file()) {
         Some(dir) => app.fallback_service(ServeDir::new(&dir).fallback(ServeFile::new(dir.join("index.html")))),
@@ -77,6 +78,12 @@ async fn security_headers(mut response: axum::response::Response) -> axum::respo
     headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     response
+}
+
+/// The OpenAPI document, listing only the extensions the backend offers (in front of another server, what
+/// that server offers), so that a client can tell from it what it may use.
+async fn api_docs(axum::extract::State(backend): axum::extract::State<Arc<dyn Backend>>) -> Json<serde_json::Value> {
+    Json(openapi::document_offering(backend.offers().await))
 }
 
 async fn healthz() -> Json<serde_json::Value> {

@@ -4,6 +4,8 @@
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
+use studio_model::Offers;
+
 use crate::routes::{configurations, search, searchspaces};
 
 #[derive(OpenApi)]
@@ -41,4 +43,22 @@ impl Modify for BearerAuth {
 
 pub fn document() -> utoipa::openapi::OpenApi {
     ApiDoc::openapi()
+}
+
+/// The document without the operations of the extensions `offers` leaves out (a path left with no
+/// operation is dropped).
+pub fn document_offering(offers: Offers) -> serde_json::Value {
+    let mut document = serde_json::to_value(document()).unwrap_or_default();
+    if let Some(paths) = document.get_mut("paths").and_then(serde_json::Value::as_object_mut) {
+        for extension in offers.missing() {
+            let (method, path) = extension.route();
+            if let Some(item) = paths.get_mut(path).and_then(serde_json::Value::as_object_mut) {
+                item.remove(method);
+                if !item.keys().any(|k| ["get", "put", "post", "delete", "patch"].contains(&k.as_str())) {
+                    paths.remove(path);
+                }
+            }
+        }
+    }
+    document
 }
