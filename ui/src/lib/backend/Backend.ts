@@ -5,7 +5,9 @@ import type {
   Configuration,
   ConfigurationList,
   Document,
+  ErrorCode,
   LogEntry,
+  Offers,
   RecommendQuery,
   Recommendations,
   SearchRequest,
@@ -14,26 +16,12 @@ import type {
   SimilarQuery,
   WriteOutcome,
 } from '../types/generated';
+import { ERROR_STATUS } from '../types/generated';
 import type { DraftRecord, HistoryEntry, ImportedConfig, PublishOutcome } from '../types/sync';
+import type { Connections, ConnectionInput, CopyOutcome, CopyPlan, SignInInput } from '../types/desktop';
 
-/** What went wrong, as a code the UI can act on without matching message strings. */
-export type ErrorCode =
-  | 'bad_request'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'bad_gateway'
-  | 'timeout'
-  | 'storage'
-  | 'internal'
-  | 'upstream'
-  | 'network';
-
-const CODES: readonly ErrorCode[] = [
-  'bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'bad_gateway',
-  'timeout', 'storage', 'internal', 'upstream', 'network',
-];
+/** What went wrong, as a code the UI can act on without matching message strings (generated from Rust). */
+export type { ErrorCode };
 
 export class BackendError extends Error {
   readonly code: ErrorCode;
@@ -48,7 +36,7 @@ export class BackendError extends Error {
     if (e instanceof BackendError) return e;
     if (e && typeof e === 'object' && 'code' in e && 'message' in e) {
       const code = String((e as { code: unknown }).code);
-      const known = (CODES as readonly string[]).includes(code) ? (code as ErrorCode) : 'internal';
+      const known = Object.hasOwn(ERROR_STATUS, code) ? (code as ErrorCode) : 'internal';
       return new BackendError(known, String((e as { message: unknown }).message));
     }
     if (e instanceof Error) return new BackendError('network', e.message);
@@ -79,6 +67,8 @@ export interface Backend {
   configurationLogs(id: number): Promise<LogEntry[]>;
   deleteConfiguration(id: number): Promise<void>;
   searchSpaces(): Promise<SearchSpace[]>;
+  /** Which extensions of the API this backend offers, as far as it knows now (unknown counts as offered). */
+  offers(): Promise<Offers>;
   /** Only the desktop shell has these. */
   readonly desktop?: Desktop;
 }
@@ -142,4 +132,19 @@ export interface Desktop {
   startPull(id: number): Promise<number>;
   /** Calls `listener` for every progress report; the returned function stops listening. */
   onTaskProgress(listener: (p: TaskProgress) => void): Promise<() => void>;
+  listConnections(): Promise<Connections>;
+  /** With a password given, signs in first and fails without saving when the provider refuses. */
+  saveConnection(input: ConnectionInput): Promise<Connections>;
+  /** Forgets its secrets; removing the current one switches to the local store. */
+  removeConnection(id: string): Promise<Connections>;
+  /** Switches the backend; a connection whose sign-in has ended still becomes current (then sign in). */
+  useConnection(id: string): Promise<Connections>;
+  signIn(id: string, input: SignInInput): Promise<Connections>;
+  /** Authorization code with PKCE through the system's browser and a loopback redirect. */
+  signInBrowser(id: string): Promise<Connections>;
+  /** Forgets the tokens and the remembered password. */
+  signOut(id: string): Promise<Connections>;
+  /** What copying configuration `id` to connection `target` changes there; `targetId` null lets the shell pick. */
+  copyPlan(target: string, id: number, targetId: number | null): Promise<CopyPlan>;
+  copyConfiguration(target: string, id: number, targetId: number | null, base: Configuration | null): Promise<CopyOutcome>;
 }
