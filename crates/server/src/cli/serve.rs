@@ -8,9 +8,11 @@ use std::time::Duration;
 use clap::Args;
 use studio_local::os_caller;
 use studio_model::Backend;
-use studio_remote::{RemoteBackend, RemoteOptions};
+use studio_remote::{RemoteBackend, RemoteOptions, SignIn};
+use studio_server::auth::{ProviderSettings, ProviderTokens};
 use studio_server::{listen, Auth};
 
+use super::signin::{self, CredentialVars};
 use super::{runtime, Cli, CliError};
 
 #[derive(Args)]
@@ -21,9 +23,28 @@ pub struct ServeArgs {
     /// Auth file with users, token digests and groups [default: one random token, printed once]
     #[arg(long, value_name = "FILE")]
     auth: Option<PathBuf>,
-    /// Serve in front of another server of the API instead of the local store (token in STUDIO_UPSTREAM_TOKEN)
+    /// Serve in front of another server of the API instead of the local store (token in STUDIO_UPSTREAM_TOKEN,
+    /// or signed in through --upstream-issuer)
     #[arg(long, value_name = "URL")]
     upstream: Option<String>,
+    /// Issuer URL of the OpenID Connect provider the upstream server takes tokens from; signs in with the
+    /// password grant as STUDIO_UPSTREAM_USERNAME / STUDIO_UPSTREAM_PASSWORD (and the client secret in
+    /// STUDIO_UPSTREAM_CLIENT_SECRET), renewing tokens as they expire
+    #[arg(long, value_name = "ISSUER", requires = "upstream")]
+    upstream_issuer: Option<String>,
+    /// Client id at the upstream's provider
+    #[arg(long, value_name = "ID", default_value = signin::DEFAULT_CLIENT_ID, requires = "upstream_issuer")]
+    upstream_client_id: String,
+    /// Also accept JWT access tokens of this OpenID Connect provider (signed with a key of its JWKS); their
+    /// groups claim names groups of the --auth file
+    #[arg(long, value_name = "ISSUER", requires = "auth")]
+    oidc_issuer: Option<String>,
+    /// The audience the provider's tokens must name in `aud` [default: any]
+    #[arg(long, value_name = "AUD", requires = "oidc_issuer")]
+    oidc_audience: Option<String>,
+    /// The claim of the provider's tokens that lists the user's groups (a leading / is ignored)
+    #[arg(long, value_name = "NAME", default_value = "groups", requires = "oidc_issuer")]
+    oidc_groups_claim: String,
     /// Longest wait for one answer of the upstream server, in seconds; slower answers become 504
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0, requires = "upstream")]
     upstream_timeout: f64,
@@ -55,20 +76,19 @@ fn find_ui_dir() -> Option<PathBuf> {
     candidates.into_iter().find(|dir| dir.join("index.html").is_file())
 }
 
-/// The environment variable holding the access token sent to the upstream server.
-const UPSTREAM_TOKEN_VAR: &str = "STUDIO_UPSTREAM_TOKEN";
+/// Where the upstream's credentials come from.
+const UPSTREAM_VARS: CredentialVars = CredentialVars { prefix: "STUDIO_UPSTREAM", issuer_flag: "--upstream-issuer" };
 
 /// A backend over the upstream server. A missing token is allowed (the upstream may not need one) but
 /// warned about, since a server of the API answers 401 without one.
-fn upstream_backend(url: &str, timeout_seconds: f64) -> Result<RemoteBackend, CliError> {
-    let timeout = seconds("--upstream-timeout", timeout_seconds)?;
-    let token = std::env::var(UPSTREAM_TOKEN_VAR).ok().filter(|t| !t.trim().is_empty());
-    if token.is_none() {
-        tracing::warn!("{UPSTREAM_TOKEN_VAR} is not set: requests to the upstream {url} carry no access token");
+fn upstream_backend(url: &str, args: &ServeArgs) -> Result<RemoteBackend, CliError> {
+    let timeout = seconds("--upstream-timeout", args.upstream_timeout)?;
+    let sign_in = UPSTREAM_VARS.sign_in(args.upstream_issuer.as_deref(), &args.upstream_client_id)?;
+    if matches!(sign_in, SignIn::Anonymous) {
+        tracing::warn!("STUDIO_UPSTREAM_TOKEN is not set: requests to the upstream {url} carry no access token");
     }
     let options = RemoteOptions::default().request_timeout(timeout);
-    let backend = RemoteBackend::with_options(url, token.as_deref(), options)
-        .map_err(|e| CliError::Input(format!("--upstream: {e}")))?;
+    let backend = RemoteBackend::signed_in(url, sign_in, options, None).map_err(|e| CliError::Input(format!("--upstream: {e}")))?;
     tracing::info!(upstream = backend.client().base_url(), "serving in front of an upstream server");
     Ok(backend)
 }
@@ -78,11 +98,16 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), CliError> {
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
         .with_writer(std::io::stderr)
         .init();
+    let rt = runtime()?;
     let backend: Arc<dyn Backend> = match &args.upstream {
-        Some(url) => Arc::new(upstream_backend(url, args.upstream_timeout)?),
+        Some(url) => {
+            let upstream = upstream_backend(url, args)?;
+            rt.block_on(signin::sign_in_now(&upstream))?;
+            Arc::new(upstream)
+        }
         None => Arc::new(cli.local_backend()?),
     };
-    let auth = match &args.auth {
+    let mut auth = match &args.auth {
         Some(path) => Auth::from_file(path)?,
         None => {
             let (auth, token) = Auth::single_random_user(&os_caller().user);
@@ -90,6 +115,16 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), CliError> {
             auth
         }
     };
+    if let Some(issuer) = &args.oidc_issuer {
+        let settings = ProviderSettings {
+            audience: args.oidc_audience.clone(),
+            groups_claim: args.oidc_groups_claim.clone(),
+            ..ProviderSettings::new(issuer)
+        };
+        let provider = rt.block_on(ProviderTokens::start(settings)).map_err(|e| CliError::Server(e.to_string()))?;
+        tracing::info!(issuer = provider.issuer(), "also accepting the access tokens of an OpenID Connect provider");
+        auth = auth.with_provider_tokens(provider);
+    }
     let limits = listen::Limits {
         header_timeout: seconds("--header-timeout", args.header_timeout)?,
         request_timeout: seconds("--request-timeout", args.request_timeout)?,
@@ -97,7 +132,7 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), CliError> {
     };
     let ui_dir = args.ui_dir.clone().or_else(find_ui_dir);
     let app = studio_server::router(backend, Arc::new(auth), ui_dir);
-    runtime()?.block_on(async {
+    rt.block_on(async {
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
             .map_err(|e| CliError::Server(format!("cannot listen on {}: {e}", args.listen)))?;

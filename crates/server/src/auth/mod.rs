@@ -1,0 +1,186 @@
+//! Bearer-token authentication and per-group authorisation (decisions.md §5 and §7).
+//!
+//! Two kinds of token name a caller: the tokens of the auth file ([`file`], kept only as SHA-256 digests)
+//! and, with `--oidc-issuer`, JWT access tokens signed by an OpenID Connect provider ([`provider`]), whose
+//! groups claim names groups of the same file. Whatever the kind, the caller becomes one [`Principal`]
+//! whose rights are those of its groups. Neither a token nor its digest is ever logged, and no answer
+//! repeats one.
+
+mod file;
+pub mod provider;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::http::header::AUTHORIZATION;
+use axum::middleware::Next;
+use axum::response::Response;
+use serde::Deserialize;
+
+use crate::error::AppError;
+pub use file::{token_digest, AuthFileError};
+pub use provider::{ProviderSettings, ProviderSetupError, ProviderTokens};
+
+/// A class of operations a group may be granted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Operation {
+    /// Operations 1–4 of api.md, visible, logs, search spaces.
+    Read,
+    /// Operations 5–6 and the extensions that change data.
+    Write,
+    /// Operations 7–9.
+    Search,
+}
+
+/// What one group of the auth file grants.
+#[derive(Debug, Clone, Default)]
+struct Grant {
+    operations: Vec<Operation>,
+    /// The search spaces named, `"*"` among them for every one.
+    search_spaces: Vec<String>,
+}
+
+/// Who a request comes from and what they may do.
+#[derive(Debug, Clone)]
+pub struct Principal {
+    pub name: String,
+    operations: Vec<Operation>,
+    /// `None` grants every search space (`"*"`).
+    search_spaces: Option<Vec<String>>,
+}
+
+impl Principal {
+    /// `name` with the union of what `grants` give: no grant at all is a known caller with no rights.
+    fn with_grants<'a>(name: String, grants: impl IntoIterator<Item = &'a Grant>) -> Principal {
+        let mut operations = Vec::new();
+        let mut spaces: Option<Vec<String>> = Some(Vec::new());
+        for grant in grants {
+            operations.extend(grant.operations.iter().copied());
+            if grant.search_spaces.iter().any(|s| s == "*") {
+                spaces = None;
+            } else if let Some(list) = spaces.as_mut() {
+                list.extend(grant.search_spaces.iter().cloned());
+            }
+        }
+        Principal {
+            name,
+            operations,
+            search_spaces: spaces,
+        }
+    }
+
+    /// Answers 403 unless the principal's groups grant `op`.
+    pub fn require(&self, op: Operation) -> Result<(), AppError> {
+        if self.operations.contains(&op) {
+            Ok(())
+        } else {
+            Err(AppError::forbidden(format!(
+                "user `{}` is not allowed to {} (no group grants it)",
+                self.name,
+                match op {
+                    Operation::Read => "read configurations",
+                    Operation::Write => "change configurations",
+                    Operation::Search => "search",
+                }
+            )))
+        }
+    }
+
+    /// Whether every search space is granted, so no per-configuration check is needed.
+    pub fn has_all_spaces(&self) -> bool {
+        self.search_spaces.is_none()
+    }
+
+    pub fn may_use_space(&self, space: &str) -> bool {
+        self.search_spaces
+            .as_ref()
+            .is_none_or(|spaces| spaces.iter().any(|s| s == space))
+    }
+
+    /// Answers 403 unless the principal may use `space`.
+    pub fn require_space(&self, space: &str) -> Result<(), AppError> {
+        if self.may_use_space(space) {
+            Ok(())
+        } else {
+            Err(AppError::forbidden(format!(
+                "user `{}` is not allowed to use search space `{space}`",
+                self.name
+            )))
+        }
+    }
+}
+
+/// The callers the server knows: the auth file's users and groups, and the provider whose tokens it also
+/// accepts, if any.
+pub struct Auth {
+    users: Vec<file::FileUser>,
+    groups: HashMap<String, Grant>,
+    provider: Option<ProviderTokens>,
+}
+
+impl Auth {
+    /// Also accepts the access tokens `provider` verifies; their groups claim names this file's groups.
+    pub fn with_provider_tokens(mut self, provider: ProviderTokens) -> Auth {
+        self.provider = Some(provider);
+        self
+    }
+
+    /// Resolves the `Authorization` header of a request: an auth-file token first, then (when a provider
+    /// is configured and the token is shaped like a JWT) a provider's access token.
+    pub async fn authenticate(&self, header: Option<&str>) -> Result<Principal, AppError> {
+        let header = header.ok_or_else(|| {
+            AppError::unauthorized("this request needs the header `Authorization: Bearer <token>`")
+        })?;
+        let token = header
+            .split_once(' ')
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, token)| token.trim())
+            .filter(|token| !token.is_empty())
+            .ok_or_else(|| {
+                AppError::unauthorized("the Authorization header must be `Bearer <token>`")
+            })?;
+        if let Some(principal) = self.file_principal(token) {
+            return Ok(principal.clone());
+        }
+        match &self.provider {
+            Some(provider) if provider::looks_like_jwt(token) => {
+                let user = provider
+                    .verify(token)
+                    .await
+                    .map_err(|e| AppError::unauthorized(e.to_string()))?;
+                Ok(self.token_principal(user))
+            }
+            _ => Err(AppError::unauthorized(
+                "the bearer token is not known to this server",
+            )),
+        }
+    }
+
+    /// The principal of a verified provider token: the auth file's groups its groups claim names. A group
+    /// path's leading `/` (Keycloak writes `/designers`) is not part of the name; unknown groups grant
+    /// nothing.
+    fn token_principal(&self, user: provider::TokenUser) -> Principal {
+        let grants = user
+            .groups
+            .iter()
+            .filter_map(|group| self.groups.get(group.strip_prefix('/').unwrap_or(group)));
+        Principal::with_grants(user.name, grants)
+    }
+}
+
+/// Middleware: resolves the caller and puts their [`Principal`] into the request, or answers 401.
+pub async fn require_token(
+    State(auth): State<Arc<Auth>>,
+    mut request: Request,
+    next: Next,
+) -> Result<Response, AppError> {
+    let header = request
+        .headers()
+        .get(AUTHORIZATION)
+        .map(|v| v.to_str().unwrap_or(""));
+    let principal = auth.authenticate(header).await?;
+    request.extensions_mut().insert(principal);
+    Ok(next.run(request).await)
+}
