@@ -97,6 +97,14 @@ pub(crate) fn unreachable(issuer: &str, e: &reqwest::Error) -> RemoteError {
     RemoteError::Unreachable { server: format!("the sign-in provider {issuer}"), reason: root_cause(e) }
 }
 
+/// The `exp` claim of an access token that is a JWT (read, not verified: only the server checks it).
+fn jwt_expiry(token: &str) -> Option<SystemTime> {
+    let payload = token.split('.').nth(1)?;
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')).ok()?;
+    let exp = serde_json::from_slice::<serde_json::Value>(&bytes).ok()?.get("exp")?.as_f64()?;
+    Some(SystemTime::UNIX_EPOCH + seconds(Some(exp))?)
+}
+
 fn seconds(value: Option<f64>) -> Option<Duration> {
     value.filter(|s| s.is_finite() && *s > 0.0).and_then(|s| Duration::try_from_secs_f64(s).ok())
 }
@@ -153,10 +161,13 @@ impl Provider {
                 message: format!("it gave a token of type `{}`, not a bearer token", answer.token_type.unwrap_or_default()),
             });
         }
-        let lifetime = seconds(answer.expires_in);
+        // A JWT's own `exp` is whole seconds and can be up to a second earlier than `expires_in` counted
+        // from the request: whichever comes first is when the token expires.
+        let expires_at = [seconds(answer.expires_in).map(|l| started + l), jwt_expiry(&answer.access_token)].into_iter().flatten().min();
+        let lifetime = expires_at.map(|at| at.duration_since(started).unwrap_or_default());
         Ok(Tokens {
             access_token: answer.access_token,
-            expires_at: lifetime.map(|l| started + l),
+            expires_at,
             lifetime,
             refresh_token: answer.refresh_token.filter(|t| !t.is_empty()),
             refresh_expires_at: seconds(answer.refresh_expires_in).map(|l| started + l),
