@@ -5,9 +5,10 @@ import { listen } from '@tauri-apps/api/event';
 import { open, save } from '@tauri-apps/plugin-dialog';
 import type { Backend, ConnectionState, Desktop, DesktopSettings, PreviewSearchRequest, TaskProgress } from './Backend';
 import type { DraftRecord, HistoryEntry, ImportedConfig, PublishOutcome } from '../types/sync';
+import type { Connections, CopyOutcome, CopyPlan } from '../types/desktop';
 import { BackendError } from './Backend';
 import type {
-  Configuration, ConfigurationList, Document, LogEntry, RecommendQuery, Recommendations,
+  Configuration, ConfigurationList, Document, LogEntry, Offers, RecommendQuery, Recommendations,
   SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
 } from '../types/generated';
 
@@ -57,6 +58,15 @@ const desktop: Desktop = {
   async onTaskProgress(listener) {
     return listen<TaskProgress>('task-progress', (event) => listener(event.payload));
   },
+  listConnections: () => call<Connections>('list_connections'),
+  saveConnection: (input) => call<Connections>('save_connection', { input }),
+  removeConnection: (id) => call<Connections>('remove_connection', { id }),
+  useConnection: (id) => call<Connections>('use_connection', { id }),
+  signIn: (id, input) => call<Connections>('sign_in', { id, input }),
+  signInBrowser: (id) => call<Connections>('sign_in_browser', { id }),
+  signOut: (id) => call<Connections>('sign_out', { id }),
+  copyPlan: (target, id, targetId) => call<CopyPlan>('copy_plan', { target, id, targetId }),
+  copyConfiguration: (target, id, targetId, base) => call<CopyOutcome>('copy_configuration', { target, id, targetId, base }),
 };
 
 export function createTauriBackend(): Backend {
@@ -75,6 +85,7 @@ export function createTauriBackend(): Backend {
     configurationLogs: (id) => call<LogEntry[]>('configuration_logs', { id }),
     deleteConfiguration: (id) => call<void>('delete_configuration', { id }),
     searchSpaces: () => call<SearchSpace[]>('search_spaces'),
+    offers: () => call<Offers>('offers'),
     desktop,
   };
 }
