@@ -6,12 +6,15 @@
 //!   version the draft started from; otherwise a [`Conflict`] with base, mine and theirs field by field.
 //! - [`history`]: the backend's `/logs` together with the versions published from this app.
 //! - [`files`]: configurations as JSON files with a format version; importing always creates new ones.
+//! - [`copy`]: copying a configuration to another backend (another connection), showing the field diff
+//!   first and keeping the conflict rules of publishing.
 //! - [`pull`]: copying a remote configuration and the documents its search returns into the local store,
 //!   resumable after a cancel.
 //!
 //! Nothing here talks to a window or knows Tauri; nothing here ever overwrites a change on a server that
 //! the user has not seen.
 
+pub mod copy;
 mod diff;
 mod drafts;
 mod error;
@@ -27,5 +30,5 @@ pub use error::SyncError;
 pub use history::history;
 pub use publish::publish;
 pub use types::{
-    Conflict, DraftRecord, FieldChange, FieldDiff, HistoryEntry, HistorySource, PublishOutcome, Side, LOCAL_KEY,
+    Conflict, CopyPlan, DraftRecord, FieldChange, FieldDiff, HistoryEntry, HistorySource, PublishOutcome, Side, LOCAL_KEY,
 };

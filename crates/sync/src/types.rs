@@ -98,3 +98,21 @@ pub struct HistoryEntry {
     pub source: HistorySource,
     pub config: Configuration,
 }
+
+/// What copying a configuration to another connection would do, shown before anything is written.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CopyPlan {
+    /// The connection the configuration goes to.
+    pub target: String,
+    /// The configuration copied, on the current connection.
+    pub source_id: i32,
+    /// The target's configuration that would be updated; null when a new one would be created ("new there").
+    pub target_id: Option<i32>,
+    /// The target's current version of it (null when new); the copy checks that it is still the same.
+    pub base: Option<Configuration>,
+    /// Field by field, what changes on the target.
+    pub diff: Vec<FieldDiff>,
+    /// The target's configurations, to pick which one to update instead.
+    pub candidates: Vec<Configuration>,
+}
