@@ -3,7 +3,8 @@
 // client rules (the same rules as the server), so refused keys come back in `errors`.
 import type { Backend, PreviewSearchRequest } from '../lib/backend/Backend';
 import { BackendError } from '../lib/backend/Backend';
-import type { Config, Configuration, Document, FacetGroup, Refiner, SearchSpace } from '../lib/types/generated';
+import type { Config, Configuration, Document, Extension, FacetGroup, Offers, Refiner, SearchSpace } from '../lib/types/generated';
+import { allOffered, notOfferedMessage } from '../lib/backend/offers';
 import { validateConfig } from '../lib/editor/rules';
 import { getPath, setPath } from '../lib/editor/paths';
 
@@ -81,6 +82,11 @@ export class FakeBackend implements Backend {
   calls: { op: string; arg?: unknown }[] = [];
   /** Keys to refuse on the next update, as a server with stricter rules would. */
   refuse: { key: string; message: string }[] = [];
+  /** Extensions this server lacks: calling one fails with `not_offered`, as an API-only server's answer reads. */
+  lacks = new Set<Extension>();
+  /** Whether `offers()` knows what it lacks up front (an OpenAPI document), or only once a call was refused. */
+  documented = true;
+  #refused = new Set<Extension>();
 
   constructor(configs: Partial<Config>[] = []) {
     for (const c of configs) this.#store({ ...template().config, ...c } as Config);
@@ -92,6 +98,12 @@ export class FakeBackend implements Backend {
     const env = { id, user: 'tester', created: '2024-01-01T00:00:00.000Z', config };
     this.configs.set(id, structuredClone(env));
     return env;
+  }
+
+  #offered(extension: Extension) {
+    if (!this.lacks.has(extension)) return;
+    this.#refused.add(extension);
+    throw new BackendError('not_offered', notOfferedMessage(extension));
   }
 
   #get(id: number): Configuration {
@@ -148,14 +160,22 @@ export class FakeBackend implements Backend {
       result: hits.slice(start, start + config.result.itemsPerPage),
     };
   }
-  async setActive(id: number) { this.activeId = id; return this.#get(id); }
-  async visibleConfigurations() { return [...this.configs.values()].filter((c) => c.config.visible); }
-  async configurationLogs() { return []; }
+  async setActive(id: number) { this.#offered('setActive'); this.activeId = id; return this.#get(id); }
+  async visibleConfigurations() { this.#offered('visible'); return [...this.configs.values()].filter((c) => c.config.visible); }
+  async configurationLogs() { this.#offered('logs'); return []; }
   async deleteConfiguration(id: number) {
+    this.#offered('delete');
     if (id === this.activeId) throw new BackendError('conflict', 'the active configuration cannot be deleted');
     this.configs.delete(id);
   }
+  async offers(): Promise<Offers> {
+    this.calls.push({ op: 'offers' });
+    const offers = allOffered();
+    for (const extension of this.documented ? this.lacks : this.#refused) offers[extension] = false;
+    return offers;
+  }
   async searchSpaces(): Promise<SearchSpace[]> {
+    this.#offered('searchSpaces');
     return [{
       id: 'demo', documents: 12 as unknown as bigint,
       fields: [

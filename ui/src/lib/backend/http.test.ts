@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { codeForStatus, createHttpBackend } from './http';
-import { BackendError } from './Backend';
+import { BackendError, type Backend } from './Backend';
+import errorAnswerFile from '../../../../crates/remote/cases/error-answers.json';
 
 type Call = { url: string; init: RequestInit };
 
@@ -24,8 +25,8 @@ beforeEach(() => {
 
 describe('http backend', () => {
   test('statuses map to codes', () => {
-    expect([400, 401, 403, 404, 409, 502, 504, 500, 413, 415].map(codeForStatus)).toEqual([
-      'bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'bad_gateway', 'timeout', 'internal', 'upstream', 'upstream',
+    expect([400, 401, 403, 404, 409, 501, 502, 504, 500, 503, 413, 415].map(codeForStatus)).toEqual([
+      'bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'not_offered', 'bad_gateway', 'timeout', 'internal', 'internal', 'upstream', 'upstream',
     ]);
   });
 
@@ -90,9 +91,136 @@ describe('http backend', () => {
     expect(calls[1].url).toBe('/api/configurations/2/getRecommendations?uri=urn%3Ax&recommender=same-author');
   });
 
+  test('a not-offered answer of `studio serve --upstream` (501) keeps its message and takes the extension away', async () => {
+    sessionStorage.setItem('search-studio.token', 't');
+    const { fn } = fakeFetch([
+      json(501, { status: 501, error: 'Not Implemented', message: 'http://prod.example does not offer making a configuration active' }),
+      json(200, { openapi: '3.1.0', paths: {} }),
+    ]);
+    const b = createHttpBackend({ askToken: async () => null, fetch: fn });
+    const err = await b.setActive(3).catch((e) => e);
+    expect([err.code, err.message]).toEqual(['not_offered', 'http://prod.example does not offer making a configuration active']);
+    expect((await b.offers()).setActive).toBe(false);
+  });
+
   test('IPC rejections {code, message} become BackendErrors', () => {
     const e = BackendError.from({ code: 'storage', message: 'disk full' });
     expect([e.code, e.message]).toEqual(['storage', 'disk full']);
     expect(BackendError.from({ code: 'weird', message: 'x' }).code).toBe('internal');
+  });
+});
+
+type Case = {
+  name: string; request: string; status: number; body?: unknown; bodyText?: string; contentType?: string;
+  notOffered: boolean; text: string | null;
+};
+
+/** The Backend operation a case's request stands for. */
+function operation(b: Backend, request: string): Promise<unknown> {
+  const [method, path] = request.split(' ');
+  const id = Number(/\/api\/configurations\/(\d+)/.exec(path)?.[1]);
+  const routes: [RegExp, () => Promise<unknown>][] = [
+    [/^GET \/api\/configurations$/, () => b.listConfigurations()],
+    [/^POST \/api\/configurations$/, () => b.createConfiguration({ config: {} })],
+    [/^GET \/api\/configurations\/active$/, () => b.activeConfiguration()],
+    [/^GET \/api\/configurations\/\d+$/, () => b.getConfiguration(id)],
+    [/^PUT \/api\/configurations\/\d+$/, () => b.updateConfiguration(id, { config: {} })],
+    [/^DELETE \/api\/configurations\/\d+$/, () => b.deleteConfiguration(id)],
+    [/^POST \/api\/configurations\/\d+\/set$/, () => b.setActive(id)],
+    [/^GET \/api\/configurations\/\d+\/logs$/, () => b.configurationLogs(id)],
+    [/^GET \/api\/searchspaces$/, () => b.searchSpaces()],
+  ];
+  const route = routes.find(([pattern]) => pattern.test(`${method} ${path}`));
+  if (!route) throw new Error(`no operation for ${request}`);
+  return route[1]();
+}
+
+describe('error answers of any server (crates/remote/cases/error-answers.json, shared with the Rust client)', () => {
+  const cases = (errorAnswerFile as unknown as { cases: Case[] }).cases;
+
+  test('the case file is read', () => {
+    expect(cases.length).toBeGreaterThan(10);
+  });
+
+  test.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    sessionStorage.setItem('search-studio.token', 't');
+    const answer = () =>
+      new Response(c.bodyText ?? JSON.stringify(c.body), { status: c.status, headers: { 'Content-Type': c.contentType ?? 'application/json' } });
+    // A 401 asks for a token once more; the same answer then comes back and is read.
+    const { fn, calls } = fakeFetch([answer, answer, json(200, { swagger: '2.0', basePath: '/', paths: {} })]);
+    const b = createHttpBackend({ askToken: async () => ({ token: 't', remember: false }), fetch: fn });
+    const err = (await operation(b, c.request).catch((e) => e)) as BackendError;
+    expect(err).toBeInstanceOf(BackendError);
+    const [method, path] = c.request.split(' ');
+    expect([calls[0].init.method, calls[0].url]).toEqual([method, path]);
+    if (c.notOffered) {
+      expect(err.code).toBe('not_offered');
+      expect(err.message).toMatch(/^this server does not offer \S/);
+    } else {
+      expect(err.code).not.toBe('not_offered');
+      expect(err.message).toBe(c.text);
+    }
+    expect(err.message).not.toMatch(/^\s*(\d{3}\s*)?Not Found\s*$/);
+  });
+});
+
+describe('what the server offers', () => {
+  const swagger = {
+    swagger: '2.0',
+    basePath: '/',
+    paths: {
+      '/api/configurations': { get: {}, post: {} },
+      '/api/configurations/{configId}': { get: {}, put: {} },
+      '/api/configurations/{configId}/logs': { get: {} },
+    },
+  };
+
+  test('comes from an OpenAPI 2.0 document, read once, without asking for a token', async () => {
+    const askToken = vi.fn(async () => null);
+    const { fn, calls } = fakeFetch([json(200, swagger)]);
+    const b = createHttpBackend({ askToken, fetch: fn });
+    const expected = { setActive: false, visible: false, logs: true, delete: false, searchSpaces: false };
+    expect(await b.offers()).toEqual(expected);
+    expect(await b.offers()).toEqual(expected);
+    expect(calls.map((c) => c.url)).toEqual(['/api-docs']);
+    expect(askToken).not.toHaveBeenCalled();
+  });
+
+  test('comes from an OpenAPI 3 document under its server URL’s path', async () => {
+    const doc = {
+      openapi: '3.1.0',
+      servers: [{ url: 'https://search.example.org/base/' }],
+      paths: { '/api/configurations/{id}': { delete: {} }, '/api/searchspaces': { get: {} }, '/api/configurations/{configId}/set': { get: {} } },
+    };
+    const { fn } = fakeFetch([json(200, doc)]);
+    // Paths are compared under the server's base path; `set` listed for GET is not the POST that makes active.
+    const offers = await createHttpBackend({ askToken: async () => null, fetch: fn, base: '' }).offers();
+    expect(offers).toEqual({ setActive: false, visible: false, logs: false, delete: false, searchSpaces: false });
+    const { fn: fn2 } = fakeFetch([json(200, { ...doc, servers: [{ url: 'https://search.example.org' }] })]);
+    expect(await createHttpBackend({ askToken: async () => null, fetch: fn2 }).offers())
+      .toEqual({ setActive: false, visible: false, logs: false, delete: true, searchSpaces: true });
+  });
+
+  test('without a readable document, everything not yet refused', async () => {
+    sessionStorage.setItem('search-studio.token', 't');
+    const spring404 = (path: string) => json(404, { timestamp: 'x', status: 404, error: 'Not Found', path });
+    const { fn } = fakeFetch([spring404('/api-docs'), spring404('/api/configurations/4/set')]);
+    const b = createHttpBackend({ askToken: async () => null, fetch: fn });
+    expect(Object.values(await b.offers()).every(Boolean)).toBe(true);
+    const err = await b.setActive(4).catch((e) => e);
+    expect([err.code, err.message]).toEqual(['not_offered', 'this server does not offer making a configuration active']);
+    expect(await b.offers()).toEqual({ setActive: false, visible: true, logs: true, delete: true, searchSpaces: true });
+  });
+
+  test('a document that lists an extension still loses it once the server answers it lacks it', async () => {
+    sessionStorage.setItem('search-studio.token', 't');
+    const { fn } = fakeFetch([
+      json(200, { ...swagger, paths: { ...swagger.paths, '/api/searchspaces': { get: {} } } }),
+      () => new Response('<html>Whitelabel Error Page</html>', { status: 404, headers: { 'Content-Type': 'text/html' } }),
+    ]);
+    const b = createHttpBackend({ askToken: async () => null, fetch: fn });
+    expect((await b.offers()).searchSpaces).toBe(true);
+    expect((await b.searchSpaces().catch((e) => e)).code).toBe('not_offered');
+    expect((await b.offers()).searchSpaces).toBe(false);
   });
 });

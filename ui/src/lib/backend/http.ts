@@ -1,12 +1,17 @@
 // The Backend over HTTP, for the same build served by `studio serve` at `/`. The bearer token is asked for
 // once (through `askToken`, which the app answers with its token dialog) and kept in sessionStorage, or in
-// localStorage when the user asks to be remembered; a 401 forgets it and asks again once.
-import type { Backend, ErrorCode, PreviewSearchRequest } from './Backend';
+// localStorage when the user asks to be remembered; a 401 forgets it and asks again once. Error answers are
+// read by answers.ts; what the server offers comes from its /api-docs, less what it answered it lacks.
+import type { Backend, PreviewSearchRequest } from './Backend';
 import { BackendError } from './Backend';
 import type {
-  Configuration, ConfigurationList, Document, LogEntry, RecommendQuery, Recommendations,
+  Configuration, ConfigurationList, Document, Extension, LogEntry, Offers, RecommendQuery, Recommendations,
   SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
 } from '../types/generated';
+import { readErrorAnswer } from './answers';
+import { allOffered, offersInDocument } from './offers';
+
+export { codeForStatus } from './answers';
 
 const TOKEN_KEY = 'search-studio.token';
 
@@ -21,20 +26,6 @@ export interface HttpOptions {
   /** Asks the user for a token; null when they gave up. `retry` is true after a token was refused. */
   askToken: (retry: boolean) => Promise<TokenAnswer | null>;
   fetch?: typeof fetch;
-}
-
-/** The error code for an HTTP status (decisions.md §5). */
-export function codeForStatus(status: number): ErrorCode {
-  switch (status) {
-    case 400: return 'bad_request';
-    case 401: return 'unauthorized';
-    case 403: return 'forbidden';
-    case 404: return 'not_found';
-    case 409: return 'conflict';
-    case 502: return 'bad_gateway';
-    case 504: return 'timeout';
-  }
-  return status >= 400 && status < 500 ? 'upstream' : 'internal';
 }
 
 function storedToken(): string | null {
@@ -60,6 +51,10 @@ export function createHttpBackend(options: HttpOptions): Backend {
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   let token: string | null = storedToken();
   let asking: Promise<TokenAnswer | null> | null = null;
+  /** The extensions the server's OpenAPI document lists (null: no readable document), read once. */
+  let documented: Promise<Offers | null> | null = null;
+  /** The extensions the server has answered it lacks. */
+  const lacking = new Set<Extension>();
 
   async function ensureToken(retry: boolean): Promise<string> {
     if (token && !retry) return token;
@@ -101,11 +96,12 @@ export function createHttpBackend(options: HttpOptions): Backend {
       /* not JSON: handled below */
     }
     if (!response.ok) {
-      const message =
-        json && typeof json === 'object' && 'message' in json
-          ? String((json as { message: unknown }).message)
-          : `${response.status} ${response.statusText}`.trim();
-      throw new BackendError(codeForStatus(response.status), message);
+      const read = readErrorAnswer({
+        method, path, status: response.status, statusText: response.statusText,
+        contentType: response.headers.get('Content-Type'), body: text,
+      });
+      if (read.lacks) lacking.add(read.lacks);
+      throw new BackendError(read.code, read.message);
     }
     if (json === undefined) throw new BackendError('bad_gateway', `the answer to ${path} was not JSON`);
     return json as T;
@@ -116,6 +112,26 @@ export function createHttpBackend(options: HttpOptions): Backend {
     for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined) q.set(k, String(v));
     return q.toString();
   };
+  /** The server's OpenAPI document (it needs no token; a known one is sent along); null when unreadable. */
+  async function readDocument(): Promise<Offers | null> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    let response: Response;
+    try {
+      response = await doFetch(base + '/api-docs', { method: 'GET', headers });
+    } catch {
+      documented = null; // unreachable now: ask again next time
+      return null;
+    }
+    if (response.status === 401 || response.status === 403) documented = null; // perhaps readable once signed in
+    if (!response.ok) return null;
+    try {
+      return offersInDocument(JSON.parse(await response.text()));
+    } catch {
+      return null;
+    }
+  }
+
   const cfg = (id: number) => `/api/configurations/${encodeURIComponent(String(id))}`;
 
   return {
@@ -165,6 +181,12 @@ export function createHttpBackend(options: HttpOptions): Backend {
     },
     async searchSpaces() {
       return (await call<{ searchSpaces: SearchSpace[] }>('GET', '/api/searchspaces')).searchSpaces;
+    },
+    async offers() {
+      const reading = (documented ??= readDocument());
+      const offers = { ...((await reading) ?? allOffered()) };
+      for (const extension of lacking) offers[extension] = false;
+      return offers;
     },
   };
 }
