@@ -4,10 +4,11 @@
 
 mod support;
 
-use std::process::Stdio;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
-use serde_json::Value;
-use studio_testkit::{ApiOnlyOptions, ApiOnlyServer};
+use serde_json::{json, Value};
+use studio_testkit::{ApiOnlyOptions, ApiOnlyServer, OidcProvider, ProviderOptions};
 use support::{client, serve_with, studio, Served};
 
 /// A `studio serve` over a store with the demo data, and the API-only double in front of it.
@@ -57,4 +58,87 @@ fn a_proxy_says_what_an_api_only_upstream_does_not_offer_and_documents_only_what
     assert!(paths["/api/configurations/{configId}"].get("delete").is_none());
     assert!(paths["/api/configurations/{configId}"].get("put").is_some(), "api.md's operations stay");
     assert_eq!(docs["paths"]["/api/configurations/{configId}/search"]["post"].is_object(), true);
+}
+
+/// The test provider with access tokens of two seconds.
+fn provider() -> OidcProvider {
+    OidcProvider::start(ProviderOptions { access_ttl: Duration::from_secs(2), refresh_ttl: Duration::from_secs(120), audience: None })
+        .expect("the test provider starts (npm ci --prefix crates/testkit/servers)")
+}
+
+/// A `studio serve` with the demo data that takes the provider's tokens: group `designers` may do everything.
+fn oidc_server(issuer: &str) -> (tempfile::TempDir, Served) {
+    let data = tempfile::tempdir().unwrap();
+    studio(&["demo-data"], data.path());
+    let auth = data.path().join("auth.json");
+    let groups = json!({"users": [], "groups": [{"name": "designers", "operations": ["read", "write", "search"], "searchSpaces": ["*"]}]});
+    std::fs::write(&auth, groups.to_string()).unwrap();
+    let served = serve_with(data.path(), &["--auth", auth.to_str().unwrap(), "--oidc-issuer", issuer], &[], Stdio::null());
+    (data, served)
+}
+
+const ANA: [(&str, &str); 3] =
+    [("STUDIO_UPSTREAM_USERNAME", "ana"), ("STUDIO_UPSTREAM_PASSWORD", "ana-password"), ("STUDIO_UPSTREAM_CLIENT_SECRET", "ppt-secret")];
+
+#[test]
+fn a_proxy_signed_in_with_the_password_grant_outlives_many_token_lifetimes_and_an_ended_session() {
+    let provider = provider();
+    let (_data, inner) = oidc_server(provider.issuer());
+    let proxy_dir = tempfile::tempdir().unwrap();
+    let proxy = serve_with(proxy_dir.path(), &["--upstream", &inner.base, "--upstream-issuer", provider.issuer()], &ANA, Stdio::null());
+
+    // Longer than a token's life plus the server's leeway for clock skew: only renewed tokens get through.
+    let until = Instant::now() + Duration::from_secs(9);
+    let mut calls = 0;
+    while Instant::now() < until {
+        let (status, body) = call(&proxy, "GET", "/api/configurations");
+        assert_eq!(status, 200, "request {calls}: {body}");
+        calls += 1;
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    provider.revoke_sessions();
+    std::thread::sleep(Duration::from_secs(2));
+    let (status, body) = call(&proxy, "POST", "/api/configurations");
+    assert_eq!(status, 400, "signed in again with the password: the upstream judged the (empty) body, not the token: {body}");
+    let (status, list) = call(&proxy, "GET", "/api/configurations");
+    assert_eq!(status, 200, "{list}");
+}
+
+#[test]
+fn a_proxy_with_wrong_or_missing_credentials_stops_at_once_saying_why() {
+    let provider = provider();
+    let dir = tempfile::tempdir().unwrap();
+    let start = |envs: &[(&str, &str)]| {
+        let out = Command::new(support::STUDIO)
+            .args(["serve", "--listen", "127.0.0.1:0", "--upstream", "http://127.0.0.1:9", "--upstream-issuer", provider.issuer(), "--data-dir"])
+            .arg(dir.path())
+            .env_remove("STUDIO_UPSTREAM_USERNAME")
+            .env_remove("STUDIO_UPSTREAM_PASSWORD")
+            .envs(envs.iter().copied())
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, stderr) = start(&[("STUDIO_UPSTREAM_USERNAME", "ana"), ("STUDIO_UPSTREAM_PASSWORD", "nope"), ("STUDIO_UPSTREAM_CLIENT_SECRET", "ppt-secret")]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("Invalid user credentials"), "{stderr}");
+    let (code, stderr) = start(&[]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("--upstream-issuer needs the user's credentials in STUDIO_UPSTREAM_USERNAME and STUDIO_UPSTREAM_PASSWORD"), "{stderr}");
+}
+
+#[test]
+fn pull_signs_in_with_the_password_grant() {
+    let provider = provider();
+    let (_data, inner) = oidc_server(provider.issuer());
+    let local = tempfile::tempdir().unwrap();
+    let out = Command::new(support::STUDIO)
+        .args(["pull", "--from", &inner.base, "--config", "1", "--issuer", provider.issuer(), "--data-dir"])
+        .arg(local.path())
+        .envs([("STUDIO_REMOTE_USERNAME", "ana"), ("STUDIO_REMOTE_PASSWORD", "ana-password"), ("STUDIO_REMOTE_CLIENT_SECRET", "ppt-secret")])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.starts_with("pulled 2400 documents into demo as configuration"), "{stdout}");
 }
