@@ -1,9 +1,14 @@
 // The editor's application state: the configuration list, the search spaces, one Draft per opened
-// configuration (so switching keeps unsaved edits), and the operations on them.
+// configuration (so switching keeps unsaved edits), and the operations on them. It also knows what the server
+// offers (read at start and again after every `not_offered` answer) and the facet fields found in the answers
+// of every search run through its backend, for servers that do not list their search spaces.
 import type { Backend } from './backend/Backend';
 import { BackendError } from './backend/Backend';
-import type { Configuration, SearchSpace } from './types/generated';
-import type { Conflict, Side } from './types/sync';
+import { allOffered } from './backend/offers';
+import { watchBackend } from './backend/watch';
+import { FoundFields } from './panes/found.svelte';
+import type { Configuration, Offers, SearchSpace } from './types/generated';
+import type { Conflict, HistoryEntry, Side } from './types/sync';
 import { Draft } from './editor/draft.svelte';
 import { resolve, sameSettings } from './editor/conflict';
 import { desktopKeeper, localStorageKeeper, type DraftKeeper, type KeptDraft } from './editor/keeper';
@@ -34,6 +39,13 @@ export class Studio {
   conflict: (Conflict & { id: number }) | null = $state.raw(null);
   /** Whether the backend answered the last time it was asked. */
   online = $state(true);
+  /** The extensions the server offers, as far as is known (unknown counts as offered). */
+  offers: Offers = $state(allOffered());
+  /** Facet fields found in search answers, per search space. */
+  found: FoundFields;
+  #unwatched: Backend;
+  /** Versions published from this page, newest first: the history a server without one still has here. */
+  #published: Record<number, HistoryEntry[]> = {};
 
   /** Names the store behind the backend, so that autosaved drafts of different stores never mix. */
   storeKey: string;
@@ -44,9 +56,50 @@ export class Studio {
   #kept = new Map<number, string>();
 
   constructor(backend: Backend, storeKey = 'default', keeper?: DraftKeeper) {
-    this.backend = backend;
+    this.#unwatched = backend;
+    this.found = new FoundFields((id, request) => backend.search(id, request));
+    this.backend = watchBackend(backend, {
+      onSearch: (id, request, answer) => this.found.note(request.config?.searchSpace ?? this.#spaceOf(id), answer),
+      onError: (e) => {
+        if (e.code === 'not_offered') void this.readOffers();
+      },
+    });
     this.storeKey = storeKey;
     this.keeper = keeper ?? (backend.desktop ? desktopKeeper(backend.desktop) : localStorageKeeper(storeKey));
+  }
+
+  /** The search space of a configuration as stored, which a search without settings of its own runs over. */
+  #spaceOf(id: number): string | undefined {
+    return this.configurations.find((c) => c.id === id)?.config.searchSpace ?? this.drafts[id]?.envelope.config.searchSpace;
+  }
+
+  /** The search spaces to suggest: those the server lists, else those its configurations use. */
+  spaceNames = $derived(
+    this.spaces.length ? this.spaces.map((s) => s.id) : [...new Set(this.configurations.map((c) => c.config.searchSpace).filter(Boolean))],
+  );
+
+  /** Asks the backend what it offers now. */
+  async readOffers(): Promise<void> {
+    try {
+      this.offers = await this.#unwatched.offers();
+    } catch {
+      /* unknown: keep what is known */
+    }
+  }
+
+  /**
+   * The history of configuration `id`: the desktop's (the server's log with the versions published from the
+   * app), else the server's log, else (a server that keeps none) the versions published from this page.
+   */
+  async history(id: number): Promise<HistoryEntry[]> {
+    if (this.backend.desktop) return this.backend.desktop.history(id);
+    if (!this.offers.logs) return this.#published[id] ?? [];
+    try {
+      return (await this.backend.configurationLogs(id)).map((entry) => ({ ...entry, source: 'server' }));
+    } catch (e) {
+      if (BackendError.from(e).code === 'not_offered') return this.#published[id] ?? [];
+      throw e;
+    }
   }
 
   #base(draft: Draft): Configuration {
@@ -154,10 +207,10 @@ export class Studio {
   async init(lastConfigId: number | null): Promise<void> {
     this.loading = true;
     try {
-      const [list, template] = await Promise.all([this.backend.listConfigurations(), this.backend.defaultConfiguration()]);
+      const [list, template] = await Promise.all([this.backend.listConfigurations(), this.backend.defaultConfiguration(), this.readOffers()]);
       this.template = template;
       this.#setList(list.configurations, list.activeId);
-      this.spaces = await this.backend.searchSpaces().catch(() => []);
+      await this.refreshSpaces();
       const ids = list.configurations.map((c) => c.id);
       const first = [lastConfigId, list.activeId, ids[0] ?? null].find((id) => id !== null && ids.includes(id));
       if (first !== undefined && first !== null) await this.open(first);
@@ -178,7 +231,12 @@ export class Studio {
     this.#setList(list.configurations, list.activeId);
   }
 
+  /** Lists the search spaces, where the server offers that. */
   async refreshSpaces(): Promise<void> {
+    if (!this.offers.searchSpaces) {
+      this.spaces = [];
+      return;
+    }
     this.spaces = await this.backend.searchSpaces().catch(() => this.spaces);
   }
 
@@ -273,6 +331,8 @@ export class Studio {
         return [];
       }
       const outcome = answer.outcome;
+      const entry: HistoryEntry = { at: new Date().toISOString(), user: outcome.config.user, action: 'publish', source: 'published', config: outcome.config };
+      this.#published[id] = [entry, ...(this.#published[id] ?? [])];
       delete this.#bases[id];
       draft.markSaved(sentJson, outcome.config, outcome.errors);
       this.configurations = this.configurations.map((c) => (c.id === id ? outcome.config : c));
