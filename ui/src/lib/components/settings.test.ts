@@ -2,64 +2,19 @@ import { describe, expect, test, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import SettingsDialog from './SettingsDialog.svelte';
 import TokenDialog from './TokenDialog.svelte';
-import type { Desktop, DesktopSettings, TaskProgress } from '../backend/Backend';
-import { BackendError } from '../backend/Backend';
-
-function fakeDesktop(settings: Partial<DesktopSettings> = {}) {
-  let listener: ((p: TaskProgress) => void) | null = null;
-  const current: DesktopSettings = {
-    mode: 'remote', remoteUrl: 'https://search.example.org', tokenSaved: true, tokenStorage: 'file', theme: 'system',
-    lastConfigId: null, dataDir: '/home/ana/.local/share/search-studio', ...settings,
-  };
-  const desktop = {
-    getSettings: vi.fn(async () => ({ ...current })),
-    saveBackend: vi.fn(async (mode: 'local' | 'remote', remoteUrl: string | null) => ({ ...current, mode, remoteUrl })),
-    setPreference: vi.fn(async () => {}),
-    pickFile: vi.fn(async () => '/data/news.jsonl'),
-    startImport: vi.fn(async () => 7),
-    loadDemo: vi.fn(async (): Promise<number> => {
-      throw new BackendError('storage', 'the disk is full');
-    }),
-    cancelTask: vi.fn(async () => {}),
-    saveDraft: vi.fn(async () => {}),
-    getDraft: vi.fn(async () => null),
-    discardDraft: vi.fn(async () => {}),
-    publish: vi.fn(async () => { throw new BackendError('internal', 'not in this test'); }),
-    history: vi.fn(async () => []),
-    checkConnection: vi.fn(async () => ({ backend: 'local', online: true, message: null })),
-    exportConfigurations: vi.fn(async () => false),
-    importConfigurations: vi.fn(async () => null),
-    startPull: vi.fn(async () => 1),
-    openLink: vi.fn(async () => {}),
-    onTaskProgress: vi.fn(async (l: (p: TaskProgress) => void) => {
-      listener = l;
-      return () => (listener = null);
-    }),
-  } satisfies Desktop;
-  return { desktop, emit: (p: TaskProgress) => listener?.(p) };
-}
+import { LOCAL, fakeDesktop, remote } from '../../test/fakeDesktop';
 
 describe('desktop settings', () => {
-  test('shows the remote server, never the token, and says when the token is kept in a file', async () => {
-    const { desktop } = fakeDesktop();
-    const onBackendChanged = vi.fn();
-    render(SettingsDialog, { props: { desktop, onClose: () => {}, onBackendChanged, onDataChanged: () => {} } });
-    expect(await screen.findByText(/kept in a file readable only by you; no system keyring was found/)).toBeTruthy();
-    const url = screen.getByLabelText('Server URL') as HTMLInputElement;
-    expect(url.value).toBe('https://search.example.org');
-    const token = screen.getByLabelText('Access token') as HTMLInputElement;
-    expect(token.type).toBe('password');
-    expect(token.value).toBe('');
-    await fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
-    await waitFor(() => expect(desktop.saveBackend).toHaveBeenCalledWith('remote', 'https://search.example.org', null));
-    expect(onBackendChanged).toHaveBeenCalled();
-    await fireEvent.click(screen.getByLabelText(/Local store/));
-    await fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
-    await waitFor(() => expect(desktop.saveBackend).toHaveBeenLastCalledWith('local', null, null));
+  test('lists the connections in place of the old local/remote switch', async () => {
+    const { desktop } = fakeDesktop([LOCAL, remote()], 'c-staging');
+    render(SettingsDialog, { props: { desktop, onClose: () => {}, onBackendChanged: () => {}, onDataChanged: () => {} } });
+    expect(await screen.findByText('Staging')).toBeTruthy();
+    expect(screen.queryByLabelText('Remote server')).toBeNull();
+    expect(screen.queryByLabelText('Access token')).toBeNull();
   });
 
   test('imports a chosen file with a progress bar that can be cancelled', async () => {
-    const { desktop, emit } = fakeDesktop({ mode: 'local', remoteUrl: null, tokenSaved: false, tokenStorage: null });
+    const { desktop, emit } = fakeDesktop();
     const onDataChanged = vi.fn();
     render(SettingsDialog, { props: { desktop, onClose: () => {}, onBackendChanged: () => {}, onDataChanged } });
     await waitFor(() => expect(desktop.onTaskProgress).toHaveBeenCalled());
@@ -81,7 +36,7 @@ describe('desktop settings', () => {
   });
 
   test('a failing task is reported', async () => {
-    const { desktop } = fakeDesktop({ mode: 'local' });
+    const { desktop } = fakeDesktop();
     render(SettingsDialog, { props: { desktop, onClose: () => {}, onBackendChanged: () => {}, onDataChanged: () => {} } });
     await fireEvent.click(screen.getByRole('button', { name: 'Load demo data' }));
     expect(await screen.findByText('the disk is full')).toBeTruthy();

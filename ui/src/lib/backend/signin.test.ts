@@ -1,0 +1,132 @@
+// The sign-in gate: a call that meets an ended sign-in waits for the designer to sign in, is retried once and
+// answers as if nothing happened; a cancel gives the original error; failures at the same time share a dialog.
+import { describe, expect, test, vi } from 'vitest';
+import { withSignIn } from './signin';
+import { BackendError } from './Backend';
+import { FakeBackend } from '../../test/fakeBackend';
+import { LOCAL, fakeDesktop, remote } from '../../test/fakeDesktop';
+import type { Connection } from '../types/desktop';
+
+/** A remote store whose calls fail with `unauthorized` while the current connection's sign-in has ended. */
+function setUp(current = 'c-staging') {
+  const shell = fakeDesktop([LOCAL, remote({ signedIn: false })], current);
+  const store = new FakeBackend([{ title: 'News', searchSpace: 'demo' }]);
+  const signedIn = () => shell.state.connections.find((c) => c.id === shell.state.current)!.signedIn;
+  const guard = <A extends unknown[], T>(f: (...a: A) => Promise<T>) =>
+    vi.fn(async (...a: A) => {
+      if (current !== 'local' && !signedIn()) throw new BackendError('unauthorized', 'the sign-in has ended');
+      return f(...a);
+    });
+  const backend = Object.assign(store, {
+    listConfigurations: guard(store.listConfigurations.bind(store)),
+    getConfiguration: guard(store.getConfiguration.bind(store)),
+    search: guard(store.search.bind(store)),
+    desktop: shell.desktop,
+  });
+  /** The dialog: records who was asked, and answers as the test says. */
+  const asked: Connection[] = [];
+  let answer: (c: Connection) => Promise<boolean> = async () => false;
+  const ask = vi.fn((c: Connection) => {
+    asked.push(c);
+    return answer(c);
+  });
+  const wrapped = withSignIn(backend, ask);
+  const signIn = async (c: Connection) => {
+    await shell.desktop.signIn(c.id, { password: 'ana-password', token: null, remember: false });
+    return true;
+  };
+  return { shell, backend, wrapped, ask, asked, answerWith: (f: typeof answer) => (answer = f), signIn };
+}
+
+describe('signing in again', () => {
+  test('a call that meets an ended sign-in is retried once after signing in and answers its caller', async () => {
+    const t = setUp();
+    t.answerWith(t.signIn);
+    const list = await t.wrapped.listConfigurations();
+    expect(list.configurations.map((c) => c.config.title)).toEqual(['News']);
+    expect(t.ask).toHaveBeenCalledTimes(1);
+    expect(t.asked[0]).toMatchObject({ id: 'c-staging', name: 'Staging', signIn: 'password', username: 'ana' });
+    expect(t.backend.listConfigurations).toHaveBeenCalledTimes(2);
+  });
+
+  test('a cancel gives the caller the original error and the call is not repeated', async () => {
+    const t = setUp();
+    t.answerWith(async () => false);
+    const failed = await t.wrapped.getConfiguration(1).catch((e) => e);
+    expect(failed).toBeInstanceOf(BackendError);
+    expect(failed).toMatchObject({ code: 'unauthorized', message: 'the sign-in has ended' });
+    expect(t.backend.getConfiguration).toHaveBeenCalledTimes(1);
+  });
+
+  test('calls failing at the same time share one dialog and are each retried', async () => {
+    const t = setUp();
+    let finish: (ok: boolean) => void = () => {};
+    t.answerWith((c) => new Promise((resolve) => (finish = (ok) => void t.signIn(c).then(() => resolve(ok)))));
+    const calls = [t.wrapped.listConfigurations(), t.wrapped.getConfiguration(1), t.wrapped.listConfigurations()] as const;
+    await vi.waitFor(() => expect(t.ask).toHaveBeenCalledTimes(1));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(t.ask).toHaveBeenCalledTimes(1);
+    finish(true);
+    const [a, b, c] = await Promise.all(calls);
+    expect(a.configurations).toHaveLength(1);
+    expect(b.config.title).toBe('News');
+    expect(c.configurations).toHaveLength(1);
+    expect(t.ask).toHaveBeenCalledTimes(1);
+  });
+
+  test('a retry that fails again fails, without a second dialog', async () => {
+    const t = setUp();
+    t.answerWith(async () => true); // says signed in, but the shell still has no tokens
+    const failed = await t.wrapped.listConfigurations().catch((e) => e);
+    expect(failed).toMatchObject({ code: 'unauthorized' });
+    expect(t.ask).toHaveBeenCalledTimes(1);
+    expect(t.backend.listConfigurations).toHaveBeenCalledTimes(2);
+  });
+
+  test('the local store never asks to sign in', async () => {
+    const t = setUp('local');
+    const refusing = vi.fn(async () => {
+      throw new BackendError('unauthorized', 'refused');
+    });
+    const wrapped = withSignIn(Object.assign(t.backend, { listConfigurations: refusing }), t.ask);
+    await expect(wrapped.listConfigurations()).rejects.toMatchObject({ code: 'unauthorized' });
+    expect(t.ask).not.toHaveBeenCalled();
+  });
+
+  test('other errors pass through untouched', async () => {
+    const t = setUp();
+    t.shell.state.connections[1].signedIn = true;
+    await expect(t.wrapped.getConfiguration(99)).rejects.toMatchObject({ code: 'not_found' });
+    expect(t.ask).not.toHaveBeenCalled();
+  });
+
+  test('Desktop commands go through the gate too; after a cancel the preview stays quiet until a sign-in', async () => {
+    const t = setUp();
+    t.shell.desktop.publish.mockClear();
+    t.answerWith(async () => false);
+    await expect(t.wrapped.desktop!.publish(1, {}, {})).rejects.toMatchObject({ code: 'unauthorized' });
+    expect(t.ask).toHaveBeenCalledTimes(1);
+    // The preview's searches while typing do not open the dialog again after a cancel...
+    await expect(t.wrapped.search(1, { input: '', selectedFacets: [] } as never)).rejects.toMatchObject({ code: 'unauthorized' });
+    expect(t.ask).toHaveBeenCalledTimes(1);
+    // ...but a save does.
+    t.answerWith(t.signIn);
+    await t.wrapped.desktop!.publish(1, { config: { title: 'News' } }, {}).catch(() => undefined);
+    expect(t.ask).toHaveBeenCalledTimes(2);
+    // Once signed in, searches work again without asking.
+    const found = await t.wrapped.search(1, { input: '', selectedFacets: [] } as never);
+    expect(found.result.length).toBeGreaterThan(0);
+    expect(t.ask).toHaveBeenCalledTimes(2);
+  });
+
+  test('a sign-in that fails from the connection form is that form\'s error, never a dialog', async () => {
+    const t = setUp();
+    await expect(
+      t.wrapped.desktop!.saveConnection({
+        id: null, name: 'X', url: 'https://x.example.org', signIn: 'password', issuer: 'https://sso.example.org', clientId: 'ppt',
+        username: 'ana', rememberPassword: false, token: null, clientSecret: null, password: 'wrong',
+      }),
+    ).rejects.toMatchObject({ code: 'unauthorized' });
+    expect(t.ask).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,114 @@
+// The sign-in dialog by method, and in the whole app: a save that meets an ended sign-in asks for the password
+// on top of the editor, keeps what was typed, and lands once signed in.
+import { describe, expect, test, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import SignInDialog from './SignInDialog.svelte';
+import App from '../../App.svelte';
+import { FakeBackend } from '../../test/fakeBackend';
+import { LOCAL, PASSWORD, TOKEN, fakeDesktop, remote } from '../../test/fakeDesktop';
+import type { Connections } from '../types/desktop';
+
+describe('the sign-in dialog', () => {
+  test('password: shows the username, signs in with the password and the remember choice', async () => {
+    const { desktop } = fakeDesktop([LOCAL, remote({ signedIn: false, rememberPassword: false })], 'c-staging');
+    const onDone = vi.fn();
+    render(SignInDialog, { props: { desktop, connection: remote({ signedIn: false }), onDone } });
+    expect(screen.getByRole('heading').textContent).toBe('Sign in to Staging');
+    expect((screen.getByLabelText('Username') as HTMLInputElement).value).toBe('ana');
+    const password = screen.getByLabelText('Password') as HTMLInputElement;
+    expect(password.type).toBe('password');
+
+    await fireEvent.input(password, { target: { value: 'wrong' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('invalid user credentials');
+    expect(onDone).not.toHaveBeenCalled();
+
+    await fireEvent.input(password, { target: { value: PASSWORD } });
+    await fireEvent.click(screen.getByLabelText('Remember the password on this device'));
+    await fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    expect(desktop.signIn).toHaveBeenLastCalledWith('c-staging', { password: PASSWORD, token: null, remember: true });
+    const list = onDone.mock.calls[0][0] as Connections;
+    expect(list.connections.find((c) => c.id === 'c-staging')!.signedIn).toBe(true);
+  });
+
+  test('token: a new token is pasted', async () => {
+    const { desktop } = fakeDesktop([LOCAL, remote({ signIn: 'token', username: null, signedIn: false })]);
+    const onDone = vi.fn();
+    render(SignInDialog, { props: { desktop, connection: remote({ signIn: 'token', username: null }), onDone } });
+    expect(screen.queryByLabelText('Password')).toBeNull();
+    await fireEvent.input(screen.getByLabelText('New access token'), { target: { value: ` ${TOKEN} ` } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    expect(desktop.signIn).toHaveBeenCalledWith('c-staging', { password: null, token: TOKEN, remember: true });
+  });
+
+  test('browser: one button, then a waiting state until the browser is done', async () => {
+    const { desktop } = fakeDesktop([LOCAL, remote({ signIn: 'browser', signedIn: false })]);
+    let finish: () => void = () => {};
+    desktop.signInBrowser.mockImplementation(
+      (id: string) => new Promise<Connections>((resolve) => (finish = () => resolve({ connections: [remote({ id, signIn: 'browser' })], current: id }))),
+    );
+    const onDone = vi.fn();
+    render(SignInDialog, { props: { desktop, connection: remote({ signIn: 'browser' }), onDone } });
+    const go = screen.getByRole('button', { name: 'Sign in with the browser' }) as HTMLButtonElement;
+    await fireEvent.click(go);
+    expect((await screen.findByTestId('sign-in-waiting')).textContent).toMatch(/Waiting for the browser/);
+    expect(go.disabled).toBe(true);
+    expect(desktop.signInBrowser).toHaveBeenCalledWith('c-staging');
+    finish();
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith(expect.objectContaining({ current: 'c-staging' })));
+  });
+
+  test('cancel answers null', async () => {
+    const { desktop } = fakeDesktop([LOCAL, remote()]);
+    const onDone = vi.fn();
+    render(SignInDialog, { props: { desktop, connection: remote(), onDone } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(onDone).toHaveBeenCalledWith(null);
+    expect(desktop.signIn).not.toHaveBeenCalled();
+  });
+});
+
+describe('in the app', () => {
+  test('a save after the sign-in ended asks on top of the editor, keeps the typed edit, and lands', async () => {
+    localStorage.clear();
+    const store = new FakeBackend([{ title: 'News', searchSpace: 'demo' }]);
+    const shell = fakeDesktop([LOCAL, remote()], 'c-staging', store);
+    render(App, { props: { backend: Object.assign(store, { desktop: shell.desktop }) } });
+    const title = (await screen.findByLabelText('Title')) as HTMLInputElement;
+    expect(screen.getByTestId('connection').textContent).toMatch(/Staging · signed in/);
+
+    shell.endSignIn('c-staging');
+    await fireEvent.input(title, { target: { value: 'News, typed before the sign-in ended' } });
+    await fireEvent.keyDown(window, { key: 's', ctrlKey: true });
+    const dialog = await screen.findByTestId('sign-in-dialog');
+    expect(dialog.textContent).toMatch(/Your sign-in has ended/);
+    expect(title.value).toBe('News, typed before the sign-in ended');
+    expect(store.calls.filter((c) => c.op === 'update')).toHaveLength(0);
+
+    await fireEvent.input(screen.getByLabelText('Password'), { target: { value: PASSWORD } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(screen.queryByTestId('sign-in-dialog')).toBeNull());
+    await waitFor(() => expect(store.configs.get(1)!.config.title).toBe('News, typed before the sign-in ended'));
+    expect(await screen.findByText('Saved.')).toBeTruthy();
+    expect(title.value).toBe('News, typed before the sign-in ended');
+    expect(screen.getByTestId('connection').textContent).toMatch(/Staging · signed in/);
+  });
+
+  test('cancelling the sign-in fails the save as before and keeps the draft', async () => {
+    localStorage.clear();
+    const store = new FakeBackend([{ title: 'News', searchSpace: 'demo' }]);
+    const shell = fakeDesktop([LOCAL, remote()], 'c-staging', store);
+    render(App, { props: { backend: Object.assign(store, { desktop: shell.desktop }) } });
+    const title = (await screen.findByLabelText('Title')) as HTMLInputElement;
+    shell.endSignIn('c-staging');
+    await fireEvent.input(title, { target: { value: 'Kept' } });
+    await fireEvent.keyDown(window, { key: 's', ctrlKey: true });
+    await screen.findByTestId('sign-in-dialog');
+    await fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect((await screen.findByText(/Not published; your changes are kept: the sign-in has ended/)).textContent).toBeTruthy();
+    expect(title.value).toBe('Kept');
+    expect(store.configs.get(1)!.config.title).toBe('News');
+  });
+});
