@@ -51,6 +51,35 @@ export async function startServer() {
   };
 }
 
+/**
+ * Starts the double of a team's production server (crates/testkit/servers/api-only.mjs) in front of `server`:
+ * api.md's nine operations forwarded, Spring errors for everything else, Swagger 2.0 at /api-docs, and the
+ * built UI at `/`. `offer` names the extensions it offers (none by default).
+ */
+export async function startApiOnly(server, { offer = [] } = {}) {
+  const script = join(ROOT, 'crates', 'testkit', 'servers', 'api-only.mjs');
+  const args = [script, '--upstream', server.url, '--ui-dir', join(ROOT, 'ui', 'dist'), '--openapi', 'v2'];
+  if (offer.length) args.push('--offer', offer.join(','));
+  // Its stdin stays open: the double ends when it closes, so it never outlives this run.
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  process.on('exit', () => child.kill('SIGKILL'));
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (chunk) => (err += chunk));
+  const url = await new Promise((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`api-only.mjs did not start: ${err}`)), 20000);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (!line) return;
+      clearTimeout(timer);
+      resolveReady(JSON.parse(line).url);
+    });
+    child.on('exit', (code) => reject(new Error(`api-only.mjs exited with ${code}: ${err}`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
 export async function launch() {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   // Playwright gives each launch a fresh temporary profile of its own.
@@ -85,13 +114,21 @@ export function assertEqual(actual, expected, what) {
   }
 }
 
-const tests = [];
-export function test(name, fn) {
-  tests.push({ name, fn });
+/** A list of tests that run in order against one set of servers and one page. */
+export function suite() {
+  const tests = [];
+  return {
+    test: (name, fn) => tests.push({ name, fn }),
+    run: (context) => runTests(tests, context),
+  };
 }
 
+const main = suite();
+export const test = main.test;
 /** Runs the tests in order (they share one server and browser), printing one line per test and a summary. */
-export async function run(context) {
+export const run = main.run;
+
+async function runTests(tests, context) {
   let passed = 0;
   let failed = 0;
   for (const t of tests) {

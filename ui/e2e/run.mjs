@@ -1,9 +1,11 @@
-// End-to-end: the built UI served by a real `studio serve` with the demo data, in headless Chromium.
+// End-to-end: the built UI served by a real `studio serve` with the demo data, in headless Chromium; then
+// (api-only.mjs) the same UI on the double of a team's production server, which offers api.md only.
 // Usage: node e2e/run.mjs   (needs target/debug/studio, ui/dist and /usr/bin/chromium)
 // Prints one line per test and ends with `ui-e2e: N passed, M failed`; exits non-zero on a failure.
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { ROOT, assertEqual, launch, run, startServer, test, until } from './harness.mjs';
+import { runApiOnly } from './api-only.mjs';
 
 const host = '[data-testid="preview-host"]';
 const inPreview = (page, css) => page.locator(`${host} ${css}`);
@@ -208,6 +210,9 @@ try {
   page.setDefaultTimeout(5000);
   page.on('pageerror', (e) => console.log(`  page error: ${e.message}`));
   summary = await run({ page, server });
+  console.log('  on a server that offers api.md only:');
+  const apiOnly = await runApiOnly(browser);
+  summary = { passed: summary.passed + apiOnly.passed, failed: summary.failed + apiOnly.failed };
 } finally {
   await close();
   server.stop();
