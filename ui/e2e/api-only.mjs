@@ -109,6 +109,31 @@ test('nothing the server lacks was asked for, and no bare "Not Found" is shown',
   await noBareNotFound(page);
 });
 
+test('without /api-docs, "Make active" is refused naming the operation, and then disabled with the reason', async ({ page, server }) => {
+  const bare = await startApiOnly(server, { openapi: 'none' });
+  const context = await page.context().browser().newContext({ viewport: { width: 1600, height: 1000 } });
+  const other = await context.newPage();
+  try {
+    await other.addInitScript((t) => sessionStorage.setItem('search-studio.token', t), server.token);
+    await other.goto(bare.url + '/');
+    await until('the list', () => other.getByRole('button', { name: /Production shop/ }).isVisible());
+    await other.getByRole('button', { name: /Production shop/ }).click();
+    await until('it opened', async () => (await other.locator('#f-config-title').inputValue()) === 'Production shop');
+    const makeActive = actions(other).getByRole('button', { name: 'Make active' });
+    assertEqual(await makeActive.isDisabled(), false, 'offered until the server says otherwise');
+    await makeActive.click();
+    const alert = other.locator('.notice[role="alert"]');
+    await until('the refusal', () => alert.isVisible());
+    assertEqual((await alert.locator('span').first().textContent()).trim(), 'Could not make it active: this server does not offer making a configuration active', 'message');
+    await until('disabled once known', () => makeActive.isDisabled());
+    assertEqual(await makeActive.getAttribute('title'), 'This server does not offer making a configuration active.', 'its reason');
+    await noBareNotFound(other);
+  } finally {
+    await context.close();
+    bare.stop();
+  }
+});
+
 test('screenshot of the editor on a server that offers api.md only', async ({ page }) => {
   await tab(page, 'Facets');
   await page.evaluate(() => document.fonts.ready);
@@ -140,7 +165,7 @@ export async function runApiOnly(browser) {
       });
       return res.json();
     };
-    return await run({ page, asked, front: { url: front.url, token: server.token, api } });
+    return await run({ page, asked, server, front: { url: front.url, token: server.token, api } });
   } finally {
     front?.stop();
     server.stop();

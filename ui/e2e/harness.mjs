@@ -54,11 +54,12 @@ export async function startServer() {
 /**
  * Starts the double of a team's production server (crates/testkit/servers/api-only.mjs) in front of `server`:
  * api.md's nine operations forwarded, Spring errors for everything else, Swagger 2.0 at /api-docs, and the
- * built UI at `/`. `offer` names the extensions it offers (none by default).
+ * built UI at `/`. `offer` names the extensions it offers (none by default); `openapi` 'none' leaves out
+ * its /api-docs.
  */
-export async function startApiOnly(server, { offer = [] } = {}) {
+export async function startApiOnly(server, { offer = [], openapi = 'v2' } = {}) {
   const script = join(ROOT, 'crates', 'testkit', 'servers', 'api-only.mjs');
-  const args = [script, '--upstream', server.url, '--ui-dir', join(ROOT, 'ui', 'dist'), '--openapi', 'v2'];
+  const args = [script, '--upstream', server.url, '--ui-dir', join(ROOT, 'ui', 'dist'), '--openapi', openapi];
   if (offer.length) args.push('--offer', offer.join(','));
   // Its stdin stays open: the double ends when it closes, so it never outlives this run.
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
