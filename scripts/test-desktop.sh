@@ -4,9 +4,13 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
-ensure_base && ensure_desktop_libs && ensure_tauri_driver || exit 1
+ensure_base && ensure_desktop_libs && ensure_tauri_driver && ensure_test_servers || exit 1
 export PATH="$HOME/.cargo/bin:$PATH"
 
+# The app embeds ui/dist when it is compiled: build the UI first when its sources are newer than the build.
+if [ ! -f ui/dist/index.html ] || [ -n "$(find ui/src ui/index.html -newer ui/dist/index.html -print -quit)" ]; then
+  bash scripts/test-ui.sh build || exit 1
+fi
 build_programs || exit 1
 start_xvfb || { echo "desktop-e2e: 0 passed, 1 failed"; exit 1; }
 

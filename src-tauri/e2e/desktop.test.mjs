@@ -4,66 +4,17 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { Session, startDriver, waitUntil } from './webdriver.mjs';
-
-const root = resolve(import.meta.dirname, '../..');
-const app = join(root, 'target/debug/search-studio');
-const studio = join(root, 'target/debug/studio');
-const shots = join(root, 'target/e2e-screenshots');
-const display = process.env.E2E_DISPLAY ?? ':99';
-const children = [];
+import { join } from 'node:path';
+import { waitUntil } from './webdriver.mjs';
+import {
+  addConnection, cli, closeSettings, defaultBrowser, openApp, openDriver, openSettings, saveShot, seed, serve, stopAll, useConnection,
+} from './support.mjs';
 
 const localDir = mkdtempSync(join(tmpdir(), 'studio-desktop-'));
 const remoteDir = mkdtempSync(join(tmpdir(), 'studio-remote-'));
 let remote; // { base, token }
-
-function cli(dataDir, ...args) {
-  return execFileSync(studio, ['--data-dir', dataDir, ...args], { encoding: 'utf8' });
-}
-
-function seed(dataDir, title, extra = {}) {
-  const file = join(dataDir, `${title.replace(/\W+/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ config: { title, searchSpace: 'demo', ...extra } }));
-  cli(dataDir, 'import-config', file);
-}
-
-function start(cmd, args, env = {}) {
-  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  return child;
-}
-
-async function firstLines(child, n) {
-  const lines = [];
-  const reader = createInterface({ input: child.stdout });
-  for await (const line of reader) {
-    lines.push(line);
-    if (lines.length === n) break;
-  }
-  return lines;
-}
-
-async function openDriver(dataDir = localDir, env = {}) {
-  const driver = await startDriver(display, { SEARCH_STUDIO_DATA_DIR: dataDir, ...env });
-  children.push(driver);
-  return driver;
-}
-
-async function openApp(driver) {
-  const session = await Session.start(driver, app);
-  await waitUntil(async () => (await session.bodyText()).includes('Search Studio'), 'the app to render');
-  return session;
-}
-
-async function saveShot(session, name) {
-  mkdirSync(shots, { recursive: true });
-  writeFileSync(join(shots, `${name}.png`), Buffer.from(await session.screenshot(), 'base64'));
-}
 
 /** The navbar colour the preview (in its shadow root) shows. */
 function previewNavbarColour(session) {
@@ -77,17 +28,13 @@ before(async () => {
   seed(localDir, 'Harbour Search', { layout: { navbar: { backgroundColor: '#123456', fontColor: '#ffffff' } } });
   seed(localDir, 'Museum Catalogue');
   seed(remoteDir, 'Remote Archive');
-  const server = start(studio, ['serve', '--listen', '127.0.0.1:0', '--data-dir', remoteDir]);
-  const [tokenLine, addressLine] = await firstLines(server, 2);
-  remote = { token: tokenLine.replace('token: ', ''), base: addressLine.replace('listening on ', '') };
+  remote = await serve(remoteDir);
 });
 
-after(() => {
-  for (const child of children) child.kill();
-});
+after(stopAll);
 
 test('the window lists the stored configurations, switches to a remote server, and remembers it', async () => {
-  const driver = await openDriver();
+  const driver = await openDriver(localDir);
   let session = await openApp(driver);
   try {
     assert.match(await session.title(), /Search Studio/);
@@ -104,15 +51,13 @@ test('the window lists the stored configurations, switches to a remote server, a
       'the preview navbar to take the edited colour',
     );
 
-    await session.click(await session.waitFor("//button[normalize-space(.)='Settings']"));
-    await session.click(await session.waitFor("//label[contains(., 'Remote server')]/input"));
-    await session.type(await session.waitFor("//input[@id='remote-url']"), remote.base);
-    await session.type(await session.waitFor("//input[@id='remote-token']"), remote.token);
-    await session.click(await session.waitFor("//button[normalize-space(.)='Apply']"));
-    await session.waitFor("//*[contains(normalize-space(.), 'Now using')]", 'the switch to be confirmed');
+    // Settings → Connections: a remote server with a pasted token, then used.
+    await openSettings(session);
+    await addConnection(session, { name: 'Remote studio', url: remote.base, signIn: 'Access token', token: remote.token });
+    await useConnection(session, 'Remote studio');
     const settingsText = await session.bodyText();
     assert.ok(!settingsText.includes(remote.token), 'the token is never shown');
-    await session.click(await session.waitFor("//button[@aria-label='Close settings']"));
+    await closeSettings(session);
     await waitUntil(async () => {
       const text = await session.bodyText();
       return text.includes('Remote Archive') && !text.includes('Museum Catalogue');
@@ -129,6 +74,8 @@ test('the window lists the stored configurations, switches to a remote server, a
   try {
     await session.waitFor("//*[contains(normalize-space(.), 'Remote Archive')]", 'the remote configuration after a restart');
     assert.ok(!(await session.bodyText()).includes('Museum Catalogue'));
+    const badge = await session.text(await session.waitFor("//*[@data-testid='connection']"));
+    assert.match(badge, /^\W*Remote studio · /, 'the badge names the current connection');
     const rect = await session.windowRect();
     assert.deepEqual([rect.width, rect.height], [1180, 760], 'the window comes back at the size it was left');
   } finally {
@@ -188,7 +135,7 @@ test('a data directory with its own documents and active configuration is previe
 });
 
 test('the window enforces its content security policy: an injected inline script or handler does not run', async () => {
-  const driver = await openDriver();
+  const driver = await openDriver(localDir);
   const session = await openApp(driver);
   try {
     await session.execute(`
@@ -229,12 +176,7 @@ test("a result title with the link action opens the document's address in the sy
   const opened = join(dir, 'opened.txt');
   const browser = join(dir, 'browser.sh');
   writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${opened}'\n`, { mode: 0o755 });
-  const xdg = join(dir, 'xdg');
-  mkdirSync(join(xdg, 'data/applications'), { recursive: true });
-  mkdirSync(join(xdg, 'config'), { recursive: true });
-  writeFileSync(join(xdg, 'data/applications/test-browser.desktop'), `[Desktop Entry]\nType=Application\nName=Test browser\nExec=${browser} %u\n`);
-  writeFileSync(join(xdg, 'config/mimeapps.list'), '[Default Applications]\nx-scheme-handler/https=test-browser.desktop\nx-scheme-handler/http=test-browser.desktop\n');
-  const driver = await openDriver(dir, { XDG_DATA_HOME: join(xdg, 'data'), XDG_CONFIG_HOME: join(xdg, 'config') });
+  const driver = await openDriver(dir, defaultBrowser(dir, browser));
   const session = await openApp(driver);
   try {
     await session.waitFor("//*[contains(normalize-space(.), 'Linked Logs')]", 'the stored configuration');

@@ -84,6 +84,7 @@ describe('in the app', () => {
     await fireEvent.keyDown(window, { key: 's', ctrlKey: true });
     const dialog = await screen.findByTestId('sign-in-dialog');
     expect(dialog.textContent).toMatch(/Your sign-in has ended/);
+    expect(screen.getByTestId('connection').textContent).toMatch(/Staging · not signed in/);
     expect(title.value).toBe('News, typed before the sign-in ended');
     expect(store.calls.filter((c) => c.op === 'update')).toHaveLength(0);
 

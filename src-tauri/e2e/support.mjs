@@ -1,0 +1,172 @@
+// What the desktop end-to-end tests share: the programs under test, the servers they start (`studio serve`,
+// the test OpenID Connect provider, the API-only server double), the app window through tauri-driver, and the
+// steps a designer takes in Settings → Connections.
+
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Session, startDriver, waitUntil } from './webdriver.mjs';
+
+export const root = resolve(import.meta.dirname, '../..');
+export const app = join(root, 'target/debug/search-studio');
+export const studio = join(root, 'target/debug/studio');
+export const testServers = join(root, 'crates/testkit/servers');
+const shots = join(root, 'target/e2e-screenshots');
+export const display = process.env.E2E_DISPLAY ?? ':99';
+
+/** Everything started here; `stopAll` ends it. */
+const children = [];
+
+export function stopAll() {
+  for (const child of children.splice(0)) child.kill();
+}
+
+/** Runs the `studio` CLI on a data directory. */
+export function cli(dataDir, ...args) {
+  return execFileSync(studio, ['--data-dir', dataDir, ...args], { encoding: 'utf8' });
+}
+
+/** Stores a configuration with `title` (and any other settings) in a data directory. */
+export function seed(dataDir, title, extra = {}) {
+  const file = join(dataDir, `${title.replace(/\W+/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify({ config: { title, searchSpace: 'demo', ...extra } }));
+  cli(dataDir, 'import-config', file);
+}
+
+/** The stored configuration `id` of a data directory, as `studio export-config` reads it. */
+export function stored(dataDir, id) {
+  return JSON.parse(cli(dataDir, 'export-config', String(id)));
+}
+
+/**
+ * Starts a process whose stdin stays open (the test servers end when it closes, so none outlives a crashed
+ * test run). What it prints on stderr is kept for failure messages.
+ */
+export function start(cmd, args, env = {}) {
+  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let errors = '';
+  child.stderr.on('data', (chunk) => (errors = (errors + chunk).slice(-4000)));
+  child.errors = () => errors;
+  children.push(child);
+  return child;
+}
+
+/** The first `n` lines a process prints; fails with its stderr if it ends first. */
+export async function firstLines(child, n) {
+  const lines = [];
+  const reader = createInterface({ input: child.stdout });
+  for await (const line of reader) {
+    lines.push(line);
+    if (lines.length === n) break;
+  }
+  if (lines.length < n) throw new Error(`${child.spawnargs.join(' ')} ended early: ${child.errors()}`);
+  return lines;
+}
+
+/** `studio serve` on a free loopback port: its base URL, and its printed token when it made one. */
+export async function serve(dataDir, args = []) {
+  const server = start(studio, ['serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir, ...args]);
+  const withToken = !args.includes('--auth');
+  const lines = await firstLines(server, withToken ? 2 : 1);
+  const address = lines.find((l) => l.startsWith('listening on '));
+  const token = lines.find((l) => l.startsWith('token: '));
+  return { base: address.replace('listening on ', ''), token: token?.replace('token: ', '') ?? null };
+}
+
+/** Starts one of the test servers (a Node script of crates/testkit/servers) and returns the JSON it announces. */
+export async function testServer(script, args = []) {
+  const child = start(process.execPath, [join(testServers, script), ...args]);
+  const [line] = await firstLines(child, 1);
+  return JSON.parse(line);
+}
+
+/** An auth file for `studio serve --auth`: the provider's group `designers` may read, write and search. */
+export function designersAuthFile(dir) {
+  const file = join(dir, 'auth.json');
+  writeFileSync(file, JSON.stringify({
+    users: [],
+    groups: [{ name: 'designers', operations: ['read', 'write', 'search'], searchSpaces: ['*'] }],
+  }));
+  return file;
+}
+
+export async function openDriver(dataDir, env = {}) {
+  const driver = await startDriver(display, { SEARCH_STUDIO_DATA_DIR: dataDir, ...env });
+  children.push(driver);
+  return driver;
+}
+
+export async function openApp(driver) {
+  const session = await Session.start(driver, app);
+  await waitUntil(async () => (await session.bodyText()).includes('Search Studio'), 'the app to render');
+  return session;
+}
+
+export async function saveShot(session, name) {
+  mkdirSync(shots, { recursive: true });
+  writeFileSync(join(shots, `${name}.png`), Buffer.from(await session.screenshot(), 'base64'));
+}
+
+/** An XPath string literal for any text (names with quotes included). */
+export function literal(text) {
+  if (!text.includes("'")) return `'${text}'`;
+  return `concat('${text.split("'").join(`', "'", '`)}')`;
+}
+
+/** The entry of a connection in Settings → Connections, by its name. */
+export const connectionEntry = (name) => `//li[@data-connection][.//strong[normalize-space(.)=${literal(name)}]]`;
+
+export async function openSettings(session) {
+  await session.click(await session.waitFor("//button[normalize-space(.)='Settings']"));
+  await session.waitFor("//button[normalize-space(.)='Add a connection']", 'the connections in Settings');
+}
+
+export async function closeSettings(session) {
+  await session.click(await session.waitFor("//button[@aria-label='Close settings']"));
+}
+
+/**
+ * Adds a remote connection through the form. `signIn` is the method's label as the form shows it; the other
+ * fields are typed only when given.
+ */
+export async function addConnection(session, { name, url, signIn, token, issuer, clientId, clientSecret, username, password }) {
+  await session.click(await session.waitFor("//button[normalize-space(.)='Add a connection']"));
+  await session.type(await session.waitFor("//input[@id='conn-name']"), name);
+  await session.type(await session.waitFor("//input[@id='conn-url']"), url);
+  await session.click(await session.waitFor(`//form[contains(@class, 'connection-form')]//label[normalize-space(.)=${literal(signIn)}]/input`));
+  const fields = {
+    'conn-token': token, 'conn-issuer': issuer, 'conn-client': clientId, 'conn-secret': clientSecret, 'conn-username': username,
+    'conn-password': password,
+  };
+  for (const [id, value] of Object.entries(fields)) {
+    if (value !== undefined) await session.type(await session.waitFor(`//input[@id='${id}']`), value);
+  }
+  await session.click(await session.waitFor("//button[normalize-space(.)='Save connection']"));
+  await session.waitFor(`//*[@role='status'][starts-with(normalize-space(.), ${literal(`Saved “${name}”`)})]`, `the connection ${name} to be saved`);
+}
+
+/** "Use this connection" on the named one, then waits for the switch to be confirmed. */
+export async function useConnection(session, name) {
+  await session.click(await session.waitFor(`${connectionEntry(name)}//button[normalize-space(.)='Use this connection']`));
+  await session.waitFor(`//*[@role='status'][starts-with(normalize-space(.), ${literal(`Now using “${name}”`)})]`, `the switch to ${name}`);
+}
+
+/** The value of an input, by id. */
+export function inputValue(session, id) {
+  return session.execute('return document.getElementById(arguments[0])?.value ?? null;', [id]);
+}
+
+/**
+ * Makes `program` the system's default browser as xdg-open finds it (the http and https handlers of
+ * mimeapps.list under `dir`): it is started with the address to open. Returns the environment to start the
+ * app with.
+ */
+export function defaultBrowser(dir, program) {
+  const xdg = join(dir, 'xdg');
+  mkdirSync(join(xdg, 'data/applications'), { recursive: true });
+  mkdirSync(join(xdg, 'config'), { recursive: true });
+  writeFileSync(join(xdg, 'data/applications/test-browser.desktop'), `[Desktop Entry]\nType=Application\nName=Test browser\nExec=${program} %u\n`);
+  writeFileSync(join(xdg, 'config/mimeapps.list'), '[Default Applications]\nx-scheme-handler/https=test-browser.desktop\nx-scheme-handler/http=test-browser.desktop\n');
+  return { XDG_DATA_HOME: join(xdg, 'data'), XDG_CONFIG_HOME: join(xdg, 'config') };
+}
