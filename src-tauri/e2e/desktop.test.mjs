@@ -55,6 +55,7 @@ test('the window lists the stored configurations, switches to a remote server, a
     await openSettings(session);
     await addConnection(session, { name: 'Remote studio', url: remote.base, signIn: 'Access token', token: remote.token });
     await useConnection(session, 'Remote studio');
+    await saveShot(session, 'desktop-connections');
     const settingsText = await session.bodyText();
     assert.ok(!settingsText.includes(remote.token), 'the token is never shown');
     await closeSettings(session);

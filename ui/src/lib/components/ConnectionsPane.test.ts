@@ -4,6 +4,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import ConnectionsPane from './ConnectionsPane.svelte';
 import { LOCAL, PASSWORD, fakeDesktop, remote } from '../../test/fakeDesktop';
+import { BackendError } from '../backend/Backend';
 
 const labels = () => [...document.querySelectorAll('.connection-form label')].map((l) => l.textContent?.trim());
 
@@ -40,6 +41,7 @@ describe('the connections list', () => {
     expect(within(prod).getByRole('note').textContent).toMatch(/owner-only file in the data folder: no system keyring was found/);
 
     const local = screen.getByText('Local store').closest('li')!;
+    expect(within(local).getByText('In /home/ana/.local/share/search-studio')).toBeTruthy();
     expect(within(local).queryByRole('button', { name: 'Remove' })).toBeNull();
     expect(within(local).queryByRole('button', { name: 'Sign in' })).toBeNull();
   });
@@ -68,6 +70,22 @@ describe('the connections list', () => {
     expect(desktop.removeConnection).toHaveBeenCalledWith('c-staging');
     expect(onBackendChanged).toHaveBeenCalled();
     expect(within(screen.getByText('Local store').closest('li')!).getByText('Current')).toBeTruthy();
+  });
+
+  test('a server whose sign-in has ended is switched to all the same, and the first call there asks', async () => {
+    const { desktop, state } = fakeDesktop([LOCAL, remote({ signedIn: false })], 'local');
+    desktop.useConnection.mockImplementation(async (id: string) => {
+      state.current = id;
+      throw new BackendError('unauthorized', 'the sign-in has ended');
+    });
+    const onBackendChanged = vi.fn();
+    render(ConnectionsPane, { props: { desktop, onBackendChanged } });
+    const staging = (await screen.findByText('Staging')).closest('li')!;
+    await fireEvent.click(within(staging).getByRole('button', { name: 'Use this connection' }));
+    await waitFor(() => expect(onBackendChanged).toHaveBeenCalled());
+    expect(screen.getByRole('status').textContent).toBe('Now using “Staging”; it asks you to sign in.');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(within(screen.getByText('Staging').closest('li')!).getByText('Current')).toBeTruthy();
   });
 
   test('signing out forgets the sign-in', async () => {
