@@ -49,6 +49,7 @@ describe('on a server whose document lists no extension', () => {
     const general = screen.getByRole('tabpanel');
     expect((within(general).getByRole('button', { name: 'Make active' }) as HTMLButtonElement).disabled).toBe(true);
     expect(within(general).getByText('This server does not offer making a configuration active.')).toBeTruthy();
+    expect(within(general).getByText('This server does not list its search spaces; any name is allowed.')).toBeTruthy();
     // The active marker still comes from the list.
     expect(screen.getByRole('button', { name: /News #1/ }).textContent).toContain('Active');
     expect(b.calls.some((c) => c.op === 'searchSpaces')).toBe(false);
