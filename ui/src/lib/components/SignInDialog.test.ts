@@ -1,12 +1,13 @@
 // The sign-in dialog by method, and in the whole app: a save that meets an ended sign-in asks for the password
 // on top of the editor, keeps what was typed, and lands once signed in.
 import { describe, expect, test, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import SignInDialog from './SignInDialog.svelte';
 import App from '../../App.svelte';
 import { FakeBackend } from '../../test/fakeBackend';
 import { LOCAL, PASSWORD, TOKEN, fakeDesktop, remote } from '../../test/fakeDesktop';
 import type { Connections } from '../types/desktop';
+import { BackendError } from '../backend/Backend';
 
 describe('the sign-in dialog', () => {
   test('password: shows the username, signs in with the password and the remember choice', async () => {
@@ -111,5 +112,28 @@ describe('in the app', () => {
     expect((await screen.findByText(/Not published; your changes are kept: the sign-in has ended/)).textContent).toBeTruthy();
     expect(title.value).toBe('Kept');
     expect(store.configs.get(1)!.config.title).toBe('News');
+  });
+
+  test('cancelled at start, a sign-in from Settings later loads what could not be loaded', async () => {
+    localStorage.clear();
+    const store = new FakeBackend([{ title: 'News', searchSpace: 'demo' }]);
+    const shell = fakeDesktop([LOCAL, remote({ signedIn: false })], 'c-staging', store);
+    const list = store.listConfigurations.bind(store);
+    store.listConfigurations = async () => {
+      if (!shell.state.connections[1].signedIn) throw new BackendError('unauthorized', 'the sign-in has ended');
+      return list();
+    };
+    render(App, { props: { backend: Object.assign(store, { desktop: shell.desktop }) } });
+    await screen.findByTestId('sign-in-dialog');
+    await fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByText(/Could not load the configurations: the sign-in has ended/)).toBeTruthy();
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    const staging = (await screen.findByText('Staging')).closest('li')!;
+    await fireEvent.click(within(staging).getByRole('button', { name: 'Sign in' }));
+    await fireEvent.input(await screen.findByLabelText('Password'), { target: { value: PASSWORD } });
+    await fireEvent.click(within(screen.getByTestId('sign-in-dialog')).getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('News'));
+    expect(screen.getByTestId('connection').textContent).toMatch(/Staging · signed in/);
   });
 });
