@@ -102,13 +102,15 @@ impl Transport {
         }
     }
 
-    /// The Authorization header for the next request (renewing a provider's token when it is due).
-    async fn bearer(&self) -> Result<Option<HeaderValue>, RemoteError> {
-        match &self.authorization {
-            Authorization::None => Ok(None),
-            Authorization::Fixed(value) => Ok(Some(value.clone())),
-            Authorization::Session(session) => Ok(Some(bearer_header(&self.base, &session.bearer().await?)?)),
-        }
+    /// The token for the next request (a provider's renewed first when it is due), and its header.
+    async fn bearer(&self) -> Result<Option<(String, HeaderValue)>, RemoteError> {
+        let token = match &self.authorization {
+            Authorization::None => return Ok(None),
+            Authorization::Fixed(value) => return Ok(Some((String::new(), value.clone()))),
+            Authorization::Session(session) => session.bearer().await?,
+        };
+        let header = bearer_header(&self.base, &token)?;
+        Ok(Some((token, header)))
     }
 
     /// The base URL, without a trailing slash.
@@ -123,13 +125,13 @@ impl Transport {
         let mut bearer = self.bearer().await?;
         let mut renewed = false;
         loop {
-            let wait = match self.attempt(&call, bearer.as_ref()).await {
+            let wait = match self.attempt(&call, bearer.as_ref().map(|(_, header)| header)).await {
                 // A refused token is renewed once and the request sent again: the server did not act on it.
                 Attempt::Answered { status: StatusCode::UNAUTHORIZED, .. } if !renewed && self.session().is_some() => {
                     renewed = true;
-                    if let (Some(session), Some(sent)) = (self.session(), bearer.as_ref().and_then(|b| b.to_str().ok())) {
-                        let fresh = session.rejected(sent.trim_start_matches("Bearer ")).await?;
-                        bearer = Some(bearer_header(&self.base, &fresh)?);
+                    if let (Some(session), Some((sent, _))) = (self.session(), &bearer) {
+                        let fresh = session.rejected(sent).await?;
+                        bearer = Some((fresh.clone(), bearer_header(&self.base, &fresh)?));
                     }
                     continue;
                 }
