@@ -16,7 +16,6 @@ const COMMANDS: &[&str] = &[
     "search",
     "search_spaces",
     "get_settings",
-    "save_backend",
     "set_preference",
     "start_import",
     "load_demo",
@@ -32,6 +31,16 @@ const COMMANDS: &[&str] = &[
     "export_configurations",
     "import_configurations",
     "open_link",
+    "list_connections",
+    "save_connection",
+    "remove_connection",
+    "use_connection",
+    "sign_in",
+    "sign_in_browser",
+    "sign_out",
+    "offers",
+    "copy_plan",
+    "copy_configuration",
 ];
 
 fn main() {

@@ -1,25 +1,31 @@
 //! The desktop shell of Search Studio: a window over the web UI, IPC commands over one switchable
-//! `Backend` (the local store or a remote server), preferences, and long work with progress.
+//! `Backend` (the local store or a remote connection), the connections with their sign-in and secrets,
+//! preferences, and long work with progress.
 //!
 //! The shell holds no rules of the API: commands delegate to the backends of the core crates.
 
+pub mod browser;
 mod commands;
-mod connect;
+pub mod connections;
 mod error;
 mod prefs;
+pub mod secrets;
 mod state;
 mod work;
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
 
 use studio_local::{LocalBackend, Store};
 use studio_model::Backend;
 use tauri::{App, Emitter, Manager, Runtime, WebviewUrl, WebviewWindowBuilder, WindowEvent};
 
+use browser::{Browser, Opener, SystemBrowser};
+use connections::ConnectionStore;
 pub use error::IpcError;
-pub use prefs::{Geometry, Mode, Prefs, Settings};
+pub use prefs::{Geometry, Prefs, Settings, PREFS_FILE};
 pub use state::{BackendSlot, Tasks};
 
 /// The window's title; external checks look for it.
@@ -48,28 +54,63 @@ pub fn open_local(data_dir: &std::path::Path) -> Result<LocalBackend, String> {
     Ok(local)
 }
 
-/// Registers the backend, preferences and task list for the store in `data_dir`, connecting to the remote
-/// server the preferences name when they say so. Returns the preferences' window geometry.
+/// What the shell uses from its surroundings; tests replace the browser and keep secrets out of the keyring.
+pub struct ShellOptions {
+    /// Opens links and the browser sign-in's page.
+    pub opener: Arc<dyn Opener>,
+    /// Keep secrets in the OS keyring when one answers (else, and always when false, in the secrets file).
+    pub use_keyring: bool,
+    /// How long a browser sign-in waits for the provider to come back.
+    pub browser_wait: Duration,
+}
+
+impl Default for ShellOptions {
+    fn default() -> Self {
+        ShellOptions { opener: Arc::new(SystemBrowser), use_keyring: true, browser_wait: Duration::from_secs(5 * 60) }
+    }
+}
+
+/// Registers the state for the store in `data_dir` (see [`install_state_with`]) with the default options.
 pub fn install_state<R: Runtime, M: Manager<R>>(app: &M, data_dir: &std::path::Path) -> Result<Option<Geometry>, String> {
+    install_state_with(app, data_dir, ShellOptions::default())
+}
+
+/// Registers the backend, connections, preferences and task list for the store in `data_dir`, with the
+/// connection that was current last time in use. Returns the preferences' window geometry.
+pub fn install_state_with<R: Runtime, M: Manager<R>>(
+    app: &M,
+    data_dir: &std::path::Path,
+    options: ShellOptions,
+) -> Result<Option<Geometry>, String> {
     let local = open_local(data_dir)?;
     let slot = BackendSlot::new(local, data_dir.to_owned());
     let prefs = Prefs::open(app.app_handle(), data_dir).map_err(|e| e.message)?;
-    if prefs.mode() == Mode::Remote {
-        if let Some(url) = prefs.remote_url() {
-            match tauri::async_runtime::block_on(connect::remote(&slot, &url)) {
-                Ok(backend) => slot.set_remote(&url, backend),
-                Err(e) => tracing::warn!("staying on the local store: {}", e.message),
-            }
-        }
-    }
+    let opener = Arc::clone(&options.opener);
+    let connections = tauri::async_runtime::block_on(ConnectionStore::open(
+        prefs.clone(),
+        options.use_keyring,
+        Arc::clone(&opener),
+        options.browser_wait,
+    ))
+    .map_err(|e| e.message)?;
+    connections.restore(&slot);
     let geometry = prefs.geometry();
     let events = app.app_handle().clone();
     app.manage(slot);
     app.manage(prefs);
+    app.manage(connections);
+    app.manage(Browser(opener));
     app.manage(Tasks::new(Arc::new(move |progress| {
         let _ = events.emit(work::PROGRESS_EVENT, progress);
     })));
     Ok(geometry)
+}
+
+/// Waits for what the shell still writes in the background (a renewed refresh token), before the app ends.
+pub fn finish_writes<R: Runtime, M: Manager<R>>(app: &M) {
+    if let Some(connections) = app.try_state::<ConnectionStore>() {
+        tauri::async_runtime::block_on(connections.flush());
+    }
 }
 
 /// Registers state and opens the window, with the backend and geometry the preferences remember.
@@ -126,9 +167,16 @@ pub fn run() {
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
         .with_writer(std::io::stderr)
         .init();
-    let result = with_app(tauri::Builder::default()).setup(setup).run(context());
-    if let Err(e) = result {
-        eprintln!("error: Search Studio could not start: {e}");
-        std::process::exit(1);
-    }
+    let app = match with_app(tauri::Builder::default()).setup(setup).build(context()) {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("error: Search Studio could not start: {e}");
+            std::process::exit(1);
+        }
+    };
+    app.run(|app, event| {
+        if let tauri::RunEvent::Exit = event {
+            finish_writes(app);
+        }
+    });
 }

@@ -3,8 +3,9 @@
 //! http(s) addresses, whatever a document's `link` holds.
 
 use studio_model::ErrorCode;
-use tauri::Url;
+use tauri::{State, Url};
 
+use crate::browser::Browser;
 use crate::error::IpcError;
 
 /// Why a link is not opened.
@@ -27,9 +28,9 @@ pub fn web_address(link: &str) -> Result<Url, LinkError> {
 
 /// Opens `url` in the system's default browser.
 #[tauri::command]
-pub fn open_link(url: String) -> Result<(), IpcError> {
+pub fn open_link(browser: State<'_, Browser>, url: String) -> Result<(), IpcError> {
     let address = web_address(&url).map_err(|e| IpcError::new(ErrorCode::BadRequest, e.to_string()))?;
-    open::that_detached(address.as_str())
+    browser.0.open(address.as_str())
         .map_err(|e| IpcError::new(ErrorCode::Internal, format!("cannot open {address} in a browser: {e}")))
 }
 

@@ -1,7 +1,9 @@
 //! The IPC commands, one module per domain. Each command is a few lines that delegate to the current
-//! backend or the preferences; no rule of the API lives here.
+//! backend, the connections or the preferences; no rule of the API lives here.
 
 pub mod configurations;
+pub mod connections;
+pub mod copy;
 pub mod drafts;
 pub mod files;
 pub mod links;
@@ -31,7 +33,6 @@ macro_rules! all_commands {
             $crate::commands::search::search,
             $crate::commands::search::search_spaces,
             $crate::commands::settings::get_settings,
-            $crate::commands::settings::save_backend,
             $crate::commands::settings::set_preference,
             $crate::commands::tasks::start_import,
             $crate::commands::tasks::load_demo,
@@ -47,6 +48,16 @@ macro_rules! all_commands {
             $crate::commands::files::export_configurations,
             $crate::commands::files::import_configurations,
             $crate::commands::links::open_link,
+            $crate::commands::connections::list_connections,
+            $crate::commands::connections::save_connection,
+            $crate::commands::connections::remove_connection,
+            $crate::commands::connections::use_connection,
+            $crate::commands::connections::sign_in,
+            $crate::commands::connections::sign_in_browser,
+            $crate::commands::connections::sign_out,
+            $crate::commands::connections::offers,
+            $crate::commands::copy::copy_plan,
+            $crate::commands::copy::copy_configuration,
         ]
     };
 }

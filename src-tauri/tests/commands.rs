@@ -4,8 +4,9 @@
 use serde_json::{json, Value};
 use tauri::Listener;
 
+mod bindings;
 mod harness;
-use harness::harness;
+use harness::{connection_input, harness, servers};
 
 #[test]
 fn a_new_store_opens_with_the_demo_search_space_and_its_configuration() {
@@ -50,26 +51,27 @@ fn failures_reach_the_ui_as_code_and_message() {
     let active = h.invoke("list_configurations", json!({})).unwrap()["activeId"].clone();
     let conflict = h.invoke("delete_configuration", json!({"id": active})).unwrap_err();
     assert_eq!(conflict["code"], "conflict");
-    let bad_url = h.invoke("save_backend", json!({"mode": "remote", "remoteUrl": "ftp://x", "token": null})).unwrap_err();
+    let bad_url = h.invoke("save_connection", json!({"input": connection_input("X", "ftp://x", "none", json!({}))})).unwrap_err();
     assert_eq!(bad_url["code"], "settings");
-    let unreachable = h.invoke("save_backend", json!({"mode": "remote", "remoteUrl": "http://127.0.0.1:9", "token": "t"})).unwrap_err();
+    let id = h.add_token_connection("Nowhere", "http://127.0.0.1:9", "t");
+    let unreachable = h.invoke("use_connection", json!({"id": id})).unwrap_err();
     assert_eq!(unreachable["code"], "bad_gateway", "{unreachable}");
     // A failed switch leaves the local store in use.
-    assert_eq!(h.invoke("get_settings", json!({})).unwrap()["mode"], "local");
+    assert_eq!(h.ok("list_connections", json!({}))["current"], "local");
     assert!(h.invoke("list_configurations", json!({})).is_ok());
 }
 
 #[test]
-fn settings_remember_theme_and_last_configuration_and_never_return_the_token() {
+fn settings_remember_theme_and_last_configuration() {
     let h = harness();
     let settings = h.invoke("get_settings", json!({})).unwrap();
-    assert_eq!(settings["mode"], "local");
     assert_eq!(settings["theme"], "system");
-    assert_eq!(settings["tokenSaved"], false);
+    assert_eq!(settings["dataDir"], h.dir.path().display().to_string());
     let changed = h.invoke("set_preference", json!({"theme": "dark", "lastConfigId": 1})).unwrap();
     assert_eq!(changed["theme"], "dark");
     assert_eq!(changed["lastConfigId"], 1);
-    assert!(!changed.to_string().contains("token\":\""), "{changed}");
+    let h = h.restart();
+    assert_eq!(h.ok("get_settings", json!({}))["theme"], "dark");
     let bad = h.invoke("set_preference", json!({"theme": "neon"})).unwrap_err();
     assert!(bad.to_string().contains("neon"), "{bad}");
 }
@@ -84,55 +86,43 @@ fn only_this_apps_commands_and_the_granted_plugins_may_be_called() {
 }
 
 /// A real `studio serve` router on loopback, holding one configuration.
-fn remote_server() -> (String, String, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let backend = studio_local::LocalBackend::new(studio_local::Store::open_dir(dir.path()).unwrap());
-    let (auth, token) = studio_server::Auth::single_random_user("remote-ana");
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
-    let listener = runtime.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    runtime
-        .block_on(<studio_local::LocalBackend as studio_model::Backend>::create_configuration(
-            &backend,
-            &studio_model::Caller { user: "remote-ana".into() },
-            json!({"config": {"title": "Remote Archive", "searchSpace": "archive"}}),
-        ))
-        .unwrap();
-    let app = studio_server::router(std::sync::Arc::new(backend), std::sync::Arc::new(auth), None);
-    std::thread::spawn(move || runtime.block_on(async { axum::serve(listener, app).await }));
-    (url, token, dir)
+fn remote_server() -> servers::ApiServer {
+    let server = servers::token_server(|_| {});
+    server.create(json!({"config": {"title": "Remote Archive", "searchSpace": "archive"}}));
+    server
 }
 
 #[test]
-fn switching_to_a_remote_server_lists_its_configurations_and_keeps_the_token_private() {
+fn switching_to_a_remote_connection_lists_its_configurations_and_keeps_the_token_private() {
     let h = harness();
-    let (url, token, _remote) = remote_server();
-    let refused = h.invoke("save_backend", json!({"mode": "remote", "remoteUrl": url, "token": "wrong"})).unwrap_err();
+    let remote = remote_server();
+    let id = h.add_token_connection("Archive", &format!("{}/", remote.url), "wrong");
+    assert_eq!(h.connection(&id)["url"], remote.url.as_str(), "the trailing slash is dropped");
+    // A refused token still switches, so that the UI can ask for the right one; commands then say so.
+    let refused = h.invoke("use_connection", json!({"id": id})).unwrap_err();
     assert_eq!(refused["code"], "unauthorized", "{refused}");
-    assert_eq!(h.invoke("list_configurations", json!({})).unwrap()["configurations"][0]["config"]["searchSpace"], "demo");
+    assert_eq!(h.ok("list_connections", json!({}))["current"], id.as_str());
+    assert_eq!(h.invoke("list_configurations", json!({})).unwrap_err()["code"], "unauthorized");
 
-    let settings = h.invoke("save_backend", json!({"mode": "remote", "remoteUrl": format!("{url}/"), "token": token})).unwrap();
-    assert_eq!(settings["mode"], "remote");
-    assert_eq!(settings["remoteUrl"], url.as_str(), "the trailing slash is dropped");
-    assert_eq!(settings["tokenSaved"], true);
-    assert!(!settings.to_string().contains(&token));
-    let titles: Vec<_> = h.invoke("list_configurations", json!({})).unwrap()["configurations"]
+    let bad = h.invoke("sign_in", json!({"id": id, "input": {"password": null, "token": "still-wrong", "remember": true}})).unwrap_err();
+    assert_eq!(bad["code"], "unauthorized", "a token the server refuses is not taken");
+    let signed = h.ok("sign_in", json!({"id": id, "input": {"password": null, "token": remote.token, "remember": true}}));
+    assert!(!signed.to_string().contains(&remote.token));
+    let titles: Vec<_> = h.ok("list_configurations", json!({}))["configurations"]
         .as_array()
         .unwrap()
         .iter()
         .map(|c| c["config"]["title"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(titles, ["Remote Archive"]);
-    if settings["tokenStorage"] == "file" {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(h.dir.path().join("remote-token")).unwrap().permissions().mode();
-        assert_eq!(mode & 0o777, 0o600);
-    }
-    // Switching back keeps the saved token: no token is needed to return.
-    h.invoke("save_backend", json!({"mode": "local", "remoteUrl": url, "token": null})).unwrap();
-    assert_eq!(h.invoke("list_configurations", json!({})).unwrap()["configurations"][0]["config"]["searchSpace"], "demo");
-    let again = h.invoke("save_backend", json!({"mode": "remote", "remoteUrl": url, "token": null})).unwrap();
-    assert_eq!(again["mode"], "remote");
+    let shown = h.connection(&id);
+    assert_eq!((shown["hasToken"].clone(), shown["signedIn"].clone(), shown["secretStorage"].clone()), (json!(true), json!(true), json!("file")));
+
+    // Back to the local store and again to the server: the saved token is used, nothing is asked.
+    h.ok("use_connection", json!({"id": "local"}));
+    assert_eq!(h.ok("list_configurations", json!({}))["configurations"][0]["config"]["searchSpace"], "demo");
+    assert_eq!(h.ok("use_connection", json!({"id": id}))["current"], id.as_str());
+    assert_eq!(h.ok("offers", json!({})), json!({"setActive": true, "visible": true, "logs": true, "delete": true, "searchSpaces": true}));
 }
 
 #[test]

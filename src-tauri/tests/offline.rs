@@ -7,32 +7,19 @@ use serde_json::{json, Value};
 use tauri::Listener;
 
 mod harness;
-use harness::harness;
+use harness::{harness, servers};
 
 /// A real server router on loopback with one configuration over 30 documents of search space `archive`.
-fn remote_server() -> (String, String, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = studio_local::Store::open_dir(dir.path()).unwrap();
+fn remote_server() -> servers::ApiServer {
     let lines: String = (0..30)
         .map(|i| format!("{{\"id\":\"urn:d:{i}\",\"title\":\"Doc {i}\",\"date\":{}.0,\"facetList\":[{{\"field\":\"dyn_lit_author\",\"label\":\"Author\",\"facets\":[{{\"count\":1,\"label\":\"A{}\",\"value\":null}}]}}]}}\n", (i + 1) * 1000, i % 3))
         .collect();
-    studio_local::import_documents(&store, "archive", std::io::Cursor::new(lines), &mut |_| {}).unwrap();
-    let backend = studio_local::LocalBackend::new(store);
-    let (auth, token) = studio_server::Auth::single_random_user("remote-ana");
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
-    let listener = runtime.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    runtime
-        .block_on(<studio_local::LocalBackend as studio_model::Backend>::create_configuration(
-            &backend,
-            &studio_model::Caller { user: "remote-ana".into() },
-            json!({"config": {"title": "Remote Archive", "searchSpace": "archive", "x-kept": 1,
-                "filter": {"facetsToShow": [{"uri": "dyn_lit_author", "title": "Author"}]}}}),
-        ))
-        .unwrap();
-    let app = studio_server::router(Arc::new(backend), Arc::new(auth), None);
-    std::thread::spawn(move || runtime.block_on(async { axum::serve(listener, app).await }));
-    (url, token, dir)
+    let server = servers::token_server(|store| {
+        studio_local::import_documents(store, "archive", std::io::Cursor::new(lines), &mut |_| {}).unwrap();
+    });
+    server.create(json!({"config": {"title": "Remote Archive", "searchSpace": "archive", "x-kept": 1,
+        "filter": {"facetsToShow": [{"uri": "dyn_lit_author", "title": "Author"}]}}}));
+    server
 }
 
 #[test]
@@ -47,12 +34,12 @@ fn drafts_are_kept_per_backend_and_configuration_until_discarded() {
     assert_eq!(h.ok("get_draft", json!({"configId": id}))["draft"]["config"]["title"], "Edited offline");
     assert_eq!(h.ok("list_drafts", json!({})).as_array().unwrap().len(), 1);
 
-    let (url, token, _remote) = remote_server();
-    h.ok("save_backend", json!({"mode": "remote", "remoteUrl": url, "token": token}));
+    let remote = remote_server();
+    h.use_token_connection(&remote.url, &remote.token);
     assert_eq!(h.ok("get_draft", json!({"configId": id})), Value::Null, "a remote configuration 1 is another one");
-    assert_eq!(h.ok("check_connection", json!({}))["backend"], url.as_str());
+    assert_eq!(h.ok("check_connection", json!({}))["backend"], remote.url.as_str());
     assert_eq!(h.ok("check_connection", json!({}))["online"], true);
-    h.ok("save_backend", json!({"mode": "local", "remoteUrl": url, "token": null}));
+    h.ok("use_connection", json!({"id": "local"}));
     assert_eq!(h.ok("check_connection", json!({})), json!({"backend": "local", "online": true, "message": null}));
 
     assert_eq!(h.ok("discard_draft", json!({"configId": id})), true);
@@ -62,8 +49,8 @@ fn drafts_are_kept_per_backend_and_configuration_until_discarded() {
 #[test]
 fn publishing_over_a_change_made_elsewhere_answers_a_conflict_and_history_shows_the_versions() {
     let h = harness();
-    let (url, token, _remote) = remote_server();
-    h.ok("save_backend", json!({"mode": "remote", "remoteUrl": url, "token": token}));
+    let remote = remote_server();
+    h.use_token_connection(&remote.url, &remote.token);
     let base = h.ok("get_configuration", json!({"id": 1}));
     h.ok("update_configuration", json!({"id": 1, "body": {"config": {"title": "Changed elsewhere"}}}));
     let mut mine = base.clone();
@@ -105,8 +92,8 @@ fn pulling_a_remote_configuration_is_a_task_that_fills_the_local_store() {
     let h = harness();
     let refused = h.invoke("start_pull", json!({"id": 1})).unwrap_err();
     assert!(refused["message"].as_str().unwrap().contains("remote server"), "{refused}");
-    let (url, token, _remote) = remote_server();
-    h.ok("save_backend", json!({"mode": "remote", "remoteUrl": url, "token": token}));
+    let remote = remote_server();
+    h.use_token_connection(&remote.url, &remote.token);
     let theirs = h.ok("search", json!({"id": 1, "request": {}}));
 
     let events: Arc<Mutex<Vec<Value>>> = Default::default();
@@ -122,7 +109,7 @@ fn pulling_a_remote_configuration_is_a_task_that_fills_the_local_store() {
     assert_eq!(done["error"], Value::Null, "{done}");
     assert_eq!(done["done"], 30);
 
-    h.ok("save_backend", json!({"mode": "local", "remoteUrl": url, "token": null}));
+    h.ok("use_connection", json!({"id": "local"}));
     let list = h.ok("list_configurations", json!({}));
     let copy = list["configurations"].as_array().unwrap().iter().find(|c| c["config"]["title"] == "Remote Archive").unwrap().clone();
     assert_eq!(copy["config"]["x-kept"], 1);

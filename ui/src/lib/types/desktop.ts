@@ -1,5 +1,5 @@
-// The desktop shell's connection, sign-in and copy types, as its commands answer them. The shell's `bindings`
-// test writes this file from its Rust types; until then it holds the same declarations, name for name.
+// Generated from the Rust types of the desktop shell (src-tauri) by its `bindings` test; do not edit.
+// Regenerate: UPDATE_BINDINGS=1 cargo test -p search-studio --test commands bindings
 
 import type { Configuration } from './generated';
 import type { FieldDiff, PublishOutcome } from './sync';
@@ -10,23 +10,35 @@ export type SecretStorage = "keyring" | "file";
 
 export type Connection = { 
 /**
- * `local` for the local store (always present, cannot be removed).
+ * `local` for the local store; others e.g. `c-3f9a…`.
  */
 id: string, name: string, kind: "local" | "remote", 
 /**
- * The remote base URL (the part before /api); null for the local store.
+ * The remote server's base URL (the part before `/api`); null for the local store.
  */
 url: string | null, signIn: SignInMethod, 
 /**
- * The OpenID Connect issuer URL (password and browser sign-in).
+ * The OpenID Connect issuer URL (password and browser methods).
  */
-issuer: string | null, clientId: string | null, username: string | null, rememberPassword: boolean, hasToken: boolean, hasClientSecret: boolean, hasPassword: boolean, 
+issuer: string | null, clientId: string | null, 
 /**
- * The shell holds tokens for it now (or a saved refresh token).
+ * The password method's username.
+ */
+username: string | null, rememberPassword: boolean, 
+/**
+ * A pasted token is saved.
+ */
+hasToken: boolean, hasClientSecret: boolean, 
+/**
+ * A remembered password is saved.
+ */
+hasPassword: boolean, 
+/**
+ * The shell holds tokens for it now (or a saved refresh token, or a pasted token).
  */
 signedIn: boolean, 
 /**
- * Where its secrets are kept.
+ * Where its secrets are kept; null while none are.
  */
 secretStorage: SecretStorage | null, };
 
@@ -42,7 +54,7 @@ export type ConnectionInput = {
  */
 id: string | null, name: string, url: string, signIn: SignInMethod, issuer: string | null, clientId: string | null, username: string | null, rememberPassword: boolean, 
 /**
- * Token method; null keeps the saved one.
+ * The token method's token; null keeps the saved one, "" removes it.
  */
 token: string | null, 
 /**
@@ -50,32 +62,41 @@ token: string | null,
  */
 clientSecret: string | null, 
 /**
- * Password method: used to sign in now; kept only with `rememberPassword`.
+ * The password method's password: used to sign in now, kept only when `rememberPassword`.
  */
 password: string | null, };
 
-export type SignInInput = { password: string | null, token: string | null, remember: boolean, };
+export type SignInInput = { password: string | null, token: string | null, 
+/**
+ * Keep the password (password method) or the token (token method) for the next start.
+ */
+remember: boolean, };
 
 export type CopyPlan = { 
 /**
- * The target connection's id.
+ * The connection the configuration goes to.
  */
-target: string, sourceId: number, 
+target: string, 
 /**
- * Null: it will be created there.
+ * The configuration copied, on the current connection.
+ */
+sourceId: number, 
+/**
+ * The target's configuration that would be updated; null when a new one would be created ("new there").
  */
 targetId: number | null, 
 /**
- * The target's current version; null when new there.
+ * The target's current version of it (null when new); the copy checks that it is still the same.
  */
 base: Configuration | null, 
 /**
- * What changes on the target, field by field.
+ * Field by field, what changes on the target.
  */
 diff: Array<FieldDiff>, 
 /**
- * The target's configurations, to pick which one to update.
+ * The target's configurations, to pick which one to update instead.
  */
 candidates: Array<Configuration>, };
 
+/** What a copy answers: published, or a conflict when the target changed after the plan. */
 export type CopyOutcome = PublishOutcome;

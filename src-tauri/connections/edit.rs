@@ -1,0 +1,104 @@
+//! Adding, changing and removing connections. A connection saved with a password signs in first, and
+//! nothing is saved when the provider refuses. Secrets that the connection's sign-in method does not use
+//! are forgotten, and so are tokens obtained for another server, provider, client or user.
+
+use studio_model::ErrorCode;
+
+use super::model::{given, new_id, ConnectionInput, Connections, SignInMethod, LOCAL_ID};
+use super::{remote, ConnectionStore};
+use crate::error::IpcError;
+use crate::secrets::Held;
+use crate::state::BackendSlot;
+
+/// Drops the secrets that `method` does not use.
+fn keep_only_for(held: &mut Held, method: SignInMethod) {
+    if method != SignInMethod::Token {
+        held.saved.token = None;
+        held.session_token = None;
+    }
+    if !method.uses_provider() {
+        held.tokens = None;
+        (held.saved.refresh_token, held.saved.refresh_expires_at) = (None, None);
+        held.saved.client_secret = None;
+    }
+    if method != SignInMethod::Password {
+        held.saved.password = None;
+    }
+}
+
+impl ConnectionStore {
+    /// Adds (`input.id` null) or changes a remote connection; when it is current, its new client is used
+    /// from now on.
+    pub async fn save(&self, slot: &BackendSlot, input: ConnectionInput) -> Result<Connections, IpcError> {
+        let before = match input.id.as_deref() {
+            Some(LOCAL_ID) => return Err(IpcError::new(ErrorCode::BadRequest, "the local store cannot be changed")),
+            Some(id) => Some(self.find(id)?),
+            None => None,
+        };
+        let id = before.as_ref().map_or_else(new_id, |c| c.id.clone());
+        let connection = input.to_stored(&id)?;
+        let mut held = self.secrets.get(&id);
+        if let Some(secret) = &input.client_secret {
+            held.saved.client_secret = given(Some(secret));
+        }
+        let password = given(input.password.as_deref()).filter(|_| connection.sign_in == SignInMethod::Password);
+        let fresh = match &password {
+            Some(password) => Some(remote::password_grant(&connection, &held, password).await?),
+            None => None,
+        };
+
+        let _edit = self.edits.lock().await;
+        let same_sign_in = before.as_ref().is_some_and(|b| b.same_sign_in(&connection));
+        self.secrets
+            .change(&id, |h| {
+                if !same_sign_in {
+                    h.tokens = None;
+                    h.session_token = None;
+                    (h.saved.refresh_token, h.saved.refresh_expires_at) = (None, None);
+                    h.saved.password = None;
+                }
+                h.saved.client_secret = held.saved.client_secret.clone();
+                if let Some(token) = &input.token {
+                    h.saved.token = given(Some(token));
+                }
+                if let Some(tokens) = fresh {
+                    h.saved.keep_refresh(&tokens);
+                    h.tokens = Some(tokens);
+                }
+                match (&password, connection.remember_password) {
+                    (_, false) => h.saved.password = None,
+                    (Some(password), true) => h.saved.password = Some(password.clone()),
+                    (None, true) => {}
+                }
+                keep_only_for(h, connection.sign_in);
+            })
+            .await?;
+        let mut list = self.stored();
+        match list.iter_mut().find(|c| c.id == id) {
+            Some(kept) => *kept = connection,
+            None => list.push(connection),
+        }
+        self.write_list(&list)?;
+        self.renew_client(slot, &id)?;
+        Ok(self.list())
+    }
+
+    /// Removes remote connection `id` and forgets its secrets; removing the current one switches to the
+    /// local store.
+    pub async fn remove(&self, slot: &BackendSlot, id: &str) -> Result<Connections, IpcError> {
+        if id == LOCAL_ID {
+            return Err(IpcError::new(ErrorCode::BadRequest, "the local store is always there; it cannot be removed"));
+        }
+        self.find(id)?;
+        let _edit = self.edits.lock().await;
+        if self.current_id() == id {
+            slot.use_local();
+            self.set_current(LOCAL_ID)?;
+        }
+        let list: Vec<_> = self.stored().into_iter().filter(|c| c.id != id).collect();
+        self.write_list(&list)?;
+        self.clients().remove(id);
+        self.secrets.forget(id).await?;
+        Ok(self.list())
+    }
+}

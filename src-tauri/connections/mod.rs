@@ -1,0 +1,188 @@
+//! The desktop's connections (decisions.md §7): the local store, always there as `local`, and any number of
+//! named remote servers, each with its URL and sign-in method; one is current, and the [`BackendSlot`]
+//! holds its backend. The list lives in the preferences file without a secret; the secrets live in
+//! [`Secrets`]. One client per remote connection is built when first needed and kept, so its tokens stay
+//! with it, and built again when the connection is edited or signed in again.
+//!
+//! Drafts and published versions are keyed by the backend key, which for a remote connection stays its
+//! base URL, so drafts made before connections existed are still found.
+
+mod edit;
+mod migrate;
+pub mod model;
+mod remote;
+mod sign_in;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use serde_json::json;
+use studio_model::{Backend, BackendError, ErrorCode};
+use studio_remote::RemoteBackend;
+use studio_sync::LOCAL_KEY;
+
+use crate::browser::Opener;
+use crate::error::IpcError;
+use crate::prefs::Prefs;
+use crate::secrets::Secrets;
+use crate::state::BackendSlot;
+pub use model::{Connection, ConnectionInput, Connections, SignInInput, SignInMethod, StoredConnection, LOCAL_ID};
+
+/// The preferences keys of the list and of the current connection's id.
+const LIST_KEY: &str = "connections";
+const CURRENT_KEY: &str = "currentConnection";
+
+/// The connections of one data directory, their secrets and their clients.
+pub struct ConnectionStore {
+    prefs: Prefs,
+    secrets: Arc<Secrets>,
+    clients: Mutex<HashMap<String, Arc<RemoteBackend>>>,
+    /// Changes to the list and to the current connection, one at a time (never held across a request to a
+    /// server, which could take long).
+    edits: tokio::sync::Mutex<()>,
+    opener: Arc<dyn Opener>,
+    /// How long a browser sign-in waits for the provider's redirect.
+    browser_wait: Duration,
+}
+
+impl ConnectionStore {
+    /// Reads the connections (made from the old single-server preferences on the first start that has
+    /// connections) and their secrets.
+    pub async fn open(
+        prefs: Prefs,
+        use_keyring: bool,
+        opener: Arc<dyn Opener>,
+        browser_wait: Duration,
+    ) -> Result<Self, IpcError> {
+        let secrets = migrate::run(&prefs, use_keyring).await?;
+        Ok(ConnectionStore {
+            prefs,
+            secrets,
+            clients: Mutex::default(),
+            edits: tokio::sync::Mutex::new(()),
+            opener,
+            browser_wait,
+        })
+    }
+
+    /// Makes the current connection's backend the one in `slot` (at start; no request is sent). A
+    /// connection that cannot be set up leaves the local store in use.
+    pub fn restore(&self, slot: &BackendSlot) {
+        let current = self.current_id();
+        if current == LOCAL_ID {
+            return;
+        }
+        let found = self.find(&current).and_then(|c| self.client(&c).map(|client| (c, client)));
+        match found {
+            Ok((connection, client)) => slot.set_remote(&connection.url, client),
+            Err(e) => tracing::warn!("staying on the local store: {}", e.message),
+        }
+    }
+
+    /// Every connection, the local store first, and the current one.
+    pub fn list(&self) -> Connections {
+        let mut connections = vec![Connection::local()];
+        connections.extend(self.stored().iter().map(|c| Connection::remote(c, &self.secrets.get(&c.id))));
+        Connections { connections, current: self.current_id() }
+    }
+
+    fn stored(&self) -> Vec<StoredConnection> {
+        self.prefs.read(LIST_KEY).unwrap_or_default()
+    }
+
+    fn write_list(&self, list: &[StoredConnection]) -> Result<(), IpcError> {
+        self.prefs.write(LIST_KEY, json!(list))
+    }
+
+    fn current_id(&self) -> String {
+        let current: Option<String> = self.prefs.read(CURRENT_KEY);
+        current.filter(|id| self.stored().iter().any(|c| &c.id == id)).unwrap_or_else(|| LOCAL_ID.to_owned())
+    }
+
+    fn set_current(&self, id: &str) -> Result<(), IpcError> {
+        self.prefs.write(CURRENT_KEY, json!(id))
+    }
+
+    /// The remote connection `id`.
+    fn find(&self, id: &str) -> Result<StoredConnection, IpcError> {
+        self.stored().into_iter().find(|c| c.id == id).ok_or_else(|| {
+            let what = if id == LOCAL_ID {
+                "the local store has no such setting".to_owned()
+            } else {
+                format!("there is no connection `{id}`")
+            };
+            IpcError::new(ErrorCode::NotFound, what)
+        })
+    }
+
+    fn clients(&self) -> MutexGuard<'_, HashMap<String, Arc<RemoteBackend>>> {
+        self.clients.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The client of `connection`, built when first needed.
+    fn client(&self, connection: &StoredConnection) -> Result<Arc<RemoteBackend>, IpcError> {
+        if let Some(client) = self.clients().get(&connection.id) {
+            return Ok(Arc::clone(client));
+        }
+        let client = Arc::new(remote::build(connection, &self.secrets)?);
+        Ok(Arc::clone(self.clients().entry(connection.id.clone()).or_insert(client)))
+    }
+
+    /// Drops the client of `id` (its settings or tokens changed); when `id` is current, its new client
+    /// takes the slot.
+    fn renew_client(&self, slot: &BackendSlot, id: &str) -> Result<(), IpcError> {
+        self.clients().remove(id);
+        if self.current_id() == id {
+            let connection = self.find(id)?;
+            slot.set_remote(&connection.url, self.client(&connection)?);
+        }
+        Ok(())
+    }
+
+    /// Switches to connection `id`. A remote server is asked first whether it answers; if it does not, the
+    /// current connection stays. A server that wants a sign-in is switched to all the same, and the
+    /// answer is `unauthorized` so that the UI asks for it.
+    pub async fn switch(&self, slot: &BackendSlot, id: &str) -> Result<Connections, IpcError> {
+        if id == LOCAL_ID {
+            let _edit = self.edits.lock().await;
+            slot.use_local();
+            self.set_current(LOCAL_ID)?;
+            return Ok(self.list());
+        }
+        let client = self.client(&self.find(id)?)?;
+        let answer = client.list_configurations().await;
+        if let Err(e) = &answer {
+            if !matches!(e, BackendError::Unauthorized(_)) {
+                return Err(e.clone().into());
+            }
+        }
+        let _edit = self.edits.lock().await;
+        let connection = self.find(id)?;
+        slot.set_remote(&connection.url, self.client(&connection)?);
+        self.set_current(id)?;
+        answer?;
+        Ok(self.list())
+    }
+
+    /// The backend of connection `id` and its key for drafts and history, for copying to it. The current
+    /// connection is refused: a configuration is copied to another one.
+    pub fn target(&self, slot: &BackendSlot, id: &str) -> Result<(Arc<dyn Backend>, String), IpcError> {
+        if id == self.current_id() {
+            return Err(IpcError::new(
+                ErrorCode::BadRequest,
+                "the configuration is already on that connection; choose another one to copy it to",
+            ));
+        }
+        if id == LOCAL_ID {
+            return Ok((Arc::new(slot.local().clone()), LOCAL_KEY.to_owned()));
+        }
+        let connection = self.find(id)?;
+        Ok((self.client(&connection)?, connection.url))
+    }
+
+    /// Waits for the secrets still being written (before the app exits).
+    pub async fn flush(&self) {
+        self.secrets.flush().await;
+    }
+}

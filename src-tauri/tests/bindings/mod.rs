@@ -1,0 +1,56 @@
+//! The UI's TypeScript copies of the desktop shell's own types (connections, sign-in, copy), checked in at
+//! `ui/src/lib/types/desktop.ts`. This test fails when they are stale; run it with `UPDATE_BINDINGS=1` to
+//! write a fresh copy.
+
+use std::path::PathBuf;
+
+use search_studio::connections::{Connection, ConnectionInput, Connections, SignInInput, SignInMethod};
+use search_studio::secrets::SecretStorage;
+use studio_sync::CopyPlan;
+use ts_rs::TS;
+
+fn generated() -> String {
+    let cfg = ts_rs::Config::default();
+    let mut out = String::from(
+        "// Generated from the Rust types of the desktop shell (src-tauri) by its `bindings` test; do not edit.\n\
+         // Regenerate: UPDATE_BINDINGS=1 cargo test -p search-studio --test commands bindings\n\n\
+         import type { Configuration } from './generated';\n\
+         import type { FieldDiff, PublishOutcome } from './sync';\n",
+    );
+    let decls = [
+        SignInMethod::decl(&cfg),
+        SecretStorage::decl(&cfg),
+        Connection::decl(&cfg),
+        Connections::decl(&cfg),
+        ConnectionInput::decl(&cfg),
+        SignInInput::decl(&cfg),
+        CopyPlan::decl(&cfg),
+    ];
+    for decl in decls {
+        out.push_str("\nexport ");
+        out.push_str(&decl);
+        if !decl.ends_with(';') {
+            out.push(';');
+        }
+        out.push('\n');
+    }
+    out.push_str("\n/** What a copy answers: published, or a conflict when the target changed after the plan. */\n");
+    out.push_str("export type CopyOutcome = PublishOutcome;\n");
+    out
+}
+
+#[test]
+fn checked_in_typescript_types_match_the_rust_types() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("ui/src/lib/types/desktop.ts");
+    let fresh = generated();
+    if std::env::var_os("UPDATE_BINDINGS").is_some() {
+        std::fs::write(&path, &fresh).unwrap();
+        return;
+    }
+    let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        checked_in == fresh,
+        "{} is stale; regenerate it with UPDATE_BINDINGS=1 cargo test -p search-studio --test commands bindings",
+        path.display()
+    );
+}

@@ -1,0 +1,79 @@
+//! Real `studio serve` routers on loopback for the desktop to connect to: one that knows a single token,
+//! and one that accepts the access tokens of an OpenID Connect provider (checking their signature, issuer
+//! and expiry against the provider's published keys, as `studio serve --oidc-issuer` does).
+
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use studio_local::{LocalBackend, Store};
+use studio_model::{Backend, Caller};
+use studio_server::auth::{ProviderSettings, ProviderTokens};
+use studio_server::Auth;
+
+/// A server running on its own thread until the tests end.
+pub struct ApiServer {
+    pub url: String,
+    /// The bearer token it knows (token servers only).
+    pub token: String,
+    /// The store behind it, to change it "elsewhere" in a test.
+    pub backend: LocalBackend,
+    _dir: tempfile::TempDir,
+}
+
+impl ApiServer {
+    /// Creates a configuration on this server as another designer would.
+    pub fn create(&self, body: Value) -> i32 {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let written =
+            runtime.block_on(self.backend.create_configuration(&Caller { user: "elsewhere".into() }, body)).unwrap();
+        written.config.id.unwrap()
+    }
+
+    /// Changes configuration `id` on this server as another designer would.
+    pub fn update(&self, id: i32, body: Value) {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(self.backend.update_configuration(&Caller { user: "elsewhere".into() }, id, body)).unwrap();
+    }
+}
+
+/// Serves a fresh store (prepared by `fill`) with the auth `make_auth` builds inside the server's runtime.
+fn serve<F>(fill: impl FnOnce(&Store), make_auth: impl FnOnce() -> F, token: String) -> ApiServer
+where
+    F: std::future::Future<Output = Auth>,
+{
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_dir(dir.path()).unwrap();
+    fill(&store);
+    let backend = LocalBackend::new(store);
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let auth = runtime.block_on(make_auth());
+    let listener = runtime.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let app = studio_server::router(Arc::new(backend.clone()), Arc::new(auth), None);
+    std::thread::spawn(move || runtime.block_on(async { axum::serve(listener, app).await }));
+    ApiServer { url, token, backend, _dir: dir }
+}
+
+/// A server whose one user `remote-ana` has a random token.
+pub fn token_server(fill: impl FnOnce(&Store)) -> ApiServer {
+    let (auth, token) = Auth::single_random_user("remote-ana");
+    serve(fill, || async { auth }, token)
+}
+
+/// A server that accepts `issuer`'s access tokens; members of its group `designers` may read, write and
+/// search every search space.
+pub fn provider_server(issuer: &str) -> ApiServer {
+    let auth_dir = tempfile::tempdir().unwrap();
+    let file = auth_dir.path().join("auth.json");
+    let groups = json!({"users": [], "groups": [{"name": "designers", "operations": ["read", "write", "search"], "searchSpaces": ["*"]}]});
+    std::fs::write(&file, groups.to_string()).unwrap();
+    let issuer = issuer.to_owned();
+    serve(
+        |_| {},
+        move || async move {
+            let tokens = ProviderTokens::start(ProviderSettings::new(&issuer)).await.unwrap();
+            Auth::from_file(&file).unwrap().with_provider_tokens(tokens)
+        },
+        String::new(),
+    )
+}
