@@ -167,8 +167,8 @@ pub struct Connections {
     pub current: String,
 }
 
-/// A connection as the UI saves it.
-#[derive(Debug, Clone, Deserialize, TS)]
+/// A connection as the UI saves it. (No `Debug`: it may carry secrets.)
+#[derive(Clone, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ConnectionInput {
     /// Null for a new connection.
@@ -188,8 +188,9 @@ pub struct ConnectionInput {
     pub password: Option<String>,
 }
 
-/// A sign-in the UI asks for: a password (password method) or a pasted token (token method).
-#[derive(Debug, Clone, Deserialize, TS)]
+/// A sign-in the UI asks for: a password (password method) or a pasted token (token method). (No `Debug`:
+/// it carries a secret.)
+#[derive(Clone, Deserialize, TS)]
 pub struct SignInInput {
     pub password: Option<String>,
     pub token: Option<String>,

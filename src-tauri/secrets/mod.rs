@@ -82,7 +82,8 @@ impl ConnectionSecrets {
 }
 
 /// What the shell knows of one connection's secrets: the saved ones and those it holds for this run only.
-#[derive(Debug, Clone, Default)]
+/// (No `Debug`: it holds secrets.)
+#[derive(Clone, Default)]
 pub struct Held {
     pub saved: ConnectionSecrets,
     /// The provider's tokens in use now, access token included (never saved whole).
