@@ -24,9 +24,11 @@ use tauri::{App, Emitter, Manager, Runtime, WebviewUrl, WebviewWindowBuilder, Wi
 
 use browser::{Browser, Opener, SystemBrowser};
 use connections::ConnectionStore;
+pub use commands::sync::ConnectionState;
 pub use error::IpcError;
-pub use prefs::{Geometry, Prefs, Settings, PREFS_FILE};
+pub use prefs::{Geometry, Prefs, Settings, Theme, PREFS_FILE};
 pub use state::{BackendSlot, Tasks};
+pub use work::Progress;
 
 /// The window's title; external checks look for it.
 pub const WINDOW_TITLE: &str = "Search Studio";

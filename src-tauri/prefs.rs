@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use ts_rs::TS;
 use studio_model::ErrorCode;
 use tauri::{AppHandle, Runtime};
 use tauri_plugin_store::{Store, StoreExt};
@@ -43,7 +44,7 @@ impl<R: Runtime> KeyValue for Store<R> {
 /// The preferences file, inside the data directory.
 pub const PREFS_FILE: &str = "desktop-settings.json";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Theme {
     Light,
@@ -62,7 +63,8 @@ pub struct Geometry {
 }
 
 /// The settings as the UI sees them.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(rename = "DesktopSettings")]
 #[serde(rename_all = "camelCase")]
 pub struct Settings {
     pub theme: Theme,

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use serde::Serialize;
+use ts_rs::TS;
 use studio_local::{demo, import_concepts, import_documents, os_caller, ImportReport, LocalBackend, StoreError};
 use studio_model::{Backend, ErrorCode};
 use crate::error::IpcError;
@@ -16,13 +17,17 @@ use crate::state::Tasks;
 /// The event a progress bar listens to.
 pub const PROGRESS_EVENT: &str = "task-progress";
 
-/// One progress report.
-#[derive(Debug, Clone, Serialize)]
+/// One progress report (the `task-progress` event).
+#[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "TaskProgress")]
 pub struct Progress {
+    #[ts(type = "number")]
     pub task_id: u64,
     pub label: String,
+    #[ts(type = "number")]
     pub done: u64,
+    #[ts(type = "number | null")]
     pub total: Option<u64>,
     pub finished: bool,
     pub error: Option<String>,

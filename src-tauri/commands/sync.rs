@@ -3,8 +3,10 @@
 use serde::Serialize;
 use serde_json::Value;
 use studio_local::os_caller;
+use studio_model::BackendError;
 use studio_sync::{HistoryEntry, PublishOutcome, LOCAL_KEY};
 use tauri::State;
+use ts_rs::TS;
 
 use crate::error::IpcError;
 use crate::state::{BackendSlot, Tasks};
@@ -13,7 +15,7 @@ use crate::work;
 type Answer<T> = Result<T, IpcError>;
 
 /// Which backend is in use and whether it answers.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ConnectionState {
     /// `local`, or the remote server's base URL.
@@ -39,7 +41,9 @@ pub async fn history(slot: State<'_, BackendSlot>, id: i32) -> Answer<Vec<Histor
 pub async fn check_connection(slot: State<'_, BackendSlot>) -> Answer<ConnectionState> {
     let (backend, key) = slot.get_keyed();
     let answer = if key == LOCAL_KEY { Ok(()) } else { backend.default_configuration().await.map(|_| ()) };
-    Ok(ConnectionState { backend: key, online: answer.is_ok(), message: answer.err().map(|e| e.to_string()) })
+    // A server that answers, even to refuse the sign-in, is online: only one that cannot be reached is not.
+    let online = !matches!(answer, Err(BackendError::BadGateway(_) | BackendError::Timeout(_)));
+    Ok(ConnectionState { backend: key, online, message: answer.err().map(|e| e.to_string()) })
 }
 
 #[tauri::command]

@@ -1,4 +1,4 @@
-//! The UI's TypeScript copies of the desktop shell's own types (connections, sign-in, copy), checked in at
+//! The UI's TypeScript copies of the desktop shell's own types (connections, sign-in, copy, settings, task progress, connection state), checked in at
 //! `ui/src/lib/types/desktop.ts`. This test fails when they are stale; run it with `UPDATE_BINDINGS=1` to
 //! write a fresh copy.
 
@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use search_studio::connections::{Connection, ConnectionInput, Connections, SignInInput, SignInMethod};
 use search_studio::secrets::SecretStorage;
+use search_studio::{ConnectionState, Progress, Settings, Theme};
 use studio_sync::CopyPlan;
 use ts_rs::TS;
 
@@ -25,6 +26,10 @@ fn generated() -> String {
         ConnectionInput::decl(&cfg),
         SignInInput::decl(&cfg),
         CopyPlan::decl(&cfg),
+        Theme::decl(&cfg),
+        Settings::decl(&cfg),
+        Progress::decl(&cfg),
+        ConnectionState::decl(&cfg),
     ];
     for decl in decls {
         out.push_str("\nexport ");

@@ -37,8 +37,6 @@ export function fakeDesktop(connections: Connection[] = [LOCAL], current = conne
 
   const desktop = {
     getSettings: vi.fn(async () => ({ ...settings })),
-    /** The single-backend switch of earlier versions, kept only while the Desktop interface still names it. */
-    saveBackend: vi.fn(async () => ({ ...settings })),
     setPreference: vi.fn(async () => {}),
     pickFile: vi.fn(async () => '/data/news.jsonl'),
     startImport: vi.fn(async () => 7),

@@ -18,7 +18,12 @@ import type {
 } from '../types/generated';
 import { ERROR_STATUS } from '../types/generated';
 import type { DraftRecord, HistoryEntry, ImportedConfig, PublishOutcome } from '../types/sync';
-import type { Connections, ConnectionInput, CopyOutcome, CopyPlan, SignInInput } from '../types/desktop';
+import type {
+  ConnectionState, Connections, ConnectionInput, CopyOutcome, CopyPlan, DesktopSettings, SignInInput, TaskProgress, Theme,
+} from '../types/desktop';
+
+/** The desktop shell's own types, generated from its Rust types. */
+export type { ConnectionState, DesktopSettings, TaskProgress, Theme };
 
 /** What went wrong, as a code the UI can act on without matching message strings (generated from Rust). */
 export type { ErrorCode };
@@ -73,42 +78,8 @@ export interface Backend {
   readonly desktop?: Desktop;
 }
 
-export type Theme = 'light' | 'dark' | 'system';
-
-/** The desktop shell's settings (`get_settings`). */
-export interface DesktopSettings {
-  mode: 'local' | 'remote';
-  remoteUrl: string | null;
-  tokenSaved: boolean;
-  tokenStorage: 'keyring' | 'file' | null;
-  theme: Theme;
-  lastConfigId: number | null;
-  dataDir: string;
-}
-
-/** One report of a long task (`task-progress` event). */
-export interface TaskProgress {
-  taskId: number;
-  label: string;
-  done: number;
-  total: number | null;
-  finished: boolean;
-  error: string | null;
-  cancelled: boolean;
-}
-
-/** Which backend is in use and whether it answers (`check_connection`). */
-export interface ConnectionState {
-  /** `local`, or the remote server's base URL. */
-  backend: string;
-  online: boolean;
-  message: string | null;
-}
-
 export interface Desktop {
   getSettings(): Promise<DesktopSettings>;
-  /** Switches the backend live; `token` null keeps the saved one. */
-  saveBackend(mode: 'local' | 'remote', remoteUrl: string | null, token: string | null): Promise<DesktopSettings>;
   setPreference(prefs: { theme?: Theme; lastConfigId?: number | null }): Promise<void>;
   /** Opens the system's file dialog; null when the user cancelled. */
   pickFile(): Promise<string | null>;

@@ -23,7 +23,6 @@ async function call<T>(command: string, args?: Record<string, unknown>): Promise
 
 const desktop: Desktop = {
   getSettings: () => call<DesktopSettings>('get_settings'),
-  saveBackend: (mode, remoteUrl, token) => call<DesktopSettings>('save_backend', { mode, remoteUrl, token }),
   setPreference: (prefs) => call<void>('set_preference', prefs),
   async pickFile() {
     const chosen = await open({

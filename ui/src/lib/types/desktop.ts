@@ -98,5 +98,21 @@ diff: Array<FieldDiff>,
  */
 candidates: Array<Configuration>, };
 
+export type Theme = "light" | "dark" | "system";
+
+export type DesktopSettings = { theme: Theme, lastConfigId: number | null, dataDir: string, };
+
+export type TaskProgress = { taskId: number, label: string, done: number, total: number | null, finished: boolean, error: string | null, cancelled: boolean, };
+
+export type ConnectionState = { 
+/**
+ * `local`, or the remote server's base URL.
+ */
+backend: string, online: boolean, 
+/**
+ * Why it is offline.
+ */
+message: string | null, };
+
 /** What a copy answers: published, or a conflict when the target changed after the plan. */
 export type CopyOutcome = PublishOutcome;
