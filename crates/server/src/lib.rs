@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::extract::DefaultBodyLimit;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::from_fn_with_state;
 use axum::response::{Html, IntoResponse};
 use axum::routing::{get, post};
@@ -23,13 +23,15 @@ use studio_model::Backend;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
 
-pub use auth::{token_digest, Auth};
+pub use auth::{token_digest, Auth, WebSignIn};
 use error::AppError;
 use routes::{configurations as cfg, search, searchspaces, AppState};
 
 /// Builds the whole service. `ui_dir` is the built web UI (`ui/dist`), served at `/` when it exists.
 pub fn router(backend: Arc<dyn Backend>, auth: Arc<Auth>, ui_dir: Option<PathBuf>) -> Router {
-    let docs_backend = backend.clone();
+    let web_sign_in = auth.web_sign_in();
+    let csp = web_ui_csp(web_sign_in.as_ref().map(WebSignIn::origin));
+    let docs = ApiDocs { backend: backend.clone(), web_sign_in: web_sign_in.map(Arc::new) };
     let state = AppState { backend, auth: auth.clone() };
     let api = Router::new()
         .route("/configurations", get(cfg::list).post(cfg::create))
@@ -51,7 +53,7 @@ pub fn router(backend: Arc<dyn Backend>, auth: Arc<Auth>, ui_dir: Option<PathBuf
     let app = Router::new()
         .nest("/api", api)
         .route("/healthz", get(healthz))
-        .route("/api-docs", get(api_docs).with_state(docs_backend))
+        .route("/api-docs", get(api_docs).with_state(docs))
         .method_not_allowed_fallback(method_not_allowed);
     let app = match ui_dir.filter(|dir| dir.join("index.html").is_file()) {
         Some(dir) => app.fallback_service(ServeDir::new(&dir).fallback(ServeFile::new(dir.join("index.html")))),
@@ -59,31 +61,54 @@ pub fn router(backend: Arc<dyn Backend>, auth: Arc<Auth>, ui_dir: Option<PathBuf
     };
     // Requests are logged (at debug level) by method, path and status; never with their headers, which
     // carry the bearer token.
-    app.layer(axum::middleware::map_response(security_headers)).layer(TraceLayer::new_for_http())
+    app.layer(axum::middleware::map_response_with_state(csp, security_headers)).layer(TraceLayer::new_for_http())
 }
 
 /// The policy the web UI runs under in a browser, as strict as the desktop window's (tauri.conf.json): no
 /// script but the app's own files, no plugins, no framing; images may come from `data:` and http(s) URLs
-/// (logos and result images), and requests go only to this server.
-pub const WEB_UI_CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
-    img-src 'self' data: https: http:; font-src 'self' data:; connect-src 'self'; object-src 'none'; \
-    base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+/// (logos and result images), and requests go only to this server and, when the web UI signs in through
+/// a provider, to `provider_origin` (its discovery document and token endpoint).
+pub fn web_ui_csp(provider_origin: Option<&str>) -> HeaderValue {
+    let connect = match provider_origin {
+        Some(origin) => format!("'self' {origin}"),
+        None => "'self'".to_owned(),
+    };
+    let policy = format!(
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+         img-src 'self' data: https: http:; font-src 'self' data:; connect-src {connect}; object-src 'none'; \
+         base-uri 'none'; frame-ancestors 'none'; form-action 'none'"
+    );
+    // An origin is visible ASCII (a host is punycode), so the policy is always a valid header value; should
+    // it not be, the page is allowed nothing rather than more.
+    HeaderValue::from_str(&policy).unwrap_or_else(|_| HeaderValue::from_static("default-src 'none'"))
+}
 
 /// Headers on every answer: the content security policy, no content sniffing, no referrer. No CORS header
 /// is ever sent, so a page of another origin cannot read an answer (docs/security.md).
-async fn security_headers(mut response: axum::response::Response) -> axum::response::Response {
-    use axum::http::header::{HeaderValue, CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS};
+async fn security_headers(
+    axum::extract::State(csp): axum::extract::State<HeaderValue>,
+    mut response: axum::response::Response,
+) -> axum::response::Response {
+    use axum::http::header::{CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS};
     let headers = response.headers_mut();
-    headers.insert(CONTENT_SECURITY_POLICY, HeaderValue::from_static(WEB_UI_CSP));
+    headers.insert(CONTENT_SECURITY_POLICY, csp);
     headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     response
 }
 
+/// What `/api-docs` describes: the backend's operations and the web UI's provider sign-in.
+#[derive(Clone)]
+struct ApiDocs {
+    backend: Arc<dyn Backend>,
+    web_sign_in: Option<Arc<WebSignIn>>,
+}
+
 /// The OpenAPI document, listing only the extensions the backend offers (in front of another server, what
-/// that server offers), so that a client can tell from it what it may use.
-async fn api_docs(axum::extract::State(backend): axum::extract::State<Arc<dyn Backend>>) -> Json<serde_json::Value> {
-    Json(openapi::document_offering(backend.offers().await))
+/// that server offers), so that a client can tell from it what it may use, and naming the provider the
+/// web UI signs in through.
+async fn api_docs(axum::extract::State(docs): axum::extract::State<ApiDocs>) -> Json<serde_json::Value> {
+    Json(openapi::document_offering(docs.backend.offers().await, docs.web_sign_in.as_deref()))
 }
 
 async fn healthz() -> Json<serde_json::Value> {

@@ -8,6 +8,7 @@
 
 mod file;
 pub mod provider;
+mod web;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -21,6 +22,7 @@ use serde::Deserialize;
 use crate::error::AppError;
 pub use file::{token_digest, AuthFileError};
 pub use provider::{ProviderSettings, ProviderSetupError, ProviderTokens};
+pub use web::WebSignIn;
 
 /// A class of operations a group may be granted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
@@ -125,6 +127,13 @@ impl Auth {
     pub fn with_provider_tokens(mut self, provider: ProviderTokens) -> Auth {
         self.provider = Some(provider);
         self
+    }
+
+    /// The provider sign-in the web UI offers, when the provider's tokens are accepted and a client for
+    /// the web UI is named.
+    pub fn web_sign_in(&self) -> Option<WebSignIn> {
+        let provider = self.provider.as_ref()?;
+        WebSignIn::new(provider.issuer(), provider.ui_client_id()?)
     }
 
     /// Resolves the `Authorization` header of a request: an auth-file token first, then (when a provider

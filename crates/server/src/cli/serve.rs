@@ -45,6 +45,10 @@ pub struct ServeArgs {
     /// The claim of the provider's tokens that lists the user's groups (a leading / is ignored)
     #[arg(long, value_name = "NAME", default_value = "groups", requires = "oidc_issuer")]
     oidc_groups_claim: String,
+    /// The provider's public client the web UI signs in with (authorization code with PKCE, redirect URI
+    /// ORIGIN/signed-in); /api-docs names it and the page may then send requests to the issuer
+    #[arg(long, value_name = "ID", requires = "oidc_issuer")]
+    oidc_ui_client_id: Option<String>,
     /// Longest wait for one answer of the upstream server, in seconds; slower answers become 504
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0, requires = "upstream")]
     upstream_timeout: f64,
@@ -74,6 +78,16 @@ fn find_ui_dir() -> Option<PathBuf> {
         candidates.extend(exe.ancestors().skip(1).take(4).map(|dir| dir.join("ui/dist")));
     }
     candidates.into_iter().find(|dir| dir.join("index.html").is_file())
+}
+
+/// The web UI's client id, when one is given; a blank one is refused.
+fn ui_client_id(args: &ServeArgs) -> Result<Option<String>, CliError> {
+    match args.oidc_ui_client_id.as_deref().map(str::trim) {
+        Some("") => {
+            Err(CliError::Input("--oidc-ui-client-id: give the id of the provider's public client for the web UI".into()))
+        }
+        id => Ok(id.map(str::to_owned)),
+    }
 }
 
 /// Where the upstream's credentials come from.
@@ -119,11 +133,15 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), CliError> {
         let settings = ProviderSettings {
             audience: args.oidc_audience.clone(),
             groups_claim: args.oidc_groups_claim.clone(),
+            ui_client_id: ui_client_id(args)?,
             ..ProviderSettings::new(issuer)
         };
         let provider = rt.block_on(ProviderTokens::start(settings)).map_err(|e| CliError::Server(e.to_string()))?;
         tracing::info!(issuer = provider.issuer(), "also accepting the access tokens of an OpenID Connect provider");
         auth = auth.with_provider_tokens(provider);
+        if let Some(web) = auth.web_sign_in() {
+            tracing::info!(client_id = %web.client_id, "the web UI signs in through the provider");
+        }
     }
     let limits = listen::Limits {
         header_timeout: seconds("--header-timeout", args.header_timeout)?,

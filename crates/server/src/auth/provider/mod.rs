@@ -33,6 +33,9 @@ pub struct ProviderSettings {
     pub audience: Option<String>,
     /// The claim listing the user's groups (Keycloak's `groups`).
     pub groups_claim: String,
+    /// The provider's public client the web UI signs in with (`--oidc-ui-client-id`); without one the web
+    /// UI only takes pasted tokens.
+    pub ui_client_id: Option<String>,
 }
 
 impl ProviderSettings {
@@ -42,6 +45,7 @@ impl ProviderSettings {
             issuer: issuer.to_owned(),
             audience: None,
             groups_claim: "groups".to_owned(),
+            ui_client_id: None,
         }
     }
 }
@@ -74,6 +78,7 @@ pub struct ProviderTokens {
     issuer: String,
     audience: Option<String>,
     groups_claim: String,
+    ui_client_id: Option<String>,
     keys: KeyStore,
 }
 
@@ -103,6 +108,7 @@ impl ProviderTokens {
             issuer,
             audience: settings.audience,
             groups_claim: settings.groups_claim,
+            ui_client_id: settings.ui_client_id,
             keys,
         })
     }
@@ -110,6 +116,11 @@ impl ProviderTokens {
     /// The issuer whose tokens are accepted.
     pub fn issuer(&self) -> &str {
         &self.issuer
+    }
+
+    /// The public client the web UI signs in with, if the server names one.
+    pub fn ui_client_id(&self) -> Option<&str> {
+        self.ui_client_id.as_deref()
     }
 
     /// The user a token names, when it is a valid access token of this provider.
