@@ -1,5 +1,6 @@
-// Who the test realm knows: its users (with Keycloak-style group paths) and its two clients, the
-// confidential `ppt` of the production server's documentation and the public desktop client.
+// Who the test realm knows: its users (with Keycloak-style group paths) and its clients, the
+// confidential `ppt` of the production server's documentation, the public desktop client and the public
+// client of the web UI that `studio serve` serves.
 
 import { timingSafeEqual } from 'node:crypto';
 
@@ -72,6 +73,12 @@ export const CLAIMS_BY_SCOPE = {
 // port of a loopback redirect URI for clients of application_type "native".
 const LOOPBACK_REDIRECTS = ['http://127.0.0.1/callback'];
 
+// The web UI's page at ORIGIN/signed-in, where `studio serve` listens on loopback on any port. It is
+// registered as "native" only because that is how oidc-provider lets a loopback redirect's port vary; it
+// is a browser application all the same: a public client, PKCE required, its token requests sent from the
+// page's loopback origin, which the realm's CORS rule (provider.mjs) allows.
+const WEB_UI_REDIRECTS = ['http://127.0.0.1/signed-in', 'http://localhost/signed-in'];
+
 export const CLIENTS = [
   {
     client_id: 'ppt',
@@ -90,5 +97,13 @@ export const CLIENTS = [
     grant_types: ['authorization_code', 'refresh_token', 'password'],
     response_types: ['code'],
     redirect_uris: LOOPBACK_REDIRECTS,
+  },
+  {
+    client_id: 'studio-web',
+    application_type: 'native',
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    redirect_uris: WEB_UI_REDIRECTS,
   },
 ];
