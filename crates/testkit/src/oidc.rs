@@ -1,10 +1,11 @@
 //! The Keycloak-shaped OpenID Connect provider (`servers/oidc-provider.mjs`) and the browser stand-in
 //! (`servers/browser.mjs`) that signs in through its login page.
 //!
-//! The realm is `studio`; its clients are `ppt` (confidential, secret `ppt-secret`) and
-//! `studio-desktop` (public, PKCE required); its users are `ana` (group `/designers`), `bob`
-//! (`/viewers`) and `cy` (no group), each with the password `<name>-password`. Redirect URIs are
-//! `http://127.0.0.1:<any port>/callback`.
+//! The realm is `studio`; its clients are `ppt` (confidential, secret `ppt-secret`),
+//! `studio-desktop` (public, PKCE required) and `studio-web` (the web UI's: public, PKCE required,
+//! redirect URI `http://127.0.0.1:<any port>/signed-in`); its users are `ana` (group `/designers`),
+//! `bob` (`/viewers`) and `cy` (no group), each with the password `<name>-password`. The other
+//! clients' redirect URIs are `http://127.0.0.1:<any port>/callback`.
 
 use std::ffi::OsString;
 use std::process::Command;
