@@ -10,28 +10,38 @@ export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const STUDIO = process.env.STUDIO_BIN ?? join(ROOT, 'target', 'debug', 'studio');
 export const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
 
-/** Starts `studio serve` on a free port over a fresh data directory holding the demo data. */
-export async function startServer() {
+/**
+ * Starts `studio serve` on a free port over a fresh data directory holding the demo data. Without `auth` it
+ * makes up its token (printed on its first line); with `auth` (an auth file's contents) `token` is the token
+ * of one of its users, for `api`. `args` are more arguments of `studio serve`.
+ */
+export async function startServer({ auth = null, token = null, args = [] } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-e2e-'));
   execFileSync(STUDIO, ['--data-dir', dataDir, 'demo-data'], { stdio: 'pipe' });
-  const child = spawn(STUDIO, ['--data-dir', dataDir, 'serve', '--listen', '127.0.0.1:0', '--ui-dir', join(ROOT, 'ui', 'dist')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const serveArgs = ['--data-dir', dataDir, 'serve', '--listen', '127.0.0.1:0', '--ui-dir', join(ROOT, 'ui', 'dist'), ...args];
+  if (auth) {
+    const authFile = join(dataDir, 'auth.json');
+    writeFileSync(authFile, JSON.stringify(auth));
+    serveArgs.push('--auth', authFile);
+  }
+  const child = spawn(STUDIO, serveArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
   // However the run ends, the server goes with it.
   process.on('exit', () => child.kill('SIGKILL'));
   let out = '';
+  let err = '';
+  child.stderr.on('data', (chunk) => (err += chunk));
   const ready = await new Promise((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error(`studio serve did not start: ${out}`)), 20000);
+    const timer = setTimeout(() => reject(new Error(`studio serve did not start: ${out}${err}`)), 20000);
     child.stdout.on('data', (chunk) => {
       out += chunk;
-      const token = /token: (\S+)/.exec(out)?.[1];
+      const printed = /token: (\S+)/.exec(out)?.[1];
       const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (token && url) {
+      if ((printed || auth) && url) {
         clearTimeout(timer);
-        resolveReady({ token, url });
+        resolveReady({ token: printed ?? token, url });
       }
     });
-    child.on('exit', (code) => reject(new Error(`studio serve exited with ${code}: ${out}`)));
+    child.on('exit', (code) => reject(new Error(`studio serve exited with ${code}: ${out}${err}`)));
   });
   return {
     ...ready,
@@ -48,6 +58,46 @@ export async function startServer() {
       child.kill('SIGTERM');
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Starts the Keycloak-shaped OpenID Connect provider of the tests (crates/testkit/servers/oidc-provider.mjs,
+ * users ana / ana-password and others, clients ppt, studio-desktop and studio-web), with access tokens of
+ * `accessTtl` seconds. It ends when this run does (its stdin closes).
+ */
+export async function startProvider({ accessTtl = 300 } = {}) {
+  const script = join(ROOT, 'crates', 'testkit', 'servers', 'oidc-provider.mjs');
+  if (!existsSync(join(ROOT, 'crates', 'testkit', 'servers', 'node_modules'))) {
+    throw new Error('the test provider’s packages are missing: npm ci --prefix crates/testkit/servers');
+  }
+  const child = spawn(process.execPath, [script, '--access-ttl', String(accessTtl)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  process.on('exit', () => child.kill('SIGKILL'));
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (chunk) => (err += chunk));
+  const issuer = await new Promise((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`oidc-provider.mjs did not start: ${err}`)), 20000);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (!line) return;
+      clearTimeout(timer);
+      resolveReady(JSON.parse(line).issuer);
+    });
+    child.on('exit', (code) => reject(new Error(`oidc-provider.mjs exited with ${code}: ${err}`)));
+  });
+  const origin = new URL(issuer).origin;
+  return {
+    issuer,
+    host: new URL(issuer).host,
+    tokenEndpoint: `${issuer}/protocol/openid-connect/token`,
+    /** Ends every session at the provider: refresh tokens stop working. */
+    async revokeSessions() {
+      const res = await fetch(`${origin}/test/revoke-sessions`, { method: 'POST' });
+      if (res.status !== 204) throw new Error(`revoke-sessions answered ${res.status}`);
+    },
+    stop: () => child.kill('SIGTERM'),
   };
 }
 

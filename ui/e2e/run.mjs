@@ -1,11 +1,14 @@
 // End-to-end: the built UI served by a real `studio serve` with the demo data, in headless Chromium; then
-// (api-only.mjs) the same UI on the double of a team's production server, which offers api.md only.
-// Usage: node e2e/run.mjs   (needs target/debug/studio, ui/dist and /usr/bin/chromium)
+// (api-only.mjs) the same UI on the double of a team's production server, which offers api.md only; then
+// (web-sign-in.mjs) signing in through the server's OpenID Connect provider.
+// Usage: node e2e/run.mjs   (needs target/debug/studio, ui/dist, /usr/bin/chromium and the test servers'
+// packages: npm ci --prefix crates/testkit/servers)
 // Prints one line per test and ends with `ui-e2e: N passed, M failed`; exits non-zero on a failure.
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { ROOT, assertEqual, launch, run, startServer, test, until } from './harness.mjs';
 import { runApiOnly } from './api-only.mjs';
+import { runWebSignIn } from './web-sign-in.mjs';
 
 const host = '[data-testid="preview-host"]';
 const inPreview = (page, css) => page.locator(`${host} ${css}`);
@@ -212,7 +215,12 @@ try {
   summary = await run({ page, server });
   console.log('  on a server that offers api.md only:');
   const apiOnly = await runApiOnly(browser);
-  summary = { passed: summary.passed + apiOnly.passed, failed: summary.failed + apiOnly.failed };
+  console.log('  signing in through the server’s OpenID Connect provider:');
+  const webSignIn = await runWebSignIn(browser);
+  summary = {
+    passed: summary.passed + apiOnly.passed + webSignIn.passed,
+    failed: summary.failed + apiOnly.failed + webSignIn.failed,
+  };
 } finally {
   await close();
   server.stop();
