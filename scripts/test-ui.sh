@@ -25,7 +25,7 @@ test_ui() {
   unit_failed=$(node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));console.log((r.numFailedTests??0)+(r.numRuntimeErrorTestSuites??0))' "$out" 2>/dev/null || echo 1)
   rm -f "$out"
 
-  ensure_rust && build_programs || return 1
+  ensure_rust && ensure_test_servers && build_programs || return 1
   local e2e_log
   e2e_log=$(mktemp)
   (cd ui && node e2e/run.mjs) 2>&1 | tee "$e2e_log" | grep -v '^ui-e2e:'

@@ -225,3 +225,22 @@ fn a_kept_refresh_token_alone_resumes_a_session() {
     rt.block_on(backend.list_configurations()).expect("the refresh token gave a new access token before the first request");
     assert_eq!(log.lock().unwrap().refused, 0);
 }
+
+/// The renewal rule, pinned by the case file the web UI's tests read too.
+#[test]
+fn tokens_are_renewed_as_the_shared_cases_say() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/cases/token-renewal.json");
+    let cases: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let now = SystemTime::now();
+    let at = |ms: i64| if ms >= 0 { now + Duration::from_millis(ms as u64) } else { now - Duration::from_millis(ms.unsigned_abs()) };
+    for case in cases["cases"].as_array().unwrap() {
+        let tokens = Tokens {
+            access_token: if case["missing"] == true { String::new() } else { "token".into() },
+            expires_at: case["left"].as_i64().map(at),
+            lifetime: case["lifetime"].as_u64().map(Duration::from_millis),
+            refresh_token: None,
+            refresh_expires_at: None,
+        };
+        assert_eq!(tokens.needs_renewal(now), case["renew"].as_bool().unwrap(), "case: {}", case["name"]);
+    }
+}
