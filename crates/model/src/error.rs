@@ -34,6 +34,9 @@ pub enum ErrorCode {
     BadGateway,
     /// A server behind this one did not answer in time (504).
     Timeout,
+    /// The sign-in with a server's provider has ended (its session ended, or the password was refused) and
+    /// must be renewed by the user; through a proxy, the proxy's own sign-in to its upstream (502).
+    SignInNeeded,
     /// A server behind this one refused with another 4xx status, passed through as it was.
     Upstream,
     /// The local store failed (500).
@@ -50,7 +53,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in a stable order (the UI's copy is generated from it).
-    pub const ALL: [ErrorCode; 14] = [
+    pub const ALL: [ErrorCode; 15] = [
         ErrorCode::BadRequest,
         ErrorCode::Unauthorized,
         ErrorCode::Forbidden,
@@ -59,6 +62,7 @@ impl ErrorCode {
         ErrorCode::NotOffered,
         ErrorCode::BadGateway,
         ErrorCode::Timeout,
+        ErrorCode::SignInNeeded,
         ErrorCode::Upstream,
         ErrorCode::Storage,
         ErrorCode::Internal,
@@ -78,6 +82,7 @@ impl ErrorCode {
             ErrorCode::NotOffered => "not_offered",
             ErrorCode::BadGateway => "bad_gateway",
             ErrorCode::Timeout => "timeout",
+            ErrorCode::SignInNeeded => "sign_in_needed",
             ErrorCode::Upstream => "upstream",
             ErrorCode::Storage => "storage",
             ErrorCode::Internal => "internal",
@@ -97,23 +102,10 @@ impl ErrorCode {
             ErrorCode::NotFound => Some(404),
             ErrorCode::Conflict => Some(409),
             ErrorCode::NotOffered => Some(501),
-            ErrorCode::BadGateway => Some(502),
+            ErrorCode::BadGateway | ErrorCode::SignInNeeded => Some(502),
             ErrorCode::Timeout => Some(504),
             ErrorCode::Storage | ErrorCode::Internal => Some(500),
             ErrorCode::Upstream | ErrorCode::Settings | ErrorCode::Task | ErrorCode::Network => None,
-        }
-    }
-
-    /// The code an HTTP error status stands for, as a client reads a server's answer: the statuses of
-    /// [`status`](Self::status) map back to their code (500 to `internal`), other 4xx to `upstream`, the
-    /// rest to `internal`.
-    pub fn for_status(status: u16) -> ErrorCode {
-        match status {
-            500 => ErrorCode::Internal,
-            _ => Self::ALL
-                .into_iter()
-                .find(|code| code.status() == Some(status))
-                .unwrap_or(if (400..500).contains(&status) { ErrorCode::Upstream } else { ErrorCode::Internal }),
         }
     }
 }
@@ -149,6 +141,9 @@ pub enum BackendError {
     /// A server behind this one could not be reached or answered something that is not the API.
     #[error("{0}")]
     BadGateway(String),
+    /// The sign-in with a server's provider has ended and must be renewed by the user.
+    #[error("{0}")]
+    SignInNeeded(String),
     /// A server behind this one refused the request with a 4xx status that has no variant of its own
     /// (405, 413, 415, 429 …); a proxy answers with that same status.
     #[error("{message}")]
@@ -175,6 +170,7 @@ impl BackendError {
             BackendError::Conflict(_) => ErrorCode::Conflict,
             BackendError::NotOffered(_) => ErrorCode::NotOffered,
             BackendError::BadGateway(_) => ErrorCode::BadGateway,
+            BackendError::SignInNeeded(_) => ErrorCode::SignInNeeded,
             BackendError::Upstream { .. } => ErrorCode::Upstream,
             BackendError::Timeout(_) => ErrorCode::Timeout,
             BackendError::Storage(_) => ErrorCode::Storage,

@@ -72,14 +72,17 @@ impl Answer<'_> {
         format!("{} {}", self.method, self.path)
     }
 
-    /// The extension this request asked for, when the answer says the server lacks it: a 404 or 405 whose
-    /// body is not this API's error body (decisions.md §7). This API's own 404 names a missing
+    /// The extension this request asked for, when the answer says the server lacks it: a 501, or a 404 or
+    /// 405 whose body is not this API's error body (decisions.md §7). This API's own 404 names a missing
     /// configuration; a server without the path answers with its framework's page or error.
     fn lacked_extension(&self) -> Option<Extension> {
-        if !matches!(self.status.as_u16(), 404 | 405) {
-            return None;
-        }
         let extension = Extension::of_request(self.method.as_str(), self.path)?;
+        match self.status.as_u16() {
+            // "Not Implemented", as a proxy of this project answers for what its upstream lacks.
+            501 => return Some(extension),
+            404 | 405 => {}
+            _ => return None,
+        }
         let ours = match serde_json::from_slice::<Value>(self.body) {
             Ok(Value::Object(map)) => is_api_error_body(&map),
             _ => false,

@@ -120,7 +120,7 @@ impl RemoteClient {
     /// server may have seen it: each set-active writes a history row. Other servers' answers are read
     /// leniently; one that carries no configuration is followed by a read of it.
     pub async fn set_active(&self, id: i32) -> Result<Configuration, RemoteError> {
-        let call = Call { method: Method::POST, path: config_path(id, "/set"), query: Vec::new(), body: None, repeat: Repeat::Once };
+        let call = Call::without_body(Method::POST, config_path(id, "/set"), Repeat::Once);
         let answer: Value = self.extension(Extension::SetActive, call).await?;
         match wire::set_active_configuration(answer) {
             Some(configuration) => Ok(configuration),
@@ -142,7 +142,7 @@ impl RemoteClient {
 
     /// `DELETE /api/configurations/{id}`.
     pub async fn delete_configuration(&self, id: i32) -> Result<(), RemoteError> {
-        let call = Call { method: Method::DELETE, path: config_path(id, ""), query: Vec::new(), body: None, repeat: Repeat::Safe };
+        let call = Call::without_body(Method::DELETE, config_path(id, ""), Repeat::Safe);
         let _: wire::Acknowledged = self.extension(Extension::Delete, call).await?;
         Ok(())
     }
@@ -171,7 +171,7 @@ impl RemoteClient {
     /// extension it has answered that it lacks. A server without a readable document offers what it has
     /// not refused.
     pub async fn offers(&self) -> Offers {
-        self.offers.documented(|| async { self.transport.send::<Value>(Call::get("/api-docs".into())).await.ok() }).await;
+        self.offers.documented(|| self.transport.send::<Value>(Call::public_get("/api-docs".into()))).await;
         self.offers.known()
     }
 

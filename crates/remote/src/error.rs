@@ -14,6 +14,9 @@ pub enum RemoteError {
     /// The base URL given for the server cannot be used.
     #[error("`{url}` is not a usable server address: {reason}")]
     BadBaseUrl { url: String, reason: String },
+    /// The access token cannot be sent: it holds characters an HTTP header cannot carry.
+    #[error("the access token for {server} holds characters that cannot be sent in a header; paste it again")]
+    BadToken { server: String },
     /// The HTTP client could not be built (no TLS backend); a fault of this program, not of the server.
     #[error("the HTTP client could not be set up: {0}")]
     Client(String),
@@ -53,7 +56,8 @@ pub enum RemoteError {
     /// The server lacks an extension of the API (it answered 404 or 405 without this API's error body).
     #[error("{server} does not offer {}", .extension.operation())]
     NotOffered { server: String, extension: Extension },
-    /// The sign-in provider cannot be used: a wrong issuer URL, a refused client, an odd answer.
+    /// The sign-in provider cannot be used: a wrong issuer URL, a refused client, an odd answer. The
+    /// connection's settings must be fixed; signing in again would not help.
     #[error("signing in with {issuer} failed: {message}")]
     SignIn { issuer: String, message: String },
     /// The provider refused the grant: wrong username or password, or a refresh token that has expired.
@@ -82,10 +86,10 @@ impl From<RemoteError> for BackendError {
     fn from(e: RemoteError) -> Self {
         let message = e.to_string();
         match e {
-            RemoteError::TokenRejected { .. }
-            | RemoteError::SignIn { .. }
-            | RemoteError::GrantRefused { .. }
-            | RemoteError::SignInNeeded { .. } => BackendError::Unauthorized(message),
+            RemoteError::TokenRejected { .. } | RemoteError::BadToken { .. } => BackendError::Unauthorized(message),
+            // The provider refused or ended the sign-in: the user must sign in again (through a proxy, its
+            // own sign-in to its upstream failed, which is no fault of its caller's token).
+            RemoteError::GrantRefused { .. } | RemoteError::SignInNeeded { .. } => BackendError::SignInNeeded(message),
             RemoteError::NotOffered { server, extension } => extension.not_offered(&server),
             RemoteError::NotAllowed { .. } => BackendError::Forbidden(message),
             RemoteError::NotFound { message } => BackendError::NotFound(message),
@@ -98,6 +102,7 @@ impl From<RemoteError> for BackendError {
             | RemoteError::ConnectionLost { .. }
             | RemoteError::NotTheApi { .. }
             | RemoteError::TooLarge { .. }
+            | RemoteError::SignIn { .. }
             | RemoteError::BadBaseUrl { .. } => BackendError::BadGateway(message),
             RemoteError::Client(_) => BackendError::Internal(message),
         }

@@ -9,6 +9,8 @@ use serde_json::Value;
 use studio_model::{Extension, Offers};
 use tokio::sync::OnceCell;
 
+use crate::error::RemoteError;
+
 /// The offers of one server as far as they are known.
 #[derive(Default)]
 pub(crate) struct KnownOffers {
@@ -19,13 +21,25 @@ pub(crate) struct KnownOffers {
 }
 
 impl KnownOffers {
-    /// Reads the OpenAPI document with `fetch` the first time it is asked.
+    /// Reads the OpenAPI document with `fetch` until it gives a definite answer: a document, or an answer
+    /// saying there is none (404, 405, or something that is not an OpenAPI document). A failure that says
+    /// nothing about the document (the server unreachable, a 5xx, a refused token) is asked again next time.
     pub async fn documented<F, Fut>(&self, fetch: F)
     where
         F: FnOnce() -> Fut,
-        Fut: Future<Output = Option<Value>>,
+        Fut: Future<Output = Result<Value, RemoteError>>,
     {
-        self.documented.get_or_init(|| async { fetch().await.and_then(|doc| offers_in_document(&doc)) }).await;
+        let _ = self
+            .documented
+            .get_or_try_init(|| async {
+                match fetch().await {
+                    Ok(document) => Ok(offers_in_document(&document)),
+                    Err(RemoteError::NotFound { .. } | RemoteError::NotTheApi { .. }) => Ok(None),
+                    Err(RemoteError::Refused { status: 405, .. }) => Ok(None),
+                    Err(other) => Err(other),
+                }
+            })
+            .await;
     }
 
     /// Records that the server lacks `extension`.

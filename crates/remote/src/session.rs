@@ -27,8 +27,8 @@ impl std::fmt::Debug for PasswordCredentials {
     }
 }
 
-/// Signing in through an OpenID Connect provider.
-#[derive(Debug, Clone)]
+/// Signing in through an OpenID Connect provider. Its `Debug` output names the issuer and client only.
+#[derive(Clone)]
 pub struct ProviderSignIn {
     /// The provider's issuer URL; its endpoints come from OpenID discovery.
     pub issuer: String,
@@ -39,8 +39,19 @@ pub struct ProviderSignIn {
     pub tokens: Option<Tokens>,
 }
 
+impl std::fmt::Debug for ProviderSignIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProviderSignIn")
+            .field("issuer", &self.issuer)
+            .field("client", &self.client)
+            .field("password", &self.password)
+            .field("tokens", &self.tokens)
+            .finish()
+    }
+}
+
 /// How a client proves who it is to a server.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum SignIn {
     /// No Authorization header.
     Anonymous,
@@ -48,6 +59,16 @@ pub enum SignIn {
     Token(String),
     /// Tokens of an OpenID Connect provider, renewed as they expire.
     Provider(ProviderSignIn),
+}
+
+impl std::fmt::Debug for SignIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SignIn::Anonymous => f.write_str("Anonymous"),
+            SignIn::Token(_) => f.write_str("Token(…)"),
+            SignIn::Provider(provider) => f.debug_tuple("Provider").field(provider).finish(),
+        }
+    }
 }
 
 impl SignIn {
@@ -63,7 +84,11 @@ impl SignIn {
 /// Told about every new set of tokens, so that the refresh token can be kept (in the keyring) for the next
 /// start. Called while the session's lock is held: it must not call back into the session.
 pub trait TokenKeeper: Send + Sync {
+    /// New tokens: keep the refresh token (and its expiry) for the next start.
     fn keep(&self, tokens: &Tokens);
+    /// The sign-in has ended (the provider refused the refresh token and the password, or there is none):
+    /// forget what was kept, a remembered password included, so that nothing stale is offered again.
+    fn ended(&self) {}
 }
 
 /// The tokens of one server's sign-in through a provider.
@@ -102,21 +127,13 @@ impl Session {
         &self.issuer
     }
 
-    /// The client id and secret.
-    pub fn client(&self) -> &ClientCredentials {
-        &self.client
-    }
-
     /// The provider's endpoints, discovered on first use.
     pub async fn provider(&self) -> Result<&Provider, RemoteError> {
         self.provider.get_or_try_init(|| Provider::discover(&self.issuer)).await
     }
 
     fn password(&self) -> Option<PasswordCredentials> {
-        match self.password.lock() {
-            Ok(guard) => guard.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
-        }
+        self.password.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// An access token that is valid now, renewing it first when it is about to expire.
@@ -137,59 +154,68 @@ impl Session {
         }
     }
 
-    /// Signs in with the password grant now (replacing the password kept for later renewals).
-    pub async fn sign_in_with_password(&self, credentials: PasswordCredentials) -> Result<(), RemoteError> {
-        let provider = self.provider().await?;
-        let fresh = provider.password_grant(&self.client, &credentials.username, &credentials.password).await?;
-        match self.password.lock() {
-            Ok(mut guard) => *guard = Some(credentials),
-            Err(poisoned) => *poisoned.into_inner() = Some(credentials),
-        }
-        self.store(&mut *self.tokens.lock().await, fresh);
-        Ok(())
-    }
-
     /// Takes tokens obtained elsewhere (a browser sign-in).
     pub async fn sign_in_with_tokens(&self, fresh: Tokens) {
         self.store(&mut *self.tokens.lock().await, fresh);
     }
 
-    fn store(&self, slot: &mut Option<Tokens>, fresh: Tokens) {
+    /// Keeps new tokens (telling the keeper) and returns the access token.
+    fn store(&self, slot: &mut Option<Tokens>, fresh: Tokens) -> String {
         if let Some(keeper) = &self.keeper {
             keeper.keep(&fresh);
         }
+        let bearer = fresh.access_token.clone();
         *slot = Some(fresh);
+        bearer
     }
 
     /// Refresh, else the password grant, else "sign in again". A provider that cannot be reached is
-    /// reported as such, and the tokens are kept for the next try.
+    /// reported as such, and the tokens are kept for the next try. A password the provider refuses is
+    /// forgotten at once, so that it is not tried again on every request (a provider may lock the account
+    /// after a few failures).
     async fn renew(&self, slot: &mut Option<Tokens>) -> Result<String, RemoteError> {
+        let current = slot.clone().filter(|t| t.usable_refresh_token(SystemTime::now()).is_some());
+        if current.is_none() && self.password().is_none() {
+            return Err(self.end(slot, None));
+        }
         let provider = self.provider().await?;
         let mut ended = None;
-        if let Some(refresh) = slot.as_ref().and_then(|t| t.usable_refresh_token(SystemTime::now())) {
-            match provider.refresh(&self.client, refresh).await {
+        if let Some(current) = current {
+            match provider.refresh(&self.client, &current).await {
                 Ok(fresh) => {
                     tracing::debug!(issuer = %self.issuer, "access token refreshed");
-                    let bearer = fresh.access_token.clone();
-                    self.store(slot, fresh);
-                    return Ok(bearer);
+                    return Ok(self.store(slot, fresh));
                 }
-                Err(RemoteError::GrantRefused { message, .. }) => ended = Some(message),
+                Err(RemoteError::GrantRefused { message, .. }) => {
+                    ended = Some(format!("the session with {} has ended ({message})", self.issuer));
+                }
                 Err(other) => return Err(other),
             }
         }
         if let Some(credentials) = self.password() {
-            let fresh = provider.password_grant(&self.client, &credentials.username, &credentials.password).await?;
-            tracing::debug!(issuer = %self.issuer, "signed in again with the password grant");
-            let bearer = fresh.access_token.clone();
-            self.store(slot, fresh);
-            return Ok(bearer);
+            match provider.password_grant(&self.client, &credentials.username, &credentials.password).await {
+                Ok(fresh) => {
+                    tracing::debug!(issuer = %self.issuer, "signed in again with the password grant");
+                    return Ok(self.store(slot, fresh));
+                }
+                Err(RemoteError::GrantRefused { message, .. }) => {
+                    *self.password.lock().unwrap_or_else(|p| p.into_inner()) = None;
+                    ended = Some(format!("{} refused the password of {} ({message})", self.issuer, credentials.username));
+                }
+                Err(other) => return Err(other),
+            }
         }
-        *slot = None;
-        let reason = match ended {
-            Some(message) => format!("the session with {} has ended ({message})", self.issuer),
-            None => format!("there is no valid sign-in with {}", self.issuer),
-        };
-        Err(RemoteError::SignInNeeded { server: self.server.clone(), reason })
+        Err(self.end(slot, ended))
+    }
+
+    /// Ends the sign-in: forgets the tokens, tells the keeper, and says why (`refused`: what the provider
+    /// refused; none when there was nothing left to try).
+    fn end(&self, slot: &mut Option<Tokens>, refused: Option<String>) -> RemoteError {
+        let had_tokens = slot.take().is_some();
+        if let (true, Some(keeper)) = (had_tokens || refused.is_some(), &self.keeper) {
+            keeper.ended();
+        }
+        let reason = refused.unwrap_or_else(|| format!("there is no valid sign-in with {}", self.issuer));
+        RemoteError::SignInNeeded { server: self.server.clone(), reason }
     }
 }

@@ -36,15 +36,26 @@ pub(crate) struct Call {
     pub query: Vec<(&'static str, String)>,
     pub body: Option<Value>,
     pub repeat: Repeat,
+    /// Whether the request carries the Authorization header (not for public documents such as `/api-docs`).
+    pub authorize: bool,
 }
 
 impl Call {
     pub fn get(path: String) -> Self {
-        Call { method: Method::GET, path, query: Vec::new(), body: None, repeat: Repeat::Safe }
+        Call { method: Method::GET, path, query: Vec::new(), body: None, repeat: Repeat::Safe, authorize: true }
+    }
+
+    /// A GET of a public document, sent without the Authorization header.
+    pub fn public_get(path: String) -> Self {
+        Call { authorize: false, ..Call::get(path) }
+    }
+
+    pub fn without_body(method: Method, path: String, repeat: Repeat) -> Self {
+        Call { method, path, query: Vec::new(), body: None, repeat, authorize: true }
     }
 
     pub fn with_body(method: Method, path: String, body: Value, repeat: Repeat) -> Self {
-        Call { method, path, query: Vec::new(), body: Some(body), repeat }
+        Call { method, path, query: Vec::new(), body: Some(body), repeat, authorize: true }
     }
 }
 
@@ -122,12 +133,12 @@ impl Transport {
     pub async fn send<T: DeserializeOwned>(&self, call: Call) -> Result<T, RemoteError> {
         let request = format!("{} {}", call.method, call.path);
         let mut retry = 0;
-        let mut bearer = self.bearer().await?;
+        let mut bearer = if call.authorize { self.bearer().await? } else { None };
         let mut renewed = false;
         loop {
             let wait = match self.attempt(&call, bearer.as_ref().map(|(_, header)| header)).await {
                 // A refused token is renewed once and the request sent again: the server did not act on it.
-                Attempt::Answered { status: StatusCode::UNAUTHORIZED, .. } if !renewed && self.session().is_some() => {
+                Attempt::Answered { status: StatusCode::UNAUTHORIZED, .. } if !renewed && call.authorize && self.session().is_some() => {
                     renewed = true;
                     if let (Some(session), Some((sent, _))) = (self.session(), &bearer) {
                         let fresh = session.rejected(sent).await?;
@@ -153,7 +164,9 @@ impl Transport {
             retry += 1;
             tracing::debug!(%request, retry, ?wait, "retrying a request to the remote server");
             tokio::time::sleep(wait).await;
-            bearer = self.bearer().await?;
+            if call.authorize {
+                bearer = self.bearer().await?;
+            }
         }
     }
 
@@ -229,10 +242,8 @@ impl Transport {
 
 /// `Bearer <token>` as a header value that is never printed.
 fn bearer_header(base: &str, token: &str) -> Result<HeaderValue, RemoteError> {
-    let mut value = HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| RemoteError::BadBaseUrl {
-        url: base.to_owned(),
-        reason: "the access token holds characters that cannot be sent in a header".into(),
-    })?;
+    let mut value = HeaderValue::from_str(&format!("Bearer {token}"))
+        .map_err(|_| RemoteError::BadToken { server: base.to_owned() })?;
     value.set_sensitive(true);
     Ok(value)
 }

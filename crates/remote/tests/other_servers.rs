@@ -117,3 +117,20 @@ async fn other_servers_shapes_of_the_extensions_answers_are_read() {
     assert_eq!((logs[0].user.as_str(), logs[0].action, logs[0].at.as_str()), ("ana", LogAction::Other, "2026-11-23T10:00:00Z"));
     assert_eq!((logs[1].user.as_str(), logs[1].action), ("bob", LogAction::Update));
 }
+
+#[tokio::test]
+async fn a_failed_read_of_the_openapi_document_is_tried_again_and_carries_no_token() {
+    let server = FakeServer::start(|n, seen| {
+        let target = seen.line.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+        match (n, target.as_str()) {
+            (0, "GET /api-docs") => api_error(500, "starting up"),
+            (_, "GET /api-docs") => json(200, json!({"swagger": "2.0", "basePath": "/api", "paths": {"/configurations": {"get": {}}}})),
+            _ => api_error(404, "no"),
+        }
+    })
+    .await;
+    let backend = RemoteBackend::new(&server.base, Some("t0ken")).unwrap();
+    assert_eq!(backend.offers().await.missing(), [], "nothing is known yet: everything counts as offered");
+    assert_eq!(backend.offers().await.missing().len(), 5, "the document is read again and lists no extension");
+    assert!(server.seen().iter().all(|s| s.header("authorization").is_none()), "the public document is read without the token");
+}

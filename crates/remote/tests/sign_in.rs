@@ -133,10 +133,10 @@ fn a_wrong_password_is_refused_with_the_providers_reason() {
         let (server, log) = checking_server(provider.issuer().to_owned(), 0).await;
         let backend = RemoteBackend::signed_in(&server.base, password_sign_in(provider.issuer(), "wrong"), RemoteOptions::default(), None).unwrap();
         let err = backend.client().list_configurations().await.unwrap_err();
-        assert!(matches!(err, RemoteError::GrantRefused { .. }), "{err:?}");
-        assert!(err.to_string().contains("Invalid user credentials"), "{err}");
+        assert!(matches!(err, RemoteError::SignInNeeded { .. }), "{err:?}");
+        assert!(err.to_string().contains("refused the password of ana (Invalid user credentials"), "{err}");
         assert!(log.lock().unwrap().tokens.is_empty(), "nothing was sent to the server without a token");
-        assert!(matches!(BackendError::from(err), BackendError::Unauthorized(_)));
+        assert!(matches!(BackendError::from(err), BackendError::SignInNeeded(_)));
     });
 }
 
@@ -151,13 +151,17 @@ fn a_wrong_issuer_says_what_to_fix() {
     });
 }
 
-/// Keeps every set of tokens the session is given.
+/// Keeps every set of tokens the session is given, and counts the ends of its sign-in.
 #[derive(Default)]
-struct Kept(Mutex<Vec<Tokens>>);
+struct Kept(Mutex<Vec<Tokens>>, std::sync::atomic::AtomicUsize);
 
 impl TokenKeeper for Kept {
     fn keep(&self, tokens: &Tokens) {
         self.0.lock().unwrap().push(tokens.clone());
+    }
+
+    fn ended(&self) {
+        self.1.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     }
 }
 
@@ -169,9 +173,13 @@ fn browser_tokens(rt: &tokio::runtime::Runtime, issuer: &str) -> Tokens {
         assert!(sign_in.redirect_uri().starts_with("http://127.0.0.1:"));
         let url = sign_in.authorize_url().to_owned();
         assert!(url.contains("code_challenge_method=S256"), "{url}");
+        // A request to the loopback listener that does not carry this sign-in's state cannot end it: it is
+        // answered while the sign-in goes on waiting for the browser.
+        let forged = tokio::spawn(reqwest::get(format!("{}?error=access_denied", sign_in.redirect_uri())));
         let browser = tokio::task::spawn_blocking(move || browser_sign_in(&url, "ana", "ana-password"));
         let tokens = sign_in.finish(Duration::from_secs(30)).await.expect("the code is exchanged for tokens");
         browser.await.unwrap().expect("the browser stand-in reached the redirect");
+        assert_eq!(forged.await.unwrap().unwrap().status().as_u16(), 404);
         tokens
     })
 }
@@ -201,7 +209,7 @@ fn without_a_password_an_ended_session_asks_to_sign_in_again_and_new_tokens_resu
     let err = rt.block_on(backend.client().list_configurations()).unwrap_err();
     assert!(matches!(err, RemoteError::SignInNeeded { .. }), "{err:?}");
     assert!(err.to_string().starts_with(&format!("sign in to {} again", server.base)), "{err}");
-    assert!(matches!(BackendError::from(err), BackendError::Unauthorized(_)));
+    assert!(matches!(BackendError::from(err), BackendError::SignInNeeded(_)));
 
     let fresh = browser_tokens(&rt, provider.issuer());
     rt.block_on(backend.client().session().unwrap().sign_in_with_tokens(fresh));
@@ -243,4 +251,53 @@ fn tokens_are_renewed_as_the_shared_cases_say() {
         };
         assert_eq!(tokens.needs_renewal(now), case["renew"].as_bool().unwrap(), "case: {}", case["name"]);
     }
+}
+
+#[test]
+fn requests_that_find_the_token_expired_share_one_renewal() {
+    let provider = provider();
+    let rt = runtime();
+    let (server, log) = rt.block_on(checking_server(provider.issuer().to_owned(), 0));
+    let backend = RemoteBackend::signed_in(&server.base, password_sign_in(provider.issuer(), "ana-password"), RemoteOptions::default(), None).unwrap();
+    rt.block_on(backend.list_configurations()).unwrap();
+    std::thread::sleep(ACCESS_TTL);
+    rt.block_on(async {
+        let calls: Vec<_> = (0..10)
+            .map(|_| {
+                let backend = backend.clone();
+                tokio::spawn(async move { backend.list_configurations().await })
+            })
+            .collect();
+        for call in calls {
+            call.await.unwrap().expect("every concurrent request succeeds");
+        }
+    });
+    let log = log.lock().unwrap();
+    let distinct: std::collections::HashSet<&String> = log.tokens.iter().collect();
+    assert_eq!(log.tokens.len(), 11);
+    assert_eq!(distinct.len(), 2, "the ten requests waited for one renewal and carried its token");
+}
+
+#[test]
+fn a_password_the_provider_refuses_is_forgotten_not_tried_on_every_request() {
+    let provider = provider();
+    let rt = runtime();
+    let tokens = browser_tokens(&rt, provider.issuer());
+    let (server, _log) = rt.block_on(checking_server(provider.issuer().to_owned(), 0));
+    let kept = Arc::new(Kept::default());
+    let sign_in = SignIn::Provider(ProviderSignIn {
+        issuer: provider.issuer().to_owned(),
+        client: ClientCredentials::new("studio-desktop", None),
+        password: Some(PasswordCredentials { username: "ana".into(), password: "changed-since".into() }),
+        tokens: Some(tokens),
+    });
+    let backend = RemoteBackend::signed_in(&server.base, sign_in, RemoteOptions::default(), Some(kept.clone())).unwrap();
+    rt.block_on(backend.list_configurations()).unwrap();
+    provider.revoke_sessions();
+    std::thread::sleep(ACCESS_TTL);
+    let first = rt.block_on(backend.client().list_configurations()).unwrap_err();
+    assert!(first.to_string().contains("refused the password of ana (Invalid user credentials"), "{first}");
+    assert_eq!(kept.1.load(std::sync::atomic::Ordering::SeqCst), 1, "the keeper is told to forget the sign-in");
+    let second = rt.block_on(backend.client().list_configurations()).unwrap_err();
+    assert!(second.to_string().contains("there is no valid sign-in"), "the refused password is not tried again: {second}");
 }

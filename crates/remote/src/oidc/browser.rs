@@ -42,12 +42,13 @@ pub fn code_challenge(verifier: &str) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
 }
 
-/// What the browser's request to the callback carried.
+/// What the browser's request to the callback carried. Only a redirect with a `state` can end a
+/// sign-in, and only when the state is this sign-in's.
 #[derive(Debug, PartialEq, Eq)]
 enum Callback {
     Code { code: String, state: String },
-    Refused { error: String, description: Option<String>, state: Option<String> },
-    /// Something else (a favicon, a stray request): answered 404 and waited past.
+    Refused { error: String, description: Option<String>, state: String },
+    /// Something else (a favicon, a stray or forged request): answered and waited past.
     Other,
 }
 
@@ -60,9 +61,9 @@ fn parse_callback(request_line: &str) -> Callback {
     }
     let find = |key: &str| url.query_pairs().find(|(k, _)| k == key).map(|(_, v)| v.into_owned());
     match (find("code"), find("state"), find("error")) {
-        (_, state, Some(error)) => Callback::Refused { error, description: find("error_description"), state },
+        (_, Some(state), Some(error)) => Callback::Refused { error, description: find("error_description"), state },
         (Some(code), Some(state), None) => Callback::Code { code, state },
-        _ => Callback::Refused { error: "invalid_request".into(), description: Some("the redirect carried no code".into()), state: None },
+        _ => Callback::Other,
     }
 }
 
@@ -140,31 +141,39 @@ impl BrowserSignIn {
         self.provider.exchange_code(&self.client, &waited, &self.verifier, &self.redirect_uri).await
     }
 
+    /// Answers every request to the listener, each on its own task (a browser may open a connection it
+    /// never uses), until the redirect of this sign-in arrives.
     async fn wait_for_code(&self) -> Result<String, RemoteError> {
         let issuer = &self.provider.issuer;
+        let (arrived, mut callbacks) = tokio::sync::mpsc::channel::<(Callback, TcpStream)>(16);
         loop {
-            let (mut stream, _) = self
-                .listener
-                .accept()
-                .await
-                .map_err(|e| RemoteError::SignIn { issuer: issuer.clone(), message: format!("the loopback listener failed: {e}") })?;
-            let Some(line) = request_line(&mut stream).await else { continue };
-            match parse_callback(&line) {
-                Callback::Other => answer(&mut stream, "404 Not Found", "").await,
-                Callback::Code { code, state } if state == self.state => {
-                    answer(&mut stream, "200 OK", PAGE_DONE).await;
-                    return Ok(code);
+            tokio::select! {
+                accepted = self.listener.accept() => {
+                    let (mut stream, _) = accepted.map_err(|e| RemoteError::SignIn {
+                        issuer: issuer.clone(),
+                        message: format!("the loopback listener failed: {e}"),
+                    })?;
+                    let arrived = arrived.clone();
+                    tokio::spawn(async move {
+                        if let Some(line) = request_line(&mut stream).await {
+                            let _ = arrived.send((parse_callback(&line), stream)).await;
+                        }
+                    });
                 }
-                // A redirect that does not carry this sign-in's state was not started by it: ignored.
-                Callback::Code { .. } => answer(&mut stream, "400 Bad Request", PAGE_FAILED).await,
-                Callback::Refused { state: Some(state), .. } if state != self.state => {
-                    answer(&mut stream, "400 Bad Request", PAGE_FAILED).await
-                }
-                Callback::Refused { error, description, .. } => {
-                    answer(&mut stream, "200 OK", PAGE_FAILED).await;
-                    let text = description.unwrap_or_else(|| error.clone());
-                    return Err(RemoteError::GrantRefused { issuer: issuer.clone(), message: format!("{text} ({error})") });
-                }
+                Some((callback, mut stream)) = callbacks.recv() => match callback {
+                    Callback::Code { code, state } if state == self.state => {
+                        answer(&mut stream, "200 OK", PAGE_DONE).await;
+                        return Ok(code);
+                    }
+                    Callback::Refused { error, description, state } if state == self.state => {
+                        answer(&mut stream, "200 OK", PAGE_FAILED).await;
+                        let text = description.unwrap_or_else(|| error.clone());
+                        return Err(RemoteError::GrantRefused { issuer: issuer.clone(), message: format!("{text} ({error})") });
+                    }
+                    // Not this sign-in's redirect (another state, none, another path): it cannot end it.
+                    Callback::Other => answer(&mut stream, "404 Not Found", "").await,
+                    _ => answer(&mut stream, "400 Bad Request", PAGE_FAILED).await,
+                },
             }
         }
     }
@@ -188,8 +197,10 @@ mod tests {
         );
         assert_eq!(
             parse_callback("GET /callback?error=access_denied&error_description=no%20way&state=s HTTP/1.1"),
-            Callback::Refused { error: "access_denied".into(), description: Some("no way".into()), state: Some("s".into()) }
+            Callback::Refused { error: "access_denied".into(), description: Some("no way".into()), state: "s".into() }
         );
+        assert_eq!(parse_callback("GET /callback?error=access_denied HTTP/1.1"), Callback::Other, "no state: cannot end it");
+        assert_eq!(parse_callback("GET /callback?code=abc HTTP/1.1"), Callback::Other, "no state: cannot end it");
         assert_eq!(parse_callback("GET /favicon.ico HTTP/1.1"), Callback::Other);
         assert_eq!(parse_callback("POST /callback?code=a&state=b HTTP/1.1"), Callback::Other);
     }

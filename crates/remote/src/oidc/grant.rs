@@ -185,13 +185,17 @@ impl Provider {
         self.grant(client, form).await
     }
 
-    /// The refresh token grant. A refresh token that is no longer valid gives [`RemoteError::GrantRefused`].
-    pub async fn refresh(&self, client: &ClientCredentials, refresh_token: &str) -> Result<Tokens, RemoteError> {
-        let form = vec![("grant_type", "refresh_token".to_owned()), ("refresh_token", refresh_token.to_owned())];
+    /// The refresh token grant with the refresh token of `current`. A refresh token that is no longer valid
+    /// gives [`RemoteError::GrantRefused`].
+    pub async fn refresh(&self, client: &ClientCredentials, current: &Tokens) -> Result<Tokens, RemoteError> {
+        let refresh_token = current.refresh_token.clone().unwrap_or_default();
+        let form = vec![("grant_type", "refresh_token".to_owned()), ("refresh_token", refresh_token)];
         let mut tokens = self.grant(client, form).await?;
-        // A provider that does not rotate refresh tokens answers without one: the old one stays valid.
+        // A provider that does not rotate refresh tokens answers without one: the old one stays valid, with
+        // the expiry it had.
         if tokens.refresh_token.is_none() {
-            tokens.refresh_token = Some(refresh_token.to_owned());
+            tokens.refresh_token = current.refresh_token.clone();
+            tokens.refresh_expires_at = current.refresh_expires_at;
         }
         Ok(tokens)
     }

@@ -76,13 +76,16 @@ export function readErrorAnswer(answer: ErrorAnswer): ReadError {
   const { method, path, status } = answer;
   const body = parseObject(answer.body);
   const extension = extensionOf(method, path);
-  // A 404 or 405 on an extension path without this API's error body: the server has no such operation (its
-  // framework answered). This API's own 404 there names a missing configuration instead.
-  if ((status === 404 || status === 405) && extension && !(body && isApiErrorBody(body))) {
+  // A 501 on an extension path (as a proxy of this project answers), or a 404 or 405 there without this API's
+  // error body: the server has no such operation (its framework answered). This API's own 404 there names a
+  // missing configuration instead.
+  const framework = (status === 404 || status === 405) && !(body && isApiErrorBody(body));
+  if (extension && (status === 501 || framework)) {
     return { code: 'not_offered', message: notOfferedMessage(extension), lacks: extension };
   }
-  const code = codeForStatus(status);
-  const lacks = code === 'not_offered' ? extension : null;
+  // "Not Implemented" anywhere else is a failure of the server, not a missing extension.
+  const code = status === 501 ? 'internal' : codeForStatus(status);
+  const lacks = null;
   const reason = REASONS[status] ?? (answer.statusText?.trim() || 'Error');
   const request = `${method.toUpperCase()} ${path}`;
   if (body) {

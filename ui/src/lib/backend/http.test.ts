@@ -103,14 +103,14 @@ describe('http backend', () => {
     expect(calls[1].url).toBe('/api/configurations/2/getRecommendations?uri=urn%3Ax&recommender=same-author');
   });
 
-  test('a not-offered answer of `studio serve --upstream` (501) keeps its message and takes the extension away', async () => {
+  test('a not-offered answer of `studio serve --upstream` (501) says so and takes the extension away', async () => {
     sessionStorage.setItem('search-studio.token', 't');
     const { fn } = fakeFetch([
       json(501, { status: 501, error: 'Not Implemented', message: 'http://prod.example does not offer making a configuration active' }),
     ], json(200, { openapi: '3.1.0', paths: {} }));
     const b = createHttpBackend({ askToken: async () => null, fetch: fn });
     const err = await b.setActive(3).catch((e) => e);
-    expect([err.code, err.message]).toEqual(['not_offered', 'http://prod.example does not offer making a configuration active']);
+    expect([err.code, err.message]).toEqual(['not_offered', 'this server does not offer making a configuration active']);
     expect((await b.offers()).setActive).toBe(false);
   });
 
@@ -140,6 +140,7 @@ function operation(b: Backend, request: string): Promise<unknown> {
     [/^POST \/api\/configurations\/\d+\/set$/, () => b.setActive(id)],
     [/^GET \/api\/configurations\/\d+\/logs$/, () => b.configurationLogs(id)],
     [/^GET \/api\/searchspaces$/, () => b.searchSpaces()],
+    [/^POST \/api\/configurations\/\d+\/search$/, () => b.search(id, { input: null, selectedFacets: [], start: null })],
   ];
   const route = routes.find(([pattern]) => pattern.test(`${method} ${path}`));
   if (!route) throw new Error(`no operation for ${request}`);

@@ -189,7 +189,7 @@ export type FacetField = { field: string, label: string, uri: string, kind: Face
 
 export type SearchSpace = { id: string, documents: bigint, fields: Array<FacetField>, };
 
-export type ErrorCode = "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "not_offered" | "bad_gateway" | "timeout" | "upstream" | "storage" | "internal" | "settings" | "task" | "network";
+export type ErrorCode = "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "not_offered" | "bad_gateway" | "timeout" | "sign_in_needed" | "upstream" | "storage" | "internal" | "settings" | "task" | "network";
 
 export type Extension = "setActive" | "visible" | "logs" | "delete" | "searchSpaces";
 
@@ -205,6 +205,7 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number | null } = {
   not_offered: 501,
   bad_gateway: 502,
   timeout: 504,
+  sign_in_needed: 502,
   upstream: null,
   storage: 500,
   internal: 500,
