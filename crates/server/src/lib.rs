@@ -61,7 +61,7 @@ pub fn router(backend: Arc<dyn Backend>, auth: Arc<Auth>, ui_dir: Option<PathBuf
     };
     // Requests are logged (at debug level) by method, path and status; never with their headers, which
     // carry the bearer token.
-    app.layer(axum::middleware::map_response_with_state(csp, security_headers)).layer(TraceLayer::new_for_http())
+    app.layer(axum::middleware::map_response_with_state(csp, security_headers)).layer(TraceLayer::new_for_http().make_span_with(request_span))
 }
 
 /// The policy the web UI runs under in a browser, as strict as the desktop window's (tauri.conf.json): no
@@ -109,6 +109,12 @@ struct ApiDocs {
 /// web UI signs in through.
 async fn api_docs(axum::extract::State(docs): axum::extract::State<ApiDocs>) -> Json<serde_json::Value> {
     Json(openapi::document_offering(docs.backend.offers().await, docs.web_sign_in.as_deref()))
+}
+
+/// The span a request is logged in: its method and path, never its query (a sign-in redirect carries a code
+/// there) or its headers (the bearer token).
+fn request_span(request: &axum::http::Request<axum::body::Body>) -> tracing::Span {
+    tracing::debug_span!("request", method = %request.method(), path = %request.uri().path())
 }
 
 async fn healthz() -> Json<serde_json::Value> {

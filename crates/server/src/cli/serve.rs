@@ -138,6 +138,9 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), CliError> {
         };
         let provider = rt.block_on(ProviderTokens::start(settings)).map_err(|e| CliError::Server(e.to_string()))?;
         tracing::info!(issuer = provider.issuer(), "also accepting the access tokens of an OpenID Connect provider");
+        if args.oidc_audience.is_none() {
+            tracing::warn!("no --oidc-audience: tokens the provider issued for any of its clients are accepted");
+        }
         auth = auth.with_provider_tokens(provider);
         if let Some(web) = auth.web_sign_in() {
             tracing::info!(client_id = %web.client_id, "the web UI signs in through the provider");

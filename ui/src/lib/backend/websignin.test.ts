@@ -191,6 +191,14 @@ describe('signing in through the popup', () => {
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 
+  test('a discovery document that names another issuer is refused before the popup goes anywhere', async () => {
+    const { win } = browser((a) => ({ type: MESSAGE, state: a.searchParams.get('state'), code: 'the-code' }));
+    const fetch = vi.fn(async () => jsonAnswer({ ...discovery, issuer: 'https://elsewhere.example/realms/x' })) as unknown as typeof globalThis.fetch;
+    const failure = (await signInWithPopup(scheme, { fetch, window: win }).catch((e) => e)) as Error;
+    expect(failure.message).toMatch(/describes another issuer/);
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
   test('a blocked popup says so', async () => {
     const win = new Proxy(window, { get: (t, k) => (k === 'open' ? () => null : Reflect.get(t, k, t)) });
     const failure = (await signInWithPopup(scheme, { fetch: vi.fn() as unknown as typeof fetch, window: win }).catch((e) => e)) as Error;

@@ -75,6 +75,11 @@ export async function discover(scheme: WebSignInScheme, doFetch: typeof fetch): 
     if (typeof value !== 'string' || !/^https?:\/\//.test(value)) throw new Error(`the sign-in provider ${scheme.host} names no ${key}`);
     return value;
   };
+  // OpenID Connect Discovery §4.3: the document must name the issuer it was fetched for.
+  const issuer = scheme.discoveryUrl.replace(/\/\.well-known\/openid-configuration$/, '');
+  if (typeof document?.issuer !== 'string' || document.issuer.replace(/\/$/, '') !== issuer.replace(/\/$/, '')) {
+    throw new Error(`the sign-in provider ${scheme.host} describes another issuer than ${issuer}`);
+  }
   return { authorizationEndpoint: endpoint('authorization_endpoint'), tokenEndpoint: endpoint('token_endpoint') };
 }
 
