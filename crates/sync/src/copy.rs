@@ -6,7 +6,9 @@
 //! Only the source's `config` travels, whole: fields this program does not know go as they are. On an
 //! update the target merges it into its version (api.md's update semantics), so a field only the target has
 //! stays. A change made on the target after the plan was shown is never overwritten: the copy answers a
-//! conflict and writes nothing.
+//! conflict and writes nothing. A draft of that configuration kept for the target (unpublished work made
+//! while connected to it) is left as it is: it was not what the copy wrote, and publishing it later meets
+//! the copied version as a change made elsewhere.
 
 use serde_json::{json, Value};
 use studio_model::{merge_update, Backend, Caller, Configuration};
@@ -14,7 +16,7 @@ use studio_model::{merge_update, Backend, Caller, Configuration};
 use crate::diff::diff_fields;
 use crate::drafts::SyncStore;
 use crate::error::SyncError;
-use crate::publish::publish;
+use crate::publish::{write, Drafts};
 use crate::types::{CopyPlan, PublishOutcome};
 
 /// The body a copy sends: the source's settings, nothing of its envelope (the target owns id, user, created).
@@ -31,9 +33,9 @@ fn after_update(base: &Configuration, source: &Configuration) -> Result<Value, S
 /// The configuration of `candidates` that a copy of `source` should update: the one with the same title and
 /// search space, when there is exactly one.
 fn same_configuration(source: &Configuration, candidates: &[Configuration]) -> Option<i32> {
-    let mut same = candidates
-        .iter()
-        .filter(|c| c.config.title == source.config.title && c.config.search_space == source.config.search_space);
+    let mut same = candidates.iter().filter(|c| {
+        c.config.title == source.config.title && c.config.search_space == source.config.search_space
+    });
     match (same.next(), same.next()) {
         (Some(only), None) => only.id,
         _ => None,
@@ -56,7 +58,10 @@ pub async fn plan(
     let (base, diff) = match target_id {
         Some(id) => {
             let base = target.get_configuration(id).await?;
-            let diff = diff_fields(&serde_json::to_value(&base)?, &after_update(&base, &copied)?);
+            let diff = diff_fields(
+                &serde_json::to_value(&base)?,
+                &after_update(&base, &copied)?,
+            );
             (Some(base), diff)
         }
         None => (None, diff_fields(&json!({}), &copied_body(&copied)?)),
@@ -74,7 +79,7 @@ pub async fn plan(
 /// Copies configuration `source_id` of `source` to `target` (key `target_key` in `store`): creates it when
 /// `target_id` is `None`, else updates `target_id` provided the target still holds `base` (the version the
 /// plan showed; `None` takes the target's current version as it is). The version written is recorded in the
-/// target's history like a publish.
+/// target's history like a publish; the target's drafts are not touched.
 #[allow(clippy::too_many_arguments)]
 pub async fn copy(
     store: &SyncStore,
@@ -88,21 +93,33 @@ pub async fn copy(
 ) -> Result<PublishOutcome, SyncError> {
     let copied = source.get_configuration(source_id).await?;
     let Some(id) = target_id else {
-        return publish(store, target, target_key, caller, None, copied_body(&copied)?, None).await;
+        return write(
+            store,
+            target,
+            target_key,
+            caller,
+            None,
+            copied_body(&copied)?,
+            None,
+            Drafts::Keep,
+        )
+        .await;
     };
     let base = match base {
         Some(base) => base,
         None => target.get_configuration(id).await?,
     };
     let mine = after_update(&base, &copied)?;
-    publish(
+    let base = Some(serde_json::to_value(&base)?);
+    write(
         store,
         target,
         target_key,
         caller,
         Some(id),
         mine,
-        Some(serde_json::to_value(&base)?),
+        base,
+        Drafts::Keep,
     )
     .await
 }

@@ -18,6 +18,17 @@ fn settings(envelope: &Value) -> Option<&Value> {
     envelope.get("config")
 }
 
+/// What a publish does with the drafts kept for the configuration it writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Drafts {
+    /// The draft was the thing published: it goes (or stays, based on what was stored, when the server
+    /// refused some keys).
+    Settle,
+    /// What is written did not come from a draft of this backend (a copy from another connection): the
+    /// drafts there are someone's unpublished work and stay as they are.
+    Keep,
+}
+
 /// Publishes `mine` to `backend` (key `key`): creates a configuration when `id` is `None`, else updates `id`
 /// provided the server's current version equals `base`. On success the version is recorded for the
 /// history and a draft kept for it is dropped, unless the server refused some keys (the draft then stays,
@@ -31,6 +42,21 @@ pub async fn publish(
     mine: Value,
     base: Option<Value>,
 ) -> Result<PublishOutcome, SyncError> {
+    write(store, backend, key, caller, id, mine, base, Drafts::Settle).await
+}
+
+/// [`publish`], with the drafts of the written configuration treated as `drafts` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn write(
+    store: &SyncStore,
+    backend: &dyn Backend,
+    key: &str,
+    caller: &Caller,
+    id: Option<i32>,
+    mine: Value,
+    base: Option<Value>,
+    drafts: Drafts,
+) -> Result<PublishOutcome, SyncError> {
     let outcome = match id {
         None => backend.create_configuration(caller, mine.clone()).await?,
         Some(id) => {
@@ -39,13 +65,22 @@ pub async fn publish(
             let base = base.unwrap_or_else(|| theirs.clone());
             if settings(&theirs) != settings(&base) {
                 let fields = three_way(&base, &mine, &theirs);
-                return Ok(PublishOutcome::Conflict { conflict: Conflict { base, mine, theirs, fields } });
+                return Ok(PublishOutcome::Conflict {
+                    conflict: Conflict {
+                        base,
+                        mine,
+                        theirs,
+                        fields,
+                    },
+                });
             }
-            backend.update_configuration(caller, id, mine.clone()).await?
+            backend
+                .update_configuration(caller, id, mine.clone())
+                .await?
         }
     };
     store.record_published(key, &outcome.config, &caller.user)?;
-    if let Some(stored_id) = outcome.config.id {
+    if let (Some(stored_id), Drafts::Settle) = (outcome.config.id, drafts) {
         let draft_id = id.unwrap_or(stored_id);
         let stored = serde_json::to_value(&outcome.config)?;
         if outcome.errors.is_empty() {

@@ -39,12 +39,17 @@ async fn a_configuration_is_copied_new_there_then_updated_with_its_diff_and_unkn
         .unwrap()
         .config;
     let source_id = source.id.unwrap();
-    to.create_configuration(&caller(), json!({"config": {"title": "Other", "searchSpace": "demo"}}))
-        .await
-        .unwrap();
+    to.create_configuration(
+        &caller(),
+        json!({"config": {"title": "Other", "searchSpace": "demo"}}),
+    )
+    .await
+    .unwrap();
 
     // Nothing of that title and space on production: the copy would create it.
-    let first = plan(&from, &to, "production", source_id, None).await.unwrap();
+    let first = plan(&from, &to, "production", source_id, None)
+        .await
+        .unwrap();
     assert_eq!(
         (first.target.as_str(), first.source_id, first.target_id),
         ("production", source_id, None)
@@ -62,9 +67,18 @@ async fn a_configuration_is_copied_new_there_then_updated_with_its_diff_and_unkn
     );
 
     let created = written(
-        copy(&sync, &from, &to, &production.base, &caller(), source_id, None, None)
-            .await
-            .unwrap(),
+        copy(
+            &sync,
+            &from,
+            &to,
+            &production.base,
+            &caller(),
+            source_id,
+            None,
+            None,
+        )
+        .await
+        .unwrap(),
     );
     let copy_id = created.config.id.unwrap();
     let there = to.get_configuration(copy_id).await.unwrap();
@@ -77,9 +91,13 @@ async fn a_configuration_is_copied_new_there_then_updated_with_its_diff_and_unkn
     );
 
     // Production keeps a field of its own; staging changes the page size and the navbar colour.
-    to.update_configuration(&caller(), copy_id, json!({"config": {"x-production-only": true}}))
-        .await
-        .unwrap();
+    to.update_configuration(
+        &caller(),
+        copy_id,
+        json!({"config": {"x-production-only": true}}),
+    )
+    .await
+    .unwrap();
     from.update_configuration(
         &caller(),
         source_id,
@@ -88,7 +106,9 @@ async fn a_configuration_is_copied_new_there_then_updated_with_its_diff_and_unkn
     )
     .await
     .unwrap();
-    let second = plan(&from, &to, "production", source_id, None).await.unwrap();
+    let second = plan(&from, &to, "production", source_id, None)
+        .await
+        .unwrap();
     assert_eq!(
         second.target_id,
         Some(copy_id),
@@ -105,7 +125,11 @@ async fn a_configuration_is_copied_new_there_then_updated_with_its_diff_and_unkn
         .collect();
     assert_eq!(changes.len(), 2, "{changes:?}");
     assert!(
-        changes.contains(&("config.result.itemsPerPage", Some(&json!(25)), Some(&json!(50)))),
+        changes.contains(&(
+            "config.result.itemsPerPage",
+            Some(&json!(25)),
+            Some(&json!(50))
+        )),
         "{changes:?}"
     );
     assert!(changes
@@ -144,9 +168,9 @@ async fn a_configuration_is_copied_new_there_then_updated_with_its_diff_and_unkn
     let history = studio_sync::history(&sync, &to, &production.base, copy_id)
         .await
         .unwrap();
-    assert!(history
-        .iter()
-        .any(|h| h.source == HistorySource::Published && h.config.config.result.items_per_page == 50));
+    assert!(history.iter().any(
+        |h| h.source == HistorySource::Published && h.config.config.result.items_per_page == 50
+    ));
 }
 
 #[tokio::test]
@@ -263,7 +287,9 @@ async fn two_configurations_of_the_same_title_and_space_leave_the_choice_to_the_
         .config
         .id
         .unwrap();
-    to.create_configuration(&caller(), body.clone()).await.unwrap();
+    to.create_configuration(&caller(), body.clone())
+        .await
+        .unwrap();
     let second = to
         .create_configuration(&caller(), body)
         .await
@@ -271,17 +297,97 @@ async fn two_configurations_of_the_same_title_and_space_leave_the_choice_to_the_
         .config
         .id
         .unwrap();
-    let guessed = plan(&from, &to, "production", source_id, None).await.unwrap();
+    let guessed = plan(&from, &to, "production", source_id, None)
+        .await
+        .unwrap();
     assert_eq!(
         (guessed.target_id, guessed.candidates.len()),
         (None, 2),
         "no guess between two of the same name"
     );
-    let chosen = plan(&from, &to, "production", source_id, Some(second)).await.unwrap();
+    let chosen = plan(&from, &to, "production", source_id, Some(second))
+        .await
+        .unwrap();
     assert_eq!(chosen.target_id, Some(second));
     assert!(
         chosen.diff.is_empty(),
         "the same settings: nothing would change, {:?}",
         chosen.diff
     );
+}
+
+#[tokio::test]
+async fn a_copy_leaves_the_targets_unpublished_draft_of_that_configuration_as_it_was() {
+    let (staging, production) = (support::serve(|_| {}).await, support::serve(|_| {}).await);
+    let (_dir, _local, sync) = support::app_store();
+    let (from, to) = (staging.client(), production.client());
+    let body = json!({"config": {"title": "Shop", "searchSpace": "demo"}});
+    let source_id = from
+        .create_configuration(&caller(), body.clone())
+        .await
+        .unwrap()
+        .config
+        .id
+        .unwrap();
+    from.update_configuration(
+        &caller(),
+        source_id,
+        json!({"config": {"result": {"itemsPerPage": 40}}}),
+    )
+    .await
+    .unwrap();
+    let target = to
+        .create_configuration(&caller(), body)
+        .await
+        .unwrap()
+        .config;
+    let target_id = target.id.unwrap();
+
+    // A designer connected to production has an edit of that configuration not yet published.
+    let base = serde_json::to_value(&target).unwrap();
+    let mut edit = base.clone();
+    edit["config"]["title"] = json!("Shop (spring sale)");
+    sync.save_draft(&production.base, target_id, &edit, Some(&base))
+        .unwrap();
+
+    let shown = plan(&from, &to, "production", source_id, Some(target_id))
+        .await
+        .unwrap();
+    let copied = written(
+        copy(
+            &sync,
+            &from,
+            &to,
+            &production.base,
+            &caller(),
+            source_id,
+            shown.target_id,
+            shown.base,
+        )
+        .await
+        .unwrap(),
+    );
+    assert_eq!(copied.config.config.result.items_per_page, 40);
+    let kept = sync
+        .draft(&production.base, target_id)
+        .unwrap()
+        .expect("the draft on production is kept");
+    assert_eq!(kept.draft, edit, "the draft is unchanged");
+
+    // A copy that creates a configuration there leaves the drafts there alone too.
+    written(
+        copy(
+            &sync,
+            &from,
+            &to,
+            &production.base,
+            &caller(),
+            source_id,
+            None,
+            None,
+        )
+        .await
+        .unwrap(),
+    );
+    assert_eq!(sync.drafts(&production.base).unwrap().len(), 1);
 }
