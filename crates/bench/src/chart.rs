@@ -1,22 +1,31 @@
 //! An SVG chart of search latency (p50, and p95 dashed) against corpus size for the three engines, both
 //! axes logarithmic, drawn from benchmark reports of several sizes: wall-clock time, or the CPU time of
-//! the searching thread (which other work on a busy machine skews less). Plain SVG text, no dependency.
+//! the searching thread (which other work on a busy machine skews less). Drawn with plotters' SVG
+//! backend; the legend sits in a column of its own to the right of the plot.
 
-use std::fmt::Write;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::report::BenchReport;
+use crate::error::BenchError;
+use crate::report::BenchReport;
+use crate::timing::KindStats;
 
-const W: f64 = 720.0;
-const H: f64 = 440.0;
-const LEFT: f64 = 70.0;
-const RIGHT: f64 = 170.0;
-const TOP: f64 = 40.0;
-const BOTTOM: f64 = 60.0;
+const W: u32 = 720;
+const H: u32 = 440;
+/// Width of the legend's column.
+const RIGHT: u32 = 170;
+const TOP: i32 = 40;
+const FONT: &str = "sans-serif";
+/// Text sizes as plotters takes them: its SVG text is 1/1.24 of the size given, so these are 12 and
+/// 15 pixels.
+const TEXT: f64 = 12.0 * 1.24;
+const TITLE: f64 = 15.0 * 1.24;
 
 /// One line of the chart: an engine's latency at each corpus size.
 struct Series {
     name: &'static str,
-    colour: &'static str,
+    colour: RGBColor,
     p50: Vec<(f64, f64)>,
     p95: Vec<(f64, f64)>,
 }
@@ -29,13 +38,14 @@ pub enum Metric {
 }
 
 fn series(reports: &[BenchReport], metric: Metric) -> Vec<Series> {
-    let pick = |k: &super::report::KindStats| match metric {
+    let pick = |k: &KindStats| match metric {
         Metric::Wall => (k.p50_ms, k.p95_ms),
         Metric::Cpu => (k.cpu_p50_ms, k.cpu_p95_ms),
     };
-    let mut ours = Series { name: "Search Studio", colour: "#1f6feb", p50: vec![], p95: vec![] };
-    let mut tantivy = Series { name: "tantivy", colour: "#d1242f", p50: vec![], p95: vec![] };
-    let mut naive = Series { name: "naive SQLite", colour: "#8250df", p50: vec![], p95: vec![] };
+    let line = |name, colour| Series { name, colour, p50: vec![], p95: vec![] };
+    let mut ours = line("Search Studio", RGBColor(0x1f, 0x6f, 0xeb));
+    let mut tantivy = line("tantivy", RGBColor(0xd1, 0x24, 0x2f));
+    let mut naive = line("naive SQLite", RGBColor(0x82, 0x50, 0xdf));
     for r in reports {
         let n = r.docs as f64;
         let (p50, p95) = r.kinds.first().map(pick).unwrap_or((r.search_p50_ms, r.search_p95_ms));
@@ -55,51 +65,74 @@ fn series(reports: &[BenchReport], metric: Metric) -> Vec<Series> {
     vec![ours, tantivy, naive].into_iter().filter(|s| !s.p50.is_empty()).collect()
 }
 
-/// Powers of ten covering `lo..=hi`.
-fn decades(lo: f64, hi: f64) -> (f64, f64) {
-    (10f64.powf(lo.max(1e-3).log10().floor()), 10f64.powf(hi.max(1e-3).log10().ceil()).max(10f64.powf(lo.max(1e-3).log10().floor()) * 10.0))
+/// The powers of ten from the one at or below the smallest value to the one at or above the largest
+/// (at least two), or 1 and 10 when there are no values.
+fn decades(values: impl Iterator<Item = f64>) -> Vec<f64> {
+    let (lo, hi) = values.fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let (lo, hi) = if lo > hi { (1.0, 10.0) } else { (lo.max(1e-3), hi.max(1e-3)) };
+    let first = lo.log10().floor() as i32;
+    let last = (hi.log10().ceil() as i32).max(first + 1);
+    (first..=last).map(|k| 10f64.powi(k)).collect()
 }
 
 /// The chart of `reports` (one per corpus size) as an SVG document.
-pub fn svg(reports: &[BenchReport], metric: Metric) -> String {
+pub fn svg(reports: &[BenchReport], metric: Metric) -> Result<String, BenchError> {
     let lines = series(reports, metric);
     let points = || lines.iter().flat_map(|s| s.p50.iter().chain(&s.p95));
-    let (x0, x1) = decades(points().map(|p| p.0).fold(f64::MAX, f64::min), points().map(|p| p.0).fold(0.0, f64::max));
-    let (y0, y1) = decades(points().map(|p| p.1).fold(f64::MAX, f64::min), points().map(|p| p.1).fold(0.0, f64::max));
-    let x = |v: f64| LEFT + (v.log10() - x0.log10()) / (x1.log10() - x0.log10()) * (W - LEFT - RIGHT);
-    let y = |v: f64| H - BOTTOM - (v.max(y0).log10() - y0.log10()) / (y1.log10() - y0.log10()) * (H - TOP - BOTTOM);
-    let mut s = String::new();
-    let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">"#);
-    let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#fff"/>"##);
-    let what = if metric == Metric::Cpu { "CPU time" } else { "Latency" };
-    let _ = writeln!(s, r#"<text x="{LEFT}" y="22" font-size="15">{what} of a search (text, 3 selected facets, 10 facet groups, a page) by corpus size</text>"#);
-    let mut v = x0;
-    while v <= x1 * 1.0001 {
-        let _ = writeln!(s, r##"<line x1="{0:.1}" y1="{TOP}" x2="{0:.1}" y2="{1}" stroke="#ddd"/><text x="{0:.1}" y="{2}" text-anchor="middle">{3}</text>"##, x(v), H - BOTTOM, H - BOTTOM + 18.0, count_label(v));
-        v *= 10.0;
-    }
-    let mut v = y0;
-    while v <= y1 * 1.0001 {
-        let _ = writeln!(s, r##"<line x1="{LEFT}" y1="{0:.1}" x2="{1}" y2="{0:.1}" stroke="#ddd"/><text x="{2}" y="{3:.1}" text-anchor="end">{4}</text>"##, y(v), W - RIGHT, LEFT - 6.0, y(v) + 4.0, ms_label(v));
-        v *= 10.0;
-    }
-    let _ = writeln!(s, r#"<text x="{:.1}" y="{}" text-anchor="middle">documents</text>"#, (LEFT + W - RIGHT) / 2.0, H - 18.0);
-    let _ = writeln!(s, r#"<text x="18" y="{:.1}" transform="rotate(-90 18 {:.1})" text-anchor="middle">milliseconds (log)</text>"#, (TOP + H - BOTTOM) / 2.0, (TOP + H - BOTTOM) / 2.0);
-    for (i, line) in lines.iter().enumerate() {
-        for (points, dash) in [(&line.p50, ""), (&line.p95, r#" stroke-dasharray="5 4""#)] {
-            let path: Vec<String> = points.iter().map(|&(n, ms)| format!("{:.1},{:.1}", x(n), y(ms))).collect();
-            let _ = writeln!(s, r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="2"{dash}/>"#, path.join(" "), line.colour);
+    let xs = decades(points().map(|p| p.0));
+    let ys = decades(points().map(|p| p.1));
+    let (x0, x1) = (xs[0], xs[xs.len() - 1]);
+    let (y0, y1) = (ys[0], ys[ys.len() - 1]);
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (W, H)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let what = if metric == Metric::Cpu { "CPU time" } else { "Latency" };
+        let title = format!("{what} of a search (text, 3 selected facets, 10 facet groups, a page) by corpus size");
+        root.draw(&Text::new(title, (70, 10), (FONT, TITLE)))?;
+        let (plot, legend) = root.split_horizontally(W - RIGHT);
+        let mut chart = ChartBuilder::on(&plot)
+            .margin_top(TOP)
+            .margin_right(4)
+            .x_label_area_size(42)
+            .y_label_area_size(70)
+            .build_cartesian_2d((x0..x1).log_scale().with_key_points(xs), (y0..y1).log_scale().with_key_points(ys))?;
+        chart
+            .configure_mesh()
+            .bold_line_style(RGBColor(0xdd, 0xdd, 0xdd))
+            .light_line_style(TRANSPARENT)
+            .x_desc("documents")
+            .y_desc("milliseconds (log)")
+            .x_label_formatter(&|v| count_label(*v))
+            .y_label_formatter(&|v| ms_label(*v))
+            .label_style((FONT, TEXT))
+            .axis_desc_style((FONT, TEXT))
+            .draw()?;
+        // A time below the axis (0 where the CPU time is unknown) sits on the axis.
+        let on_chart = |points: &[(f64, f64)]| points.iter().map(|&(n, ms)| (n, ms.max(y0))).collect::<Vec<_>>();
+        for line in &lines {
+            let style = line.colour.stroke_width(2);
+            chart.draw_series(LineSeries::new(on_chart(&line.p50), style))?;
+            chart.draw_series(DashedLineSeries::new(on_chart(&line.p95), 5, 4, style))?;
+            chart.draw_series(on_chart(&line.p50).into_iter().map(|p| Circle::new(p, 3, line.colour.filled())))?;
         }
-        for &(n, ms) in &line.p50 {
-            let _ = writeln!(s, r#"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="{}"/>"#, x(n), y(ms), line.colour);
-        }
-        let ly = TOP + 20.0 + i as f64 * 22.0;
-        let _ = writeln!(s, r#"<line x1="{0}" y1="{ly}" x2="{1}" y2="{ly}" stroke="{2}" stroke-width="2"/><text x="{3}" y="{4}">{5}</text>"#, W - RIGHT + 12.0, W - RIGHT + 36.0, line.colour, W - RIGHT + 42.0, ly + 4.0, line.name);
+        draw_legend(&legend, &lines)?;
+        root.present()?;
     }
-    let ly = TOP + 20.0 + lines.len() as f64 * 22.0;
-    let _ = writeln!(s, r##"<text x="{}" y="{ly}" fill="#555">solid p50, dashed p95</text>"##, W - RIGHT + 12.0);
-    s.push_str("</svg>\n");
-    s
+    Ok(out)
+}
+
+/// The legend: each engine's colour and name, then how to read the two lines.
+fn draw_legend(area: &DrawingArea<SVGBackend<'_>, Shift>, lines: &[Series]) -> Result<(), BenchError> {
+    let left = (FONT, TEXT).into_text_style(area).pos(Pos::new(HPos::Left, VPos::Center));
+    let mut y = TOP + 20;
+    for line in lines {
+        area.draw(&PathElement::new(vec![(12, y), (36, y)], line.colour.stroke_width(2)))?;
+        area.draw(&Text::new(line.name, (42, y), left.clone()))?;
+        y += 22;
+    }
+    area.draw(&Text::new("solid p50, dashed p95", (12, y), left.color(&RGBColor(0x55, 0x55, 0x55))))?;
+    Ok(())
 }
 
 fn count_label(v: f64) -> String {
@@ -111,5 +144,9 @@ fn count_label(v: f64) -> String {
 }
 
 fn ms_label(v: f64) -> String {
-    if v >= 1.0 { format!("{v}") } else { format!("{v:.3}").trim_end_matches('0').to_owned() }
+    if v >= 1.0 {
+        format!("{v}")
+    } else {
+        format!("{v:.3}").trim_end_matches('0').to_owned()
+    }
 }

@@ -4,13 +4,11 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-
-use serde::{Deserialize, Serialize};
-
-use super::corpus::SynthCorpus;
-use super::report::{measure, stats, KindStats};
-use super::workload::{Answer, Query, Workload};
-use crate::error::StoreError;
+use crate::corpus::SynthCorpus;
+use crate::error::BenchError;
+use crate::report::EngineFigures;
+use crate::timing::{measure, stats, KindStats};
+use crate::workload::{Answer, Query, Workload};
 
 /// Longest time spent checking, then timing, one kind of query on a compared engine (at least
 /// [`MIN_RUNS`] are run); a slow engine is timed on the queries that were checked.
@@ -22,25 +20,21 @@ pub trait Comparator {
     /// Short name used in the report (`tantivy`, `naive`).
     fn name(&self) -> &str;
     /// Indexes the first `docs` documents of `corpus` (the store in `dir` already holds them).
-    fn build(&mut self, corpus: &SynthCorpus, docs: usize, dir: &Path) -> Result<(), StoreError>;
+    fn build(&mut self, corpus: &SynthCorpus, docs: usize, dir: &Path) -> Result<(), BenchError>;
     /// Answers one query: total, one page of results (fetched, not compared), and the facet counts of
     /// every group of the benchmark configuration.
-    fn search(&mut self, query: &Query) -> Result<Answer, StoreError>;
-}
-
-/// The figures of one compared engine.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct EngineFigures {
-    pub engine: String,
-    /// Time to build its index from the corpus (not comparable with our import: see docs/performance.md).
-    pub build_s: f64,
-    pub search: KindStats,
-    pub facets_only: KindStats,
+    fn search(&mut self, query: &Query) -> Result<Answer, BenchError>;
 }
 
 /// Checks the answers to the queries, as many as fit in [`TIME_BOX`] (at least [`MIN_RUNS`]); returns
 /// how many were checked. This pass also warms the engine up.
-fn check(name: &str, kind: &str, c: &mut dyn Comparator, queries: &[Query], ours: &[Answer]) -> Result<usize, StoreError> {
+fn check(
+    name: &str,
+    kind: &'static str,
+    c: &mut dyn Comparator,
+    queries: &[Query],
+    ours: &[Answer],
+) -> Result<usize, BenchError> {
     let started = Instant::now();
     for (i, (q, reference)) in queries.iter().zip(ours).enumerate() {
         if i >= MIN_RUNS && started.elapsed() > TIME_BOX {
@@ -48,13 +42,19 @@ fn check(name: &str, kind: &str, c: &mut dyn Comparator, queries: &[Query], ours
         }
         let theirs = c.search(q)?;
         if let Some(diff) = reference.difference(&theirs) {
-            return Err(StoreError::Bench(format!("{name} disagrees on {kind} query {i} ({q:?}): {diff}")));
+            return Err(BenchError::Disagrees {
+                engine: name.to_owned(),
+                kind,
+                index: i,
+                query: format!("{q:?}"),
+                difference: diff,
+            });
         }
     }
     Ok(queries.len().min(ours.len()))
 }
 
-fn time(kind: &str, c: &mut dyn Comparator, queries: &[Query]) -> Result<KindStats, StoreError> {
+fn time(kind: &str, c: &mut dyn Comparator, queries: &[Query]) -> Result<KindStats, BenchError> {
     let mut samples = Vec::with_capacity(queries.len());
     for q in queries {
         measure(&mut samples, || c.search(q))?;
@@ -70,7 +70,7 @@ pub fn compare(
     dir: &Path,
     workload: &Workload,
     ours: (&[Answer], &[Answer]),
-) -> Result<EngineFigures, StoreError> {
+) -> Result<EngineFigures, BenchError> {
     let name = c.name().to_owned();
     let started = Instant::now();
     c.build(corpus, docs, dir)?;

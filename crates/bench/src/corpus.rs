@@ -4,8 +4,14 @@
 //! them hierarchical) whose values are also Zipf-distributed, with sentiment and dates.
 //!
 //! Everything is a pure function of the seed and the document number, so every engine of the
-//! comparison (and every run) sees exactly the same documents, generated on the fly without a file.
+//! comparison (and every run) sees exactly the same documents, generated on the fly without a file:
+//! each document is drawn from its own stream of the seed's ChaCha8 generator (a portable generator
+//! whose output is fixed by its seed and stream), with `rand_distr`'s Zipf distribution.
 
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::{Distribution, Zipf};
 use serde_json::{json, Value};
 
 /// The search space the benchmark imports into.
@@ -15,8 +21,14 @@ pub const CONCEPT_BASE: &str = "https://bench.searchstudio.dev/c/";
 
 /// The eight facet fields of a benchmark document; the first two are hierarchical concept fields.
 pub const FIELDS: [&str; 8] = [
-    "dyn_uri_topic", "dyn_uri_place", "dyn_lit_author", "dyn_lit_genre", "dyn_lit_language", "dyn_lit_source",
-    "dyn_flt_sentiment", "dyn_lit_year",
+    "dyn_uri_topic",
+    "dyn_uri_place",
+    "dyn_lit_author",
+    "dyn_lit_genre",
+    "dyn_lit_language",
+    "dyn_lit_source",
+    "dyn_flt_sentiment",
+    "dyn_lit_year",
 ];
 
 const VOCABULARY: usize = 50_000;
@@ -41,60 +53,30 @@ const FIRST: &[&str] = &[
     "Mei", "Noah", "Olivia", "Pedro", "Rahul", "Sofia", "Tomás", "Wanjiru", "Aiko", "Bruno", "Clara", "Dmitri",
 ];
 
-/// SplitMix64: tiny, fast, and fully determined by its seed.
-#[derive(Clone)]
-pub struct Rng(u64);
+/// The stream of a seed's generator that builds the vocabulary, the schemes and the authors; document
+/// `i` is drawn from stream `i`, and the query mix from [`WORKLOAD_STREAM`].
+const SCHEME_STREAM: u64 = u64::MAX;
+/// The stream of a seed's generator that draws the query mix.
+pub const WORKLOAD_STREAM: u64 = u64::MAX - 1;
 
-impl Rng {
-    /// A generator for one seed.
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n.max(1) as u64) as usize
-    }
+/// Zipf-distributed ranks `0..n`: rank `r` drawn with probability proportional to `1 / (r + 1)^s`.
+pub struct Ranks {
+    zipf: Zipf<f64>,
+    n: usize,
 }
 
-/// Draws ranks `0..n` with probability proportional to `1 / (rank + 1)^s`, by lookup in a quantile table.
-pub struct Zipf {
-    table: Vec<u32>,
-}
-
-impl Zipf {
-    const BITS: u32 = 18;
-
-    /// A sampler over `n` ranks with exponent `s`.
-    pub fn new(n: usize, s: f64) -> Zipf {
-        let weights: Vec<f64> = (0..n).map(|r| 1.0 / ((r + 1) as f64).powf(s)).collect();
-        let total: f64 = weights.iter().sum();
-        let slots = 1usize << Self::BITS;
-        let mut table = Vec::with_capacity(slots);
-        let (mut rank, mut cumulative) = (0usize, weights.first().copied().unwrap_or(1.0) / total);
-        for k in 0..slots {
-            let q = (k as f64 + 0.5) / slots as f64;
-            while q > cumulative && rank + 1 < n {
-                rank += 1;
-                cumulative += weights[rank] / total;
-            }
-            table.push(rank as u32);
-        }
-        Zipf { table }
+impl Ranks {
+    /// A sampler over `n` ranks (at least one) with exponent `s` (not negative).
+    pub fn new(n: usize, s: f64) -> Ranks {
+        let n = n.max(1);
+        let zipf = Zipf::new(n as u64, s.max(0.0)).expect("at least one rank and a non-negative exponent");
+        Ranks { zipf, n }
     }
 
     /// One rank.
-    pub fn sample(&self, rng: &mut Rng) -> usize {
-        self.table[(rng.next_u64() >> (64 - Self::BITS)) as usize] as usize
+    pub fn sample(&self, rng: &mut ChaCha8Rng) -> usize {
+        // The distribution draws whole numbers 1..=n as floats.
+        (self.zipf.sample(rng) as usize).clamp(1, self.n) - 1
     }
 }
 
@@ -134,18 +116,25 @@ pub struct SynthCorpus {
     topic_leaves: Vec<usize>,
     place_leaves: Vec<usize>,
     authors: Vec<String>,
-    word_zipf: Zipf,
-    topic_zipf: Zipf,
-    place_zipf: Zipf,
-    author_zipf: Zipf,
-    source_zipf: Zipf,
-    small_zipf: Zipf,
+    word_zipf: Ranks,
+    topic_zipf: Ranks,
+    place_zipf: Ranks,
+    author_zipf: Ranks,
+    source_zipf: Ranks,
+    small_zipf: Ranks,
 }
 
-fn scheme(prefix: &str, letters: [&str; 3], shape: [usize; 3], rng: &mut Rng, words: &[String]) -> Vec<SynthConcept> {
+fn scheme(
+    prefix: &str,
+    letters: [&str; 3],
+    shape: [usize; 3],
+    rng: &mut ChaCha8Rng,
+    words: &[String],
+) -> Vec<SynthConcept> {
     let mut out: Vec<SynthConcept> = Vec::new();
-    let mut add = |path: Vec<String>, broader: Option<usize>, rng: &mut Rng| {
-        let label = format!("{} {}", capital(&words[200 + rng.below(20_000)]), capital(&words[200 + rng.below(20_000)]));
+    let mut add = |path: Vec<String>, broader: Option<usize>, rng: &mut ChaCha8Rng| {
+        let mut word = || capital(&words[200 + rng.gen_range(0..20_000)]);
+        let label = format!("{} {}", word(), word());
         out.push(SynthConcept { uri: format!("{CONCEPT_BASE}{prefix}/{}", path.join("/")), label, path, broader });
         out.len() - 1
     };
@@ -173,40 +162,46 @@ fn capital(w: &str) -> String {
 }
 
 impl SynthCorpus {
+    /// The seed's generator, at the start of `stream`.
+    pub fn rng(&self, stream: u64) -> ChaCha8Rng {
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        rng.set_stream(stream);
+        rng
+    }
+
     /// The corpus of one seed.
     pub fn new(seed: u64) -> SynthCorpus {
-        let mut rng = Rng::new(seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(SCHEME_STREAM);
         let mut seen = std::collections::HashSet::new();
         let mut words = Vec::with_capacity(VOCABULARY);
         while words.len() < VOCABULARY {
-            let n = 1 + rng.below(3) + usize::from(words.len() > 2_000) + usize::from(words.len() > 20_000);
-            let w: String = (0..n).map(|_| SYLLABLES[rng.below(SYLLABLES.len())]).collect();
+            let n = rng.gen_range(1..4) + usize::from(words.len() > 2_000) + usize::from(words.len() > 20_000);
+            let w: String = (0..n).map(|_| SYLLABLES[rng.gen_range(0..SYLLABLES.len())]).collect();
             if w.len() >= 2 && seen.insert(w.clone()) {
                 words.push(w);
             }
         }
         let topics = scheme("topic", ["t", "m", "l"], TOPIC_SHAPE, &mut rng, &words);
         let places = scheme("place", ["r", "k", "y"], PLACE_SHAPE, &mut rng, &words);
-        let shuffled = |n: usize, list: &[SynthConcept], rng: &mut Rng| {
-            let mut idx: Vec<usize> = (0..n).filter(|&i| list[i].broader.is_some()).collect();
-            for i in (1..idx.len()).rev() {
-                idx.swap(i, rng.below(i + 1));
-            }
+        let shuffled = |list: &[SynthConcept], rng: &mut ChaCha8Rng| {
+            let mut idx: Vec<usize> = (0..list.len()).filter(|&i| list[i].broader.is_some()).collect();
+            idx.shuffle(rng);
             idx
         };
-        let topic_leaves = shuffled(topics.len(), &topics, &mut rng);
-        let place_leaves = shuffled(places.len(), &places, &mut rng);
+        let topic_leaves = shuffled(&topics, &mut rng);
+        let place_leaves = shuffled(&places, &mut rng);
         let authors = (0..AUTHORS)
             .map(|i| format!("{} {}", FIRST[i % FIRST.len()], capital(&words[300 + (i / FIRST.len()) * 7 % 40_000])))
             .collect();
         SynthCorpus {
             seed,
-            word_zipf: Zipf::new(words.len(), 1.0),
-            topic_zipf: Zipf::new(topic_leaves.len(), 0.9),
-            place_zipf: Zipf::new(place_leaves.len(), 1.0),
-            author_zipf: Zipf::new(AUTHORS, 0.8),
-            source_zipf: Zipf::new(SOURCES, 1.0),
-            small_zipf: Zipf::new(LANGUAGES.len(), 1.3),
+            word_zipf: Ranks::new(words.len(), 1.0),
+            topic_zipf: Ranks::new(topic_leaves.len(), 0.9),
+            place_zipf: Ranks::new(place_leaves.len(), 1.0),
+            author_zipf: Ranks::new(AUTHORS, 0.8),
+            source_zipf: Ranks::new(SOURCES, 1.0),
+            small_zipf: Ranks::new(LANGUAGES.len(), 1.3),
             words,
             topics,
             places,
@@ -216,7 +211,7 @@ impl SynthCorpus {
         }
     }
 
-    fn text(&self, rng: &mut Rng, n: usize, out: &mut String) {
+    fn text(&self, rng: &mut ChaCha8Rng, n: usize, out: &mut String) {
         for k in 0..n {
             if k > 0 {
                 out.push(' ');
@@ -227,28 +222,30 @@ impl SynthCorpus {
 
     /// The i-th document.
     pub fn doc(&self, i: usize) -> SynthDoc {
-        let mut rng = Rng::new(self.seed ^ (i as u64).wrapping_mul(0xA24B_AED4_963E_E407));
+        let mut rng = self.rng(i as u64);
         let mut title = String::new();
-        let n = 6 + rng.below(6);
+        let n = rng.gen_range(6..12);
         self.text(&mut rng, n, &mut title);
         let mut description = String::new();
-        let n = 20 + rng.below(25);
+        let n = rng.gen_range(20..45);
         self.text(&mut rng, n, &mut description);
         let mut content = String::new();
-        let n = 150 + rng.below(200);
+        let n = rng.gen_range(150..350);
         self.text(&mut rng, n, &mut content);
         // Dates over 2000–2025, more of them recent.
-        let year_frac = 1.0 - (rng.below(1 << 20) as f64 / (1u64 << 20) as f64).powi(2);
+        let year_frac = 1.0 - rng.gen::<f64>().powi(2);
         let date_ms = 946_684_800_000 + (year_frac * 26.0 * 365.25 * 86_400_000.0) as i64;
         let year = 2000 + (date_ms - 946_684_800_000) / 31_557_600_000;
-        let mut topics: Vec<usize> = (0..1 + rng.below(4)).map(|_| self.topic_leaves[self.topic_zipf.sample(&mut rng)]).collect();
+        let mut topics: Vec<usize> =
+            (0..rng.gen_range(1..5)).map(|_| self.topic_leaves[self.topic_zipf.sample(&mut rng)]).collect();
         topics.sort_unstable();
         topics.dedup();
-        let mut places: Vec<usize> = (0..1 + rng.below(2)).map(|_| self.place_leaves[self.place_zipf.sample(&mut rng)]).collect();
+        let mut places: Vec<usize> =
+            (0..rng.gen_range(1..3)).map(|_| self.place_leaves[self.place_zipf.sample(&mut rng)]).collect();
         places.sort_unstable();
         places.dedup();
         let mut literals = vec![(2, self.authors[self.author_zipf.sample(&mut rng)].clone())];
-        if rng.below(4) == 0 {
+        if rng.gen_ratio(1, 4) {
             let second = self.authors[self.author_zipf.sample(&mut rng)].clone();
             if second != literals[0].1 {
                 literals.push((2, second));
@@ -257,9 +254,18 @@ impl SynthCorpus {
         literals.push((3, GENRES[self.small_zipf.sample(&mut rng) % GENRES.len()].to_owned()));
         literals.push((4, LANGUAGES[self.small_zipf.sample(&mut rng)].to_owned()));
         literals.push((5, format!("{} {}", capital(&self.words[500 + self.source_zipf.sample(&mut rng)]), "Press")));
-        literals.push((6, SENTIMENTS[rng.below(SENTIMENTS.len())].to_owned()));
+        literals.push((6, SENTIMENTS[rng.gen_range(0..SENTIMENTS.len())].to_owned()));
         literals.push((7, year.to_string()));
-        SynthDoc { id: format!("https://bench.searchstudio.dev/doc/{i:07}"), title, description, content, date_ms, topics, places, literals }
+        SynthDoc {
+            id: format!("https://bench.searchstudio.dev/doc/{i:07}"),
+            title,
+            description,
+            content,
+            date_ms,
+            topics,
+            places,
+            literals,
+        }
     }
 
     /// The concept scheme as import-concepts lines (decisions.md §6).
@@ -268,7 +274,11 @@ impl SynthCorpus {
             let broader: Vec<&str> = c.broader.iter().map(|&b| list[b].uri.as_str()).collect();
             json!({"uri": c.uri, "label": c.label, "broader": broader})
         };
-        self.topics.iter().map(|c| line(&self.topics, c)).chain(self.places.iter().map(|c| line(&self.places, c))).collect()
+        self.topics
+            .iter()
+            .map(|c| line(&self.topics, c))
+            .chain(self.places.iter().map(|c| line(&self.places, c)))
+            .collect()
     }
 }
 

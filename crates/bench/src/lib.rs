@@ -1,16 +1,21 @@
-//! `studio bench`: a seeded synthetic corpus shaped like real annotated content ([`corpus`]), imported
-//! through the real import path, then timings of our engine (import, search with text, three selected
-//! facets and ten facet groups, facet-only, getSimilar, getRecommendations, open-and-ready, peak RSS),
-//! and the same query mix on other engines after checking that their answers agree ([`compare`]).
+//! The benchmark of docs/performance.md: a seeded synthetic corpus shaped like real annotated content
+//! ([`corpus`]), imported through the real import path, then timings of our engine (import, search with
+//! text, three selected facets and ten facet groups, facet-only, getSimilar, getRecommendations,
+//! open-and-ready, peak RSS), and the same query mix on the naive SQLite approach ([`naive`]) and on
+//! tantivy ([`tantivy_engine`]) after checking that their answers agree with ours ([`compare`]).
 //!
-//! Speed is measured here, never asserted in tests. The naive SQLite engine is built in; tantivy lives
-//! in the separate `studio-bench` crate so that neither the app nor the `studio` binary links it.
+//! It is its own crate so that neither the desktop app nor the `studio` binary links any of it (nor
+//! tantivy): it times crates/local only through its public API (`Store`, `SearchEngine`, the imports).
+//! Speed is measured here, never asserted in tests.
 
 pub mod chart;
 pub mod compare;
 pub mod corpus;
+pub mod error;
 pub mod naive;
 pub mod report;
+pub mod tantivy_engine;
+pub mod timing;
 pub mod workload;
 
 use std::fs::File;
@@ -18,18 +23,17 @@ use std::io::{BufReader, BufWriter, Write};
 use std::path::Path;
 use std::time::Instant;
 
+use studio_local::{import_concepts, import_documents, SearchEngine, Store};
 use studio_model::{RecommendQuery, SearchRequest, SimilarQuery};
 
-pub use compare::{Comparator, EngineFigures};
+pub use compare::Comparator;
 pub use corpus::{SynthCorpus, BENCH_SPACE};
-pub use report::{BenchReport, KindStats, Sample};
+pub use error::BenchError;
+pub use report::{BenchReport, EngineFigures};
+pub use timing::{KindStats, Sample};
 pub use workload::{bench_config, Answer, Query, Workload};
 
-use crate::error::StoreError;
-use crate::import::{import_concepts, import_documents};
-use crate::search::SearchEngine;
-use crate::store::Store;
-use report::{load_average, peak_rss_mb, stats};
+use timing::{load_average, measure, peak_rss_mb, stats};
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -51,41 +55,37 @@ impl BenchOptions {
     }
 }
 
-/// Runs the benchmark on our engine and the naive SQLite approach, in a store in `dir`.
-pub fn run_bench(dir: &Path, docs: usize) -> Result<BenchReport, StoreError> {
-    run(dir, &BenchOptions::new(docs), &mut [])
-}
-
-fn failed(e: studio_model::BackendError) -> StoreError {
-    StoreError::Bench(e.to_string())
+/// Writes `docs` documents of `corpus` as JSON Lines to `file`.
+fn write_corpus(corpus: &SynthCorpus, docs: usize, file: &Path) -> std::io::Result<()> {
+    let mut out = BufWriter::new(File::create(file)?);
+    for i in 0..docs {
+        serde_json::to_writer(&mut out, &corpus.doc(i).to_json(corpus))?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()
 }
 
 /// Generates the corpus into `dir/bench.jsonl`, imports it, and returns the import time in seconds.
-fn import(store: &Store, corpus: &SynthCorpus, dir: &Path, docs: usize) -> Result<f64, StoreError> {
+fn import(store: &Store, corpus: &SynthCorpus, dir: &Path, docs: usize) -> Result<f64, BenchError> {
     let mut concepts = Vec::new();
     for line in corpus.concept_lines() {
-        serde_json::to_writer(&mut concepts, &line)?;
+        concepts.extend(line.to_string().bytes());
         concepts.push(b'\n');
     }
     import_concepts(store, concepts.as_slice(), &mut |_| {})?;
     let file = dir.join("bench.jsonl");
-    {
-        let mut out = BufWriter::new(File::create(&file)?);
-        for i in 0..docs {
-            serde_json::to_writer(&mut out, &corpus.doc(i).to_json(corpus))?;
-            out.write_all(b"\n")?;
-        }
-        out.flush()?;
-    }
+    write_corpus(corpus, docs, &file).map_err(BenchError::file("write", &file))?;
+    let input = BufReader::new(File::open(&file).map_err(BenchError::file("read", &file))?);
     let started = Instant::now();
-    import_documents(store, BENCH_SPACE, BufReader::new(File::open(&file)?), &mut |_| {})?;
+    import_documents(store, BENCH_SPACE, input, &mut |_| {})?;
     let seconds = started.elapsed().as_secs_f64();
-    std::fs::remove_file(&file)?;
+    std::fs::remove_file(&file).map_err(BenchError::file("remove", &file))?;
     Ok(seconds)
 }
 
-/// Runs the whole benchmark: our engine, then the naive approach (when asked) and every `extra` engine.
-pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]) -> Result<BenchReport, StoreError> {
+/// Runs the whole benchmark in a store in `dir`: our engine, then the naive approach (when asked) and
+/// every `extra` engine (the `studio-bench` program passes tantivy).
+pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]) -> Result<BenchReport, BenchError> {
     let docs = options.docs;
     let corpus = SynthCorpus::new(options.seed);
     let workload = Workload::new(&corpus, docs, options.runs);
@@ -103,31 +103,31 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
     let mut answers = (Vec::new(), Vec::new());
     for (queries, out) in [(&workload.searches, &mut answers.0), (&workload.facet_only, &mut answers.1)] {
         for q in queries {
-            out.push(Answer::of_response(&engine.search(&mut conn, &config, &q.request()).map_err(failed)?));
+            out.push(Answer::of_response(&engine.search(&mut conn, &config, &q.request())?));
         }
     }
     let (mut search, mut facets) = (Vec::new(), Vec::new());
     for q in &workload.searches {
-        report::measure(&mut search, || engine.search(&mut conn, &config, &q.request())).map_err(failed)?;
+        measure(&mut search, || engine.search(&mut conn, &config, &q.request()))?;
     }
     for q in &workload.facet_only {
-        report::measure(&mut facets, || engine.search(&mut conn, &config, &q.request())).map_err(failed)?;
+        measure(&mut facets, || engine.search(&mut conn, &config, &q.request()))?;
     }
     // The same words with no facet selected: every match is scored and the counts cover every match.
     let mut unfiltered = Vec::new();
     for q in &workload.searches {
         let request = SearchRequest { selected_facets: Vec::new(), ..q.request() };
-        report::measure(&mut unfiltered, || engine.search(&mut conn, &config, &request)).map_err(failed)?;
+        measure(&mut unfiltered, || engine.search(&mut conn, &config, &request))?;
     }
     let (mut by_concepts, mut by_text, mut recommend) = (Vec::new(), Vec::new(), Vec::new());
     for (i, uri) in workload.documents.iter().enumerate() {
         for (plugin, times) in [("concepts", &mut by_concepts), ("text", &mut by_text)] {
             let query = SimilarQuery { uri: uri.clone(), number: None, similarity: Some(plugin.to_owned()) };
-            report::measure(times, || engine.similar(&mut conn, &config, &query)).map_err(failed)?;
+            measure(times, || engine.similar(&mut conn, &config, &query))?;
         }
         let recommender = if i % 2 == 0 { "related-concepts" } else { "same-author" };
         let query = RecommendQuery { uri: uri.clone(), recommender: recommender.to_owned() };
-        report::measure(&mut recommend, || engine.recommend(&mut conn, &config, &query)).map_err(failed)?;
+        measure(&mut recommend, || engine.recommend(&mut conn, &config, &query))?;
     }
     let rss_mb = peak_rss_mb();
     drop(conn);
@@ -140,7 +140,7 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
     let engine = SearchEngine::new();
     let mut conn = store.conn()?;
     let first = workload.searches.first().map(Query::request).unwrap_or_default();
-    engine.search(&mut conn, &config, &first).map_err(failed)?;
+    engine.search(&mut conn, &config, &first)?;
     let open_ready_s = started.elapsed().as_secs_f64();
     drop(conn);
     drop(engine);

@@ -1,6 +1,10 @@
 //! The naive SQLite approach the comparison measures against: FTS5 joined with a denormalised facet table
 //! (every annotation with its broader concepts, one row each), `GROUP BY` for the counts, one statement
 //! per facet field for drill-sideways counts. It reads the benchmark's store and adds its own table there.
+//!
+//! It reads the store's tables as crates/local's migrations define them (`documents`, `documents_fts`,
+//! `document_facets`, `concepts`, `concept_broader`) and parses text with the engine's own [`TextQuery`],
+//! so that both approaches match the same words.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -8,12 +12,13 @@ use std::path::Path;
 use rusqlite::types::Value as SqlValue;
 use rusqlite::Connection;
 
-use super::compare::Comparator;
-use super::corpus::{SynthCorpus, FIELDS};
-use super::workload::{groups, Answer, Query};
-use crate::error::StoreError;
-use crate::search::TextQuery;
-use crate::store::Store;
+use studio_local::search::TextQuery;
+use studio_local::Store;
+
+use crate::compare::Comparator;
+use crate::corpus::{SynthCorpus, FIELDS};
+use crate::error::BenchError;
+use crate::workload::{groups, Answer, Query};
 
 const BUILD: &str = "
 DROP TABLE IF EXISTS naive_facets;
@@ -71,16 +76,15 @@ fn matching(query: &Query, except: Option<usize>, params: &mut Vec<SqlValue>) ->
     sql
 }
 
-fn counts(conn: &Connection, query: &Query, field: &str) -> Result<HashMap<String, u64>, StoreError> {
+fn counts(conn: &Connection, query: &Query, field: &str) -> Result<HashMap<String, u64>, BenchError> {
     let own = FIELDS.iter().position(|f| *f == field);
     let mut params = Vec::new();
     let inner = matching(query, own, &mut params);
-    let sql = format!(
-        "SELECT value, count(*) FROM naive_facets WHERE field = ? AND doc IN ({inner}) GROUP BY value"
-    );
+    let sql = format!("SELECT value, count(*) FROM naive_facets WHERE field = ? AND doc IN ({inner}) GROUP BY value");
     params.insert(0, SqlValue::Text(field.to_owned()));
     let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(rusqlite::params_from_iter(params), |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+    let rows =
+        stmt.query_map(rusqlite::params_from_iter(params), |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
     let mut out = HashMap::new();
     for row in rows {
         let (value, count) = row?;
@@ -94,12 +98,12 @@ impl Comparator for NaiveSqlite {
         "naive"
     }
 
-    fn build(&mut self, _corpus: &SynthCorpus, _docs: usize, _dir: &Path) -> Result<(), StoreError> {
+    fn build(&mut self, _corpus: &SynthCorpus, _docs: usize, _dir: &Path) -> Result<(), BenchError> {
         self.store.conn()?.execute_batch(BUILD)?;
         Ok(())
     }
 
-    fn search(&mut self, query: &Query) -> Result<Answer, StoreError> {
+    fn search(&mut self, query: &Query) -> Result<Answer, BenchError> {
         let conn = self.store.conn()?;
         let mut params = Vec::new();
         let inner = matching(query, None, &mut params);
@@ -107,13 +111,15 @@ impl Comparator for NaiveSqlite {
             .prepare_cached(&format!("SELECT count(*) FROM ({inner})"))?
             .query_row(rusqlite::params_from_iter(params.clone()), |r| r.get(0))?;
         // The page: best bm25 first for a text query, else newest first.
-        let order = if query.words.is_empty() { "d.date DESC, d.id" } else { "bm25(documents_fts, 5.0, 2.0, 1.0), d.num" };
+        let order =
+            if query.words.is_empty() { "d.date DESC, d.id" } else { "bm25(documents_fts, 5.0, 2.0, 1.0), d.num" };
         let page_sql = format!("{} ORDER BY {order} LIMIT 10", inner.replacen("SELECT d.num", "SELECT d.num, d.id", 1));
         let page: Vec<i64> = conn
             .prepare_cached(&page_sql)?
             .query_map(rusqlite::params_from_iter(params), |r| r.get(0))?
             .collect::<Result<_, _>>()?;
-        let mut fetch = conn.prepare_cached("SELECT id, title, description, facet_list FROM documents WHERE num = ?1")?;
+        let mut fetch =
+            conn.prepare_cached("SELECT id, title, description, facet_list FROM documents WHERE num = ?1")?;
         for num in page {
             fetch.query_row([num], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(3)?)))?;
         }

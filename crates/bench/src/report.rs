@@ -1,66 +1,23 @@
-//! The benchmark's figures: per-kind latency percentiles, the one JSON object `--json` prints, and the
-//! plain-text table printed otherwise.
+//! The benchmark's figures: the one JSON object `--json` prints (its first keys are the ones
+//! docs/performance.md lists, and they never change name), and the plain-text table printed otherwise.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::compare::EngineFigures;
+use crate::timing::KindStats;
 
-/// Latency of one kind of operation.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct KindStats {
-    pub kind: String,
-    pub runs: usize,
-    /// Wall-clock latency.
-    pub p50_ms: f64,
-    pub p95_ms: f64,
-    /// CPU time of the calling thread (from /proc/thread-self/schedstat; 0 where unavailable): close to
-    /// what the wall clock would show on an idle machine, since it leaves out waiting for a busy CPU.
-    #[serde(default)]
-    pub cpu_p50_ms: f64,
-    #[serde(default)]
-    pub cpu_p95_ms: f64,
+/// The figures of one compared engine.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct EngineFigures {
+    pub engine: String,
+    /// Time to build its index from the corpus (not comparable with our import: see docs/performance.md).
+    pub build_s: f64,
+    pub search: KindStats,
+    pub facets_only: KindStats,
 }
 
-/// One timed call: wall-clock and CPU milliseconds.
-#[derive(Debug, Clone, Copy)]
-pub struct Sample {
-    pub wall_ms: f64,
-    pub cpu_ms: f64,
-}
-
-/// CPU time of the calling thread in milliseconds, or 0 where /proc does not tell it.
-pub fn thread_cpu_ms() -> f64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next().and_then(|n| n.parse::<f64>().ok()))
-        .map_or(0.0, |ns| ns / 1e6)
-}
-
-/// Times one call.
-pub fn measure<T>(samples: &mut Vec<Sample>, work: impl FnOnce() -> T) -> T {
-    let (cpu, started) = (thread_cpu_ms(), std::time::Instant::now());
-    let out = work();
-    let wall_ms = started.elapsed().as_secs_f64() * 1000.0;
-    samples.push(Sample { wall_ms, cpu_ms: thread_cpu_ms() - cpu });
-    out
-}
-
-fn percentiles(mut ms: Vec<f64>) -> (f64, f64) {
-    ms.sort_by(f64::total_cmp);
-    let at = |q: f64| ms.get(((ms.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(0.0);
-    (at(0.5), at(0.95))
-}
-
-/// Percentiles (nearest rank) of the samples of one kind.
-pub fn stats(kind: &str, samples: Vec<Sample>) -> KindStats {
-    let (p50_ms, p95_ms) = percentiles(samples.iter().map(|s| s.wall_ms).collect());
-    let (cpu_p50_ms, cpu_p95_ms) = percentiles(samples.iter().map(|s| s.cpu_ms).collect());
-    KindStats { kind: kind.to_owned(), runs: samples.len(), p50_ms, p95_ms, cpu_p50_ms, cpu_p95_ms }
-}
-
-/// The outcome of a benchmark run: the keys of issue 8 first, then the details.
+/// The outcome of a benchmark run: the headline keys first, then the details.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct BenchReport {
     pub docs: u64,
@@ -117,7 +74,11 @@ impl fmt::Display for BenchReport {
         writeln!(f, "peak RSS      {:.0} MB", self.rss_mb)?;
         writeln!(f, "{:<24}{:>6}{:>10}{:>10}{:>10}{:>10}", "kind", "runs", "p50 ms", "p95 ms", "cpu p50", "cpu p95")?;
         let row = |f: &mut fmt::Formatter<'_>, kind: &str, k: &KindStats| {
-            writeln!(f, "{:<24}{:>6}{:>10.2}{:>10.2}{:>10.2}{:>10.2}", kind, k.runs, k.p50_ms, k.p95_ms, k.cpu_p50_ms, k.cpu_p95_ms)
+            writeln!(
+                f,
+                "{:<24}{:>6}{:>10.2}{:>10.2}{:>10.2}{:>10.2}",
+                kind, k.runs, k.p50_ms, k.p95_ms, k.cpu_p50_ms, k.cpu_p95_ms
+            )
         };
         for k in &self.kinds {
             row(f, &k.kind, k)?;
@@ -133,20 +94,4 @@ impl fmt::Display for BenchReport {
         }
         writeln!(f, "load average  {}", self.load_average)
     }
-}
-
-/// Peak resident set size of this process in MB (VmHWM), or 0 where /proc is missing.
-pub fn peak_rss_mb() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
-}
-
-/// The 1-, 5- and 15-minute load averages, or empty where /proc is missing.
-pub fn load_average() -> String {
-    let text = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    text.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
 }

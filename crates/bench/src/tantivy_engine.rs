@@ -7,15 +7,15 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use studio_local::bench::corpus::{SynthConcept, FIELDS};
-use studio_local::bench::workload::{groups, Group};
-use studio_local::bench::{Answer, Comparator, Query, SynthCorpus};
-use studio_local::StoreError;
+use crate::compare::Comparator;
+use crate::corpus::{SynthConcept, SynthCorpus, FIELDS};
+use crate::error::BenchError;
+use crate::workload::{groups, Answer, Group, Query};
 use tantivy::collector::{Count, FacetCollector, FacetCounts, MultiCollector, TopDocs};
 use tantivy::query::{BooleanQuery, Occur, Query as TantivyQuery, QueryParser, TermQuery};
 use tantivy::schema::{
-    Facet, FacetOptions, Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value,
-    FAST, STORED,
+    Facet, FacetOptions, Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value, FAST,
+    STORED,
 };
 use tantivy::tokenizer::{AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer};
 use tantivy::{Index, IndexReader, Order, TantivyDocument, Term};
@@ -23,10 +23,6 @@ use tantivy::{Index, IndexReader, Order, TantivyDocument, Term};
 /// Writer memory budget: tantivy's examples use 50 MB; a bigger one makes fewer segments.
 const WRITER_HEAP: usize = 200_000_000;
 const ALL_CONCEPTS: &str = "dyn_uri_all_concepts";
-
-fn err(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Bench(format!("tantivy: {e}"))
-}
 
 /// tantivy over the benchmark corpus.
 #[derive(Default)]
@@ -60,9 +56,11 @@ impl Comparator for TantivyEngine {
         "tantivy"
     }
 
-    fn build(&mut self, corpus: &SynthCorpus, docs: usize, dir: &Path) -> Result<(), StoreError> {
+    fn build(&mut self, corpus: &SynthCorpus, docs: usize, dir: &Path) -> Result<(), BenchError> {
         let text = TextOptions::default().set_indexing_options(
-            TextFieldIndexing::default().set_tokenizer("folded").set_index_option(IndexRecordOption::WithFreqsAndPositions),
+            TextFieldIndexing::default()
+                .set_tokenizer("folded")
+                .set_index_option(IndexRecordOption::WithFreqsAndPositions),
         );
         let mut sb = Schema::builder();
         let id = sb.add_text_field("id", STORED);
@@ -75,15 +73,15 @@ impl Comparator for TantivyEngine {
             facet_fields.insert(f.to_owned(), sb.add_facet_field(f, FacetOptions::default()));
         }
         let path = dir.join("tantivy");
-        std::fs::create_dir_all(&path)?;
-        let index = Index::create_in_dir(&path, sb.build()).map_err(err)?;
+        std::fs::create_dir_all(&path).map_err(BenchError::file("create", &path))?;
+        let index = Index::create_in_dir(&path, sb.build())?;
         let folded = TextAnalyzer::builder(SimpleTokenizer::default())
             .filter(RemoveLongFilter::limit(40))
             .filter(LowerCaser)
             .filter(AsciiFoldingFilter)
             .build();
         index.tokenizers().register("folded", folded);
-        let mut writer: tantivy::IndexWriter = index.writer(WRITER_HEAP).map_err(err)?;
+        let mut writer: tantivy::IndexWriter = index.writer(WRITER_HEAP)?;
         for i in 0..docs {
             let d = corpus.doc(i);
             let mut doc = TantivyDocument::default();
@@ -111,11 +109,11 @@ impl Comparator for TantivyEngine {
             for (f, value) in &d.literals {
                 doc.add_facet(facet_fields[FIELDS[*f]], flat(value));
             }
-            writer.add_document(doc).map_err(err)?;
+            writer.add_document(doc)?;
         }
-        writer.commit().map_err(err)?;
-        writer.wait_merging_threads().map_err(err)?;
-        let reader = index.reader().map_err(err)?;
+        writer.commit()?;
+        writer.wait_merging_threads()?;
+        let reader = index.reader()?;
         let mut parser = QueryParser::for_index(&index, vec![title, description, body]);
         parser.set_conjunction_by_default();
         parser.set_field_boost(title, 5.0);
@@ -127,7 +125,10 @@ impl Comparator for TantivyEngine {
             for c in list.iter() {
                 uris.insert(format!("{}{}", FIELDS[f], path_of(c)), c.uri.clone());
                 facet_by_uri.insert(c.uri.clone(), path_of(c));
-                uris.insert(format!("{ALL_CONCEPTS}{}", flat(&format!("{}:{}", FIELDS[f], c.path.join(".")))), c.uri.clone());
+                uris.insert(
+                    format!("{ALL_CONCEPTS}{}", flat(&format!("{}:{}", FIELDS[f], c.path.join(".")))),
+                    c.uri.clone(),
+                );
             }
             tops.insert(FIELDS[f].to_owned(), list.iter().filter(|c| c.broader.is_none()).map(path_of).collect());
         }
@@ -135,8 +136,8 @@ impl Comparator for TantivyEngine {
         Ok(())
     }
 
-    fn search(&mut self, query: &Query) -> Result<Answer, StoreError> {
-        let b = self.state.as_ref().ok_or_else(|| err("not built"))?;
+    fn search(&mut self, query: &Query) -> Result<Answer, BenchError> {
+        let b = self.state.as_ref().ok_or(BenchError::NotBuilt("tantivy"))?;
         b.search(query)
     }
 }
@@ -151,10 +152,10 @@ impl Built {
     }
 
     /// The query: text (if any) AND, per selected field other than `except`, any of its values.
-    fn query(&self, query: &Query, except: Option<usize>) -> Result<Box<dyn TantivyQuery>, StoreError> {
+    fn query(&self, query: &Query, except: Option<usize>) -> Result<Box<dyn TantivyQuery>, BenchError> {
         let mut must: Vec<(Occur, Box<dyn TantivyQuery>)> = Vec::new();
         if !query.words.is_empty() {
-            must.push((Occur::Must, self.parser.parse_query(&query.words.join(" ")).map_err(err)?));
+            must.push((Occur::Must, self.parser.parse_query(&query.words.join(" "))?));
         }
         let mut fields: Vec<usize> = query.selected.iter().map(|(f, _)| *f).filter(|f| Some(*f) != except).collect();
         fields.dedup();
@@ -208,7 +209,7 @@ impl Built {
         }
     }
 
-    fn search(&self, query: &Query) -> Result<Answer, StoreError> {
+    fn search(&self, query: &Query) -> Result<Answer, BenchError> {
         let searcher = self.reader.searcher();
         let all_groups: Vec<Group> = groups();
         let mut fields: Vec<&str> = Vec::new();
@@ -229,21 +230,21 @@ impl Built {
             .collect();
         let (total, page, mut counts) = if query.words.is_empty() {
             let top = multi.add_collector(TopDocs::with_limit(10).order_by_fast_field::<i64>("date", Order::Desc));
-            let mut fruit = searcher.search(&*main, &multi).map_err(err)?;
+            let mut fruit = searcher.search(&*main, &multi)?;
             let page: Vec<_> = top.extract(&mut fruit).into_iter().map(|(_, a)| a).collect();
             let counts: Vec<Vec<FacetCounts>> =
                 handles.into_iter().map(|h| h.into_iter().map(|h| h.extract(&mut fruit)).collect()).collect();
             (count.extract(&mut fruit), page, counts)
         } else {
             let top = multi.add_collector(TopDocs::with_limit(10).order_by_score());
-            let mut fruit = searcher.search(&*main, &multi).map_err(err)?;
+            let mut fruit = searcher.search(&*main, &multi)?;
             let page: Vec<_> = top.extract(&mut fruit).into_iter().map(|(_, a)| a).collect();
             let counts: Vec<Vec<FacetCounts>> =
                 handles.into_iter().map(|h| h.into_iter().map(|h| h.extract(&mut fruit)).collect()).collect();
             (count.extract(&mut fruit), page, counts)
         };
         for address in page {
-            let doc: TantivyDocument = searcher.doc(address).map_err(err)?;
+            let doc: TantivyDocument = searcher.doc(address)?;
             let _ = (doc.get_first(self.id).and_then(|v| v.as_str()), doc.get_first(self.title));
         }
         let mut by_field: HashMap<&str, HashMap<String, u64>> = HashMap::new();
@@ -257,7 +258,7 @@ impl Built {
             let q = self.query(query, own(f))?;
             let mut multi = MultiCollector::new();
             let handles: Vec<_> = self.collectors(f).into_iter().map(|c| multi.add_collector(c)).collect();
-            let mut fruit = searcher.search(&*q, &multi).map_err(err)?;
+            let mut fruit = searcher.search(&*q, &multi)?;
             let c: Vec<FacetCounts> = handles.into_iter().map(|h| h.extract(&mut fruit)).collect();
             let mut m = HashMap::new();
             self.read(f, &c, &mut m);

@@ -4,9 +4,11 @@
 
 use std::collections::HashMap;
 
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
 use studio_model::{Config, FacetSetting, Refiner, SearchRequest, SearchResponse, SelectedFacet, ALL_CONCEPTS_FIELD};
 
-use super::corpus::{Rng, SynthCorpus, BENCH_SPACE, FIELDS};
+use crate::corpus::{SynthCorpus, BENCH_SPACE, FIELDS, WORKLOAD_STREAM};
 
 /// One facet group of the benchmark configuration.
 #[derive(Debug, Clone)]
@@ -85,50 +87,49 @@ pub struct Workload {
 
 /// A word of middle frequency: ranks between 30 and 3,000, log-uniform, so that a query matches from
 /// well under 1 % to about a third of the documents.
-fn word(corpus: &SynthCorpus, rng: &mut Rng) -> String {
-    let rank = (30.0 * 100f64.powf(rng.below(1 << 16) as f64 / 65_536.0)) as usize;
+fn word(corpus: &SynthCorpus, rng: &mut ChaCha8Rng) -> String {
+    let rank = (30.0 * 100f64.powf(rng.gen::<f64>())) as usize;
     corpus.words[rank].clone()
 }
 
-fn topic(corpus: &SynthCorpus, rng: &mut Rng) -> String {
+fn topic(corpus: &SynthCorpus, rng: &mut ChaCha8Rng) -> String {
     // A top or middle concept: selecting one matches its narrower concepts' documents too.
-    let candidates: Vec<&str> =
-        corpus.topics.iter().filter(|c| c.path.len() <= 2).map(|c| c.uri.as_str()).collect();
-    let pick = if rng.below(2) == 0 { rng.below(24) } else { rng.below(candidates.len()) };
+    let candidates: Vec<&str> = corpus.topics.iter().filter(|c| c.path.len() <= 2).map(|c| c.uri.as_str()).collect();
+    let pick = if rng.gen_bool(0.5) { rng.gen_range(0..24) } else { rng.gen_range(0..candidates.len()) };
     candidates[pick.min(candidates.len() - 1)].to_owned()
 }
 
 impl Workload {
     /// `runs` queries of each kind for a corpus of `docs` documents.
     pub fn new(corpus: &SynthCorpus, docs: usize, runs: usize) -> Workload {
-        let mut rng = Rng::new(corpus.seed ^ 0x5EA2C4);
+        let mut rng = corpus.rng(WORKLOAD_STREAM);
         let regions: Vec<&str> = corpus.places.iter().filter(|c| c.path.len() == 1).map(|c| c.uri.as_str()).collect();
         let mut searches = Vec::with_capacity(runs);
         for i in 0..runs {
             let words = (0..1 + i % 2).map(|_| word(corpus, &mut rng)).collect();
             let second = match i % 3 {
-                0 => (3, ["News", "Analysis", "Report"][rng.below(3)].to_owned()),
-                1 => (4, ["en", "de", "fr"][rng.below(3)].to_owned()),
-                _ => (6, ["0.0", "0.5", "-0.5"][rng.below(3)].to_owned()),
+                0 => (3, ["News", "Analysis", "Report"][rng.gen_range(0..3)].to_owned()),
+                1 => (4, ["en", "de", "fr"][rng.gen_range(0..3)].to_owned()),
+                _ => (6, ["0.0", "0.5", "-0.5"][rng.gen_range(0..3)].to_owned()),
             };
             let third = if i % 2 == 0 {
-                (1, regions[rng.below(regions.len())].to_owned())
+                (1, regions[rng.gen_range(0..regions.len())].to_owned())
             } else {
-                (7, (2015 + rng.below(11)).to_string())
+                (7, rng.gen_range(2015..2026).to_string())
             };
             searches.push(Query { words, selected: vec![(0, topic(corpus, &mut rng)), second, third] });
         }
         let facet_only = (0..runs)
             .map(|i| {
                 let second = if i % 2 == 0 {
-                    (4, ["en", "de", "fr", "es"][rng.below(4)].to_owned())
+                    (4, ["en", "de", "fr", "es"][rng.gen_range(0..4)].to_owned())
                 } else {
-                    (7, (2010 + rng.below(16)).to_string())
+                    (7, rng.gen_range(2010..2026).to_string())
                 };
                 Query { words: Vec::new(), selected: vec![(0, topic(corpus, &mut rng)), second] }
             })
             .collect();
-        let documents = (0..runs).map(|_| corpus.doc(rng.below(docs.max(1))).id).collect();
+        let documents = (0..runs).map(|_| corpus.doc(rng.gen_range(0..docs.max(1))).id).collect();
         Workload { searches, facet_only, documents }
     }
 }

@@ -30,9 +30,6 @@ pub enum StoreError {
     /// The store holds more documents than the in-memory index can number.
     #[error("search space {0} holds too many documents for the index (more than 4 billion)")]
     TooManyDocuments(String),
-    /// An operation timed by the benchmark failed.
-    #[error("a benchmark operation failed: {0}")]
-    Bench(String),
     /// A blocking task of the engine could not finish.
     #[error("a background task failed: {0}")]
     Task(String),

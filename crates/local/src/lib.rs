@@ -5,7 +5,6 @@
 //! SQLite is the source of truth; nothing here keeps state that a restart could not rebuild from it.
 
 mod backend;
-pub mod bench;
 mod configs;
 pub mod demo;
 mod error;

@@ -119,33 +119,24 @@ pub fn demo_data(cli: &Cli) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `studio bench`. The side-by-side comparison with tantivy lives in the separate `studio-bench` binary
-/// (so that `studio` never links tantivy): when it is installed next to `studio`, it runs the whole
-/// benchmark with the same arguments; otherwise our engine and the naive SQLite approach run here and
-/// the tantivy figures are null.
+/// `studio bench`. The benchmark lives in the separate `studio-bench` binary (so that `studio` links
+/// neither it nor tantivy): it runs the whole benchmark with the same arguments when it is installed
+/// next to `studio`.
 pub fn bench(cli: &Cli, docs: usize, json: bool, dir: Option<PathBuf>) -> Result<(), CliError> {
+    let Some(program) = sibling_bench() else {
+        return Err(CliError::Server(
+            "studio-bench is not installed next to studio (cargo build --release -p studio-bench)".into(),
+        ));
+    };
     let (dir, scratch) = match dir {
         Some(dir) => (dir, false),
         None => (tempdir_in(&cli.data_dir()?)?, true),
     };
-    let result = match sibling_bench() {
-        Some(program) => delegate(&program, docs, json, &dir),
-        None => {
-            eprintln!("note: studio-bench is not installed next to studio, so tantivy is not compared \
-                       (cargo build --release -p studio-bench)");
-            studio_local::bench::run_bench(&dir, docs).map(Some).map_err(CliError::from)
-        }
-    };
+    let result = delegate(&program, docs, json, &dir);
     if scratch {
         let _ = std::fs::remove_dir_all(&dir);
     }
-    let Some(report) = result? else { return Ok(()) };
-    if json {
-        println!("{}", serde_json::to_string(&report).map_err(|e| CliError::Server(e.to_string()))?);
-    } else {
-        print!("{report}");
-    }
-    Ok(())
+    result
 }
 
 /// The `studio-bench` executable in the directory of the running `studio`, if there is one.
@@ -156,7 +147,7 @@ fn sibling_bench() -> Option<PathBuf> {
 }
 
 /// Runs `studio-bench` with the benchmark's arguments; its output is ours.
-fn delegate(program: &Path, docs: usize, json: bool, dir: &Path) -> Result<Option<studio_local::bench::BenchReport>, CliError> {
+fn delegate(program: &Path, docs: usize, json: bool, dir: &Path) -> Result<(), CliError> {
     let mut command = std::process::Command::new(program);
     command.args(["--docs", &docs.to_string(), "--dir"]).arg(dir);
     if json {
@@ -166,7 +157,7 @@ fn delegate(program: &Path, docs: usize, json: bool, dir: &Path) -> Result<Optio
         .status()
         .map_err(|source| CliError::Io { what: "cannot run", path: program.display().to_string(), source })?;
     if status.success() {
-        Ok(None)
+        Ok(())
     } else {
         Err(CliError::Server(format!("{} failed ({status})", program.display())))
     }

@@ -1,0 +1,50 @@
+//! What can stop a benchmark run: the store or one of the engines failing, an engine whose answers do not
+//! agree with ours, and the files the `studio-bench` program reads and writes.
+
+use std::path::{Path, PathBuf};
+
+use studio_local::StoreError;
+use studio_model::BackendError;
+
+/// Why a benchmark run, or reading and writing its reports and charts, failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// The store (opening it, importing, building our index) failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// One of our engine's timed operations failed.
+    #[error("our engine failed: {0}")]
+    Engine(#[from] BackendError),
+    /// The naive SQLite approach's statements failed.
+    #[error("the naive SQLite approach failed: {0}")]
+    Sql(#[from] rusqlite::Error),
+    /// tantivy could not build or search its index.
+    #[error("tantivy: {0}")]
+    Tantivy(#[from] tantivy::TantivyError),
+    /// tantivy's query parser refused a query of the workload.
+    #[error("tantivy: {0}")]
+    TantivyQuery(#[from] tantivy::query::QueryParserError),
+    /// A compared engine was asked to search before it was built.
+    #[error("{0} was searched before it was built")]
+    NotBuilt(&'static str),
+    /// A compared engine's answer differs from ours, so its timings would not be comparable.
+    #[error("{engine} disagrees on {kind} query {index} ({query}): {difference}")]
+    Disagrees { engine: String, kind: &'static str, index: usize, query: String, difference: String },
+    /// A file or directory of the run could not be read, written or removed.
+    #[error("cannot {what} {}: {source}", path.display())]
+    File { what: &'static str, path: PathBuf, source: std::io::Error },
+    /// A `--from` file holds something other than reports.
+    #[error("{} is not a file of reports: {source}", path.display())]
+    Reports { path: PathBuf, source: serde_json::Error },
+    /// The chart could not be drawn.
+    #[error("cannot draw the chart: {0}")]
+    Chart(#[from] plotters::drawing::DrawingAreaErrorKind<std::io::Error>),
+}
+
+impl BenchError {
+    /// For `map_err`: a failed file operation (`what`: "read", "write", ...) on `path`.
+    pub fn file(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> BenchError {
+        let path = path.to_path_buf();
+        move |source| BenchError::File { what, path, source }
+    }
+}
