@@ -178,6 +178,12 @@ impl BackendError {
         }
     }
 
+    /// Whether the server could not be reached at all (or not in time), as opposed to one that answered,
+    /// even to refuse: only then is a connection offline.
+    pub fn is_unreachable(&self) -> bool {
+        matches!(self, BackendError::BadGateway(_) | BackendError::Timeout(_))
+    }
+
     /// The HTTP status a server answers this error with: the code's status, an upstream's own 4xx as it
     /// was, and 502 for an "upstream" status that is not a 4xx.
     pub fn status(&self) -> u16 {

@@ -30,3 +30,4 @@ pub use decode::{decode_answer, read_error_answer, AnswerKind};
 pub use error::RemoteError;
 pub use options::RemoteOptions;
 pub use session::{PasswordCredentials, ProviderSignIn, Session, SignIn, TokenKeeper};
+pub use transport::check_base_url;

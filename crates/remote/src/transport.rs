@@ -253,7 +253,7 @@ fn is_retryable(status: StatusCode) -> bool {
 }
 
 /// Checks that `url` is an absolute http(s) URL without query or fragment; drops a trailing slash or `/api`.
-fn check_base_url(url: &str) -> Result<String, RemoteError> {
+pub fn check_base_url(url: &str) -> Result<String, RemoteError> {
     let bad = |reason: &str| RemoteError::BadBaseUrl { url: url.to_owned(), reason: reason.to_owned() };
     let parsed = reqwest::Url::parse(url.trim()).map_err(|e| bad(&format!("{e}; write it like http://host:8080")))?;
     if !matches!(parsed.scheme(), "http" | "https") {

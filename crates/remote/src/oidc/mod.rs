@@ -18,6 +18,9 @@ use crate::transport::root_cause;
 
 pub use grant::Tokens;
 
+/// The client id a sign-in uses when none is given: the one the production server's provider documents.
+pub const DEFAULT_CLIENT_ID: &str = "ppt";
+
 /// A client of the provider: its id and, for a confidential client, its secret.
 #[derive(Clone, PartialEq, Eq)]
 pub struct ClientCredentials {

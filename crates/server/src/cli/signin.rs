@@ -8,7 +8,7 @@ use studio_remote::{PasswordCredentials, ProviderSignIn, RemoteBackend, RemoteEr
 use super::CliError;
 
 /// The client id of the production server's provider, used when none is given.
-pub const DEFAULT_CLIENT_ID: &str = "ppt";
+pub use studio_remote::oidc::DEFAULT_CLIENT_ID;
 
 /// The environment variables one command reads its credentials from, e.g. `STUDIO_UPSTREAM_…`.
 pub struct CredentialVars {
