@@ -37,6 +37,7 @@ const COMMANDS: &[&str] = &[
     "use_connection",
     "sign_in",
     "sign_in_browser",
+    "cancel_sign_in",
     "sign_out",
     "offers",
     "copy_plan",

@@ -18,15 +18,16 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use studio_local::{LocalBackend, Store};
-use studio_model::Backend;
+use studio_local::{LocalBackend, Store, StoreError};
+use studio_model::{Backend, BackendError};
 use tauri::{App, Emitter, Manager, Runtime, WebviewUrl, WebviewWindowBuilder, WindowEvent};
 
 use browser::{Browser, Opener, SystemBrowser};
-use connections::ConnectionStore;
 pub use commands::sync::ConnectionState;
+use connections::ConnectionStore;
 pub use error::IpcError;
 pub use prefs::{Geometry, Prefs, Settings, Theme, PREFS_FILE};
+use secrets::KeyringAccess;
 pub use state::{BackendSlot, Tasks};
 pub use work::Progress;
 
@@ -41,39 +42,58 @@ pub fn data_dir() -> Option<PathBuf> {
         .or_else(studio_local::default_data_dir)
 }
 
+/// Why the shell could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("cannot open the local store: {0}")]
+    Store(#[from] StoreError),
+    #[error("cannot read the local store: {0}")]
+    Read(#[from] BackendError),
+    #[error("cannot load the demo data: {0}")]
+    Demo(String),
+    #[error("cannot open the settings: {}", .0.message)]
+    Settings(IpcError),
+}
+
 /// Opens the store, loading the demo search space when the store is new (no configurations, no documents).
-pub fn open_local(data_dir: &std::path::Path) -> Result<LocalBackend, String> {
-    let store = Store::open_dir(data_dir).map_err(|e| e.to_string())?;
-    let local = LocalBackend::new(store);
+pub fn open_local(data_dir: &std::path::Path) -> Result<LocalBackend, StartError> {
+    let local = LocalBackend::new(Store::open_dir(data_dir)?);
     let fresh = tauri::async_runtime::block_on(async {
-        let list = local.list_configurations().await.map_err(|e| e.to_string())?;
-        let spaces = local.search_spaces().await.map_err(|e| e.to_string())?;
-        Ok::<_, String>(list.configurations.is_empty() && spaces.is_empty())
+        let list = local.list_configurations().await?;
+        let spaces = local.search_spaces().await?;
+        Ok::<_, BackendError>(list.configurations.is_empty() && spaces.is_empty())
     })?;
     if fresh {
-        work::load_demo(&local, &mut |_| {}, Arc::new(AtomicBool::new(false)))?;
+        work::load_demo(&local, &mut |_| {}, Arc::new(AtomicBool::new(false))).map_err(StartError::Demo)?;
     }
     Ok(local)
 }
 
-/// What the shell uses from its surroundings; tests replace the browser and keep secrets out of the keyring.
+/// What the shell uses from its surroundings; tests replace the browser and the keyring.
 pub struct ShellOptions {
     /// Opens links and the browser sign-in's page.
     pub opener: Arc<dyn Opener>,
-    /// Keep secrets in the OS keyring when one answers (else, and always when false, in the secrets file).
-    pub use_keyring: bool,
+    /// Where secrets are kept when it answers (else in the secrets file); `None` keeps them in the file.
+    pub keyring: Option<KeyringAccess>,
     /// How long a browser sign-in waits for the provider to come back.
     pub browser_wait: Duration,
 }
 
 impl Default for ShellOptions {
     fn default() -> Self {
-        ShellOptions { opener: Arc::new(SystemBrowser), use_keyring: true, browser_wait: Duration::from_secs(5 * 60) }
+        ShellOptions {
+            opener: Arc::new(SystemBrowser),
+            keyring: Some(KeyringAccess::system()),
+            browser_wait: Duration::from_secs(5 * 60),
+        }
     }
 }
 
 /// Registers the state for the store in `data_dir` (see [`install_state_with`]) with the default options.
-pub fn install_state<R: Runtime, M: Manager<R>>(app: &M, data_dir: &std::path::Path) -> Result<Option<Geometry>, String> {
+pub fn install_state<R: Runtime, M: Manager<R>>(
+    app: &M,
+    data_dir: &std::path::Path,
+) -> Result<Option<Geometry>, StartError> {
     install_state_with(app, data_dir, ShellOptions::default())
 }
 
@@ -83,18 +103,18 @@ pub fn install_state_with<R: Runtime, M: Manager<R>>(
     app: &M,
     data_dir: &std::path::Path,
     options: ShellOptions,
-) -> Result<Option<Geometry>, String> {
+) -> Result<Option<Geometry>, StartError> {
     let local = open_local(data_dir)?;
     let slot = BackendSlot::new(local, data_dir.to_owned());
-    let prefs = Prefs::open(app.app_handle(), data_dir).map_err(|e| e.message)?;
+    let prefs = Prefs::open(app.app_handle(), data_dir).map_err(StartError::Settings)?;
     let opener = Arc::clone(&options.opener);
     let connections = tauri::async_runtime::block_on(ConnectionStore::open(
         prefs.clone(),
-        options.use_keyring,
+        options.keyring,
         Arc::clone(&opener),
         options.browser_wait,
     ))
-    .map_err(|e| e.message)?;
+    .map_err(StartError::Settings)?;
     connections.restore(&slot);
     let geometry = prefs.geometry();
     let events = app.app_handle().clone();
@@ -138,7 +158,9 @@ fn setup<R: Runtime>(app: &mut App<R>) -> Result<(), Box<dyn std::error::Error>>
 }
 
 fn remember_geometry<R: Runtime>(window: &tauri::WebviewWindow<R>) {
-    let (Ok(scale), Ok(size), Ok(pos)) = (window.scale_factor(), window.inner_size(), window.outer_position()) else { return };
+    let (Ok(scale), Ok(size), Ok(pos)) = (window.scale_factor(), window.inner_size(), window.outer_position()) else {
+        return;
+    };
     if window.is_minimized().unwrap_or(false) || window.is_maximized().unwrap_or(false) {
         return;
     }

@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use ts_rs::TS;
 use studio_model::ErrorCode;
 use tauri::{AppHandle, Runtime};
 use tauri_plugin_store::{Store, StoreExt};
+use ts_rs::TS;
 
 use crate::error::IpcError;
 
@@ -20,7 +20,7 @@ trait KeyValue: Send + Sync {
     fn set(&self, key: &str, value: Value);
     fn has(&self, key: &str) -> bool;
     fn delete(&self, key: &str);
-    fn save(&self) -> Result<(), String>;
+    fn save(&self) -> Result<(), tauri_plugin_store::Error>;
 }
 
 impl<R: Runtime> KeyValue for Store<R> {
@@ -36,8 +36,8 @@ impl<R: Runtime> KeyValue for Store<R> {
     fn delete(&self, key: &str) {
         Store::delete(self, key);
     }
-    fn save(&self) -> Result<(), String> {
-        Store::save(self).map_err(|e| e.to_string())
+    fn save(&self) -> Result<(), tauri_plugin_store::Error> {
+        Store::save(self)
     }
 }
 

@@ -63,6 +63,13 @@ pub async fn sign_in_browser(
     connections.sign_in_browser(&slot, &id).await
 }
 
+/// Ends a browser sign-in to connection `id` that is waiting (the sign-in dialog's Cancel).
+#[tauri::command]
+pub async fn cancel_sign_in(connections: State<'_, ConnectionStore>, id: String) -> Answer<()> {
+    connections.cancel_sign_in(&id);
+    Ok(())
+}
+
 #[tauri::command]
 pub async fn sign_out(
     connections: State<'_, ConnectionStore>,

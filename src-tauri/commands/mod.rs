@@ -54,6 +54,7 @@ macro_rules! all_commands {
             $crate::commands::connections::use_connection,
             $crate::commands::connections::sign_in,
             $crate::commands::connections::sign_in_browser,
+            $crate::commands::connections::cancel_sign_in,
             $crate::commands::connections::sign_out,
             $crate::commands::connections::offers,
             $crate::commands::copy::copy_plan,

@@ -42,7 +42,7 @@ pub async fn check_connection(slot: State<'_, BackendSlot>) -> Answer<Connection
     let (backend, key) = slot.get_keyed();
     let answer = if key == LOCAL_KEY { Ok(()) } else { backend.default_configuration().await.map(|_| ()) };
     // A server that answers, even to refuse the sign-in, is online: only one that cannot be reached is not.
-    let online = !matches!(answer, Err(BackendError::BadGateway(_) | BackendError::Timeout(_)));
+    let online = !answer.as_ref().is_err_and(BackendError::is_unreachable);
     Ok(ConnectionState { backend: key, online, message: answer.err().map(|e| e.to_string()) })
 }
 

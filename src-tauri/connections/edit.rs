@@ -2,6 +2,8 @@
 //! nothing is saved when the provider refuses. Secrets that the connection's sign-in method does not use
 //! are forgotten, and so are tokens obtained for another server, provider, client or user.
 
+use std::sync::Arc;
+
 use studio_model::ErrorCode;
 
 use super::model::{given, new_id, ConnectionInput, Connections, SignInMethod, LOCAL_ID};
@@ -28,7 +30,8 @@ fn keep_only_for(held: &mut Held, method: SignInMethod) {
 
 impl ConnectionStore {
     /// Adds (`input.id` null) or changes a remote connection; when it is current, its new client is used
-    /// from now on.
+    /// from now on. Nothing is kept unless its client can be built: a connection that can be saved can be
+    /// used.
     pub async fn save(&self, slot: &BackendSlot, input: ConnectionInput) -> Result<Connections, IpcError> {
         let before = match input.id.as_deref() {
             Some(LOCAL_ID) => return Err(IpcError::new(ErrorCode::BadRequest, "the local store cannot be changed")),
@@ -37,60 +40,70 @@ impl ConnectionStore {
         };
         let id = before.as_ref().map_or_else(new_id, |c| c.id.clone());
         let connection = input.to_stored(&id)?;
-        let mut held = self.secrets.get(&id);
+        let mut known = self.secrets.get(&id);
         if let Some(secret) = &input.client_secret {
-            held.saved.client_secret = given(Some(secret));
+            known.saved.client_secret = given(Some(secret));
         }
+        let client_secret = known.saved.client_secret.clone();
         let password = given(input.password.as_deref()).filter(|_| connection.sign_in == SignInMethod::Password);
         let fresh = match &password {
-            Some(password) => Some(remote::password_grant(&connection, &held, password).await?),
+            Some(password) => Some(remote::password_grant(&connection, &known, password).await?),
             None => None,
         };
 
         let _edit = self.edits.lock().await;
+        // Read again: it may have been edited or removed while the provider was asked.
+        let before = match before {
+            Some(b) => Some(self.find(&b.id).map_err(|_| {
+                IpcError::new(ErrorCode::NotFound, format!("{} was removed meanwhile; nothing was saved", b.name))
+            })?),
+            None => None,
+        };
         let same_sign_in = before.as_ref().is_some_and(|b| b.same_sign_in(&connection));
-        self.secrets
-            .change(&id, |h| {
-                if !same_sign_in {
-                    h.tokens = None;
-                    h.session_token = None;
-                    (h.saved.refresh_token, h.saved.refresh_expires_at) = (None, None);
-                    h.saved.password = None;
-                }
-                h.saved.client_secret = held.saved.client_secret.clone();
-                if let Some(token) = &input.token {
-                    h.saved.token = given(Some(token));
-                }
-                if let Some(tokens) = fresh {
-                    h.saved.keep_refresh(&tokens);
-                    h.tokens = Some(tokens);
-                }
-                match (&password, connection.remember_password) {
-                    (_, false) => h.saved.password = None,
-                    (Some(password), true) => h.saved.password = Some(password.clone()),
-                    (None, true) => {}
-                }
-                keep_only_for(h, connection.sign_in);
-            })
-            .await?;
+        let edit = |h: &mut Held| {
+            if !same_sign_in {
+                h.tokens = None;
+                h.session_token = None;
+                (h.saved.refresh_token, h.saved.refresh_expires_at) = (None, None);
+                h.saved.password = None;
+            }
+            h.saved.client_secret = client_secret.clone();
+            if let Some(token) = &input.token {
+                h.saved.token = given(Some(token));
+            }
+            if let Some(tokens) = &fresh {
+                h.saved.keep_refresh(tokens);
+                h.tokens = Some(tokens.clone());
+            }
+            match (&password, connection.remember_password) {
+                (_, false) => h.saved.password = None,
+                (Some(password), true) => h.saved.password = Some(password.clone()),
+                (None, true) => {}
+            }
+            keep_only_for(h, connection.sign_in);
+        };
+        let mut next = self.secrets.get(&id);
+        edit(&mut next);
+        let client = Arc::new(remote::build(&connection, &next, &self.secrets)?);
+        self.secrets.change(&id, edit).await?;
         let mut list = self.stored();
         match list.iter_mut().find(|c| c.id == id) {
-            Some(kept) => *kept = connection,
-            None => list.push(connection),
+            Some(kept) => *kept = connection.clone(),
+            None => list.push(connection.clone()),
         }
         self.write_list(&list)?;
-        self.renew_client(slot, &id)?;
+        self.install_client(slot, &connection, client);
         Ok(self.list())
     }
 
-    /// Removes remote connection `id` and forgets its secrets; removing the current one switches to the
-    /// local store.
+    /// Removes remote connection `id`, stops a browser sign-in to it, and forgets its secrets; removing
+    /// the current one switches to the local store.
     pub async fn remove(&self, slot: &BackendSlot, id: &str) -> Result<Connections, IpcError> {
         if id == LOCAL_ID {
             return Err(IpcError::new(ErrorCode::BadRequest, "the local store is always there; it cannot be removed"));
         }
-        self.find(id)?;
         let _edit = self.edits.lock().await;
+        self.find(id)?;
         if self.current_id() == id {
             slot.use_local();
             self.set_current(LOCAL_ID)?;
@@ -98,6 +111,7 @@ impl ConnectionStore {
         let list: Vec<_> = self.stored().into_iter().filter(|c| c.id != id).collect();
         self.write_list(&list)?;
         self.clients().remove(id);
+        self.browser_waits.cancel(id);
         self.secrets.forget(id).await?;
         Ok(self.list())
     }

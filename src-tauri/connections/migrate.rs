@@ -8,11 +8,11 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use super::model::{check_url, new_id, SignInMethod, StoredConnection, LOCAL_ID};
+use super::model::{check_server_url, new_id, SignInMethod, StoredConnection, LOCAL_ID};
 use super::{CURRENT_KEY, LIST_KEY};
 use crate::error::IpcError;
 use crate::prefs::Prefs;
-use crate::secrets::{keyring_delete, keyring_get, write_owner_only, Secrets};
+use crate::secrets::{write_owner_only, KeyringAccess, Reply, Secrets};
 
 /// The old token file in the data directory: a JSON object of base URL to token.
 const OLD_TOKEN_FILE: &str = "remote-token";
@@ -21,9 +21,9 @@ const OLD_MODE_KEY: &str = "mode";
 const OLD_URL_KEY: &str = "remoteUrl";
 
 /// The token the old preferences kept for `url`: the keyring's first, else the file's.
-async fn old_token(data_dir: &Path, url: &str, use_keyring: bool) -> Option<String> {
-    if use_keyring {
-        if let Some(token) = keyring_get(url).await {
+async fn old_token(data_dir: &Path, url: &str, keyring: Option<&KeyringAccess>) -> Option<String> {
+    if let Some(keyring) = keyring {
+        if let Reply::Done(Some(token)) = keyring.get(url).await {
             return Some(token);
         }
     }
@@ -33,9 +33,9 @@ async fn old_token(data_dir: &Path, url: &str, use_keyring: bool) -> Option<Stri
 }
 
 /// Removes the old token of `url` from the keyring and the file (the file goes when nothing else is in it).
-async fn forget_old_token(data_dir: &Path, url: &str, use_keyring: bool) {
-    if use_keyring {
-        keyring_delete(url).await;
+async fn forget_old_token(data_dir: &Path, url: &str, keyring: Option<&KeyringAccess>) {
+    if let Some(keyring) = keyring {
+        keyring.delete(url).await;
     }
     let path = data_dir.join(OLD_TOKEN_FILE);
     let Ok(text) = std::fs::read_to_string(&path) else { return };
@@ -59,21 +59,21 @@ fn name_of(url: &str) -> String {
 
 /// Opens the secrets of every connection, making the connection list from the old preferences first when
 /// the preferences have none yet.
-pub async fn run(prefs: &Prefs, use_keyring: bool) -> Result<Arc<Secrets>, IpcError> {
+pub async fn run(prefs: &Prefs, keyring: Option<KeyringAccess>) -> Result<Arc<Secrets>, IpcError> {
     let data_dir = prefs.data_dir().to_owned();
     if prefs.has(LIST_KEY) {
         let ids: Vec<String> =
             prefs.read::<Vec<StoredConnection>>(LIST_KEY).unwrap_or_default().into_iter().map(|c| c.id).collect();
-        return Ok(Arc::new(Secrets::open(&data_dir, use_keyring, &ids).await?));
+        return Ok(Arc::new(Secrets::open(&data_dir, keyring, &ids).await));
     }
-    let secrets = Arc::new(Secrets::open(&data_dir, use_keyring, &[]).await?);
-    let old_url = prefs.read::<String>(OLD_URL_KEY).and_then(|url| check_url(&url, "a server address").ok());
+    let secrets = Arc::new(Secrets::open(&data_dir, keyring.clone(), &[]).await);
+    let old_url = prefs.read::<String>(OLD_URL_KEY).and_then(|url| check_server_url(&url).ok());
     let Some(url) = old_url else {
         prefs.write_all(&[(LIST_KEY, json!([])), (CURRENT_KEY, json!(LOCAL_ID))], &[OLD_MODE_KEY, OLD_URL_KEY])?;
         return Ok(secrets);
     };
     let id = new_id();
-    let token = old_token(&data_dir, &url, use_keyring).await;
+    let token = old_token(&data_dir, &url, keyring.as_ref()).await;
     let connection = StoredConnection {
         id: id.clone(),
         name: name_of(&url),
@@ -90,7 +90,7 @@ pub async fn run(prefs: &Prefs, use_keyring: bool) -> Result<Arc<Secrets>, IpcEr
     let was_remote = prefs.read::<String>(OLD_MODE_KEY).as_deref() == Some("remote");
     let current = if was_remote { id.as_str() } else { LOCAL_ID };
     prefs.write_all(&[(LIST_KEY, json!([connection])), (CURRENT_KEY, json!(current))], &[OLD_MODE_KEY, OLD_URL_KEY])?;
-    forget_old_token(&data_dir, &url, use_keyring).await;
+    forget_old_token(&data_dir, &url, keyring.as_ref()).await;
     tracing::info!("the remote server {url} is now the connection {}", connection.name);
     Ok(secrets)
 }

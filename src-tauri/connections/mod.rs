@@ -10,10 +10,12 @@
 mod edit;
 mod migrate;
 pub mod model;
+mod notices;
 mod remote;
 mod sign_in;
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -25,9 +27,14 @@ use studio_sync::LOCAL_KEY;
 use crate::browser::Opener;
 use crate::error::IpcError;
 use crate::prefs::Prefs;
-use crate::secrets::Secrets;
+use crate::secrets::{KeyringAccess, Secrets};
 use crate::state::BackendSlot;
 pub use model::{Connection, ConnectionInput, Connections, SignInInput, SignInMethod, StoredConnection, LOCAL_ID};
+
+/// Whether `e` means the server wants a (new) sign-in: it refused the token, or the provider's session ended.
+fn asks_to_sign_in(e: &BackendError) -> bool {
+    matches!(e, BackendError::Unauthorized(_) | BackendError::SignInNeeded(_))
+}
 
 /// The preferences keys of the list and of the current connection's id.
 const LIST_KEY: &str = "connections";
@@ -38,12 +45,20 @@ pub struct ConnectionStore {
     prefs: Prefs,
     secrets: Arc<Secrets>,
     clients: Mutex<HashMap<String, Arc<RemoteBackend>>>,
-    /// Changes to the list and to the current connection, one at a time (never held across a request to a
-    /// server, which could take long).
+    /// Changes to the list, to the secrets and to the current connection, one at a time (never held across
+    /// a request to a server, which could take long: what was asked before the request is checked again
+    /// under it).
     edits: tokio::sync::Mutex<()>,
+    /// How many switches were asked for: a switch whose server answers after a later switch was asked for
+    /// does not take effect, so the newest one wins.
+    switches: AtomicU64,
+    /// What went wrong with the connections since the start (for Settings).
+    notices: Mutex<Vec<String>>,
     opener: Arc<dyn Opener>,
     /// How long a browser sign-in waits for the provider's redirect.
     browser_wait: Duration,
+    /// The browser sign-ins under way, at most one per connection.
+    browser_waits: sign_in::BrowserWaits,
 }
 
 impl ConnectionStore {
@@ -51,23 +66,27 @@ impl ConnectionStore {
     /// connections) and their secrets.
     pub async fn open(
         prefs: Prefs,
-        use_keyring: bool,
+        keyring: Option<KeyringAccess>,
         opener: Arc<dyn Opener>,
         browser_wait: Duration,
     ) -> Result<Self, IpcError> {
-        let secrets = migrate::run(&prefs, use_keyring).await?;
+        let secrets = migrate::run(&prefs, keyring).await?;
         Ok(ConnectionStore {
             prefs,
             secrets,
             clients: Mutex::default(),
             edits: tokio::sync::Mutex::new(()),
+            switches: AtomicU64::new(0),
+            notices: Mutex::default(),
             opener,
             browser_wait,
+            browser_waits: sign_in::BrowserWaits::default(),
         })
     }
 
     /// Makes the current connection's backend the one in `slot` (at start; no request is sent). A
-    /// connection that cannot be set up leaves the local store in use.
+    /// connection that cannot be set up leaves the local store in use, and the local store becomes the
+    /// current connection, with a notice that says why.
     pub fn restore(&self, slot: &BackendSlot) {
         let current = self.current_id();
         if current == LOCAL_ID {
@@ -76,15 +95,30 @@ impl ConnectionStore {
         let found = self.find(&current).and_then(|c| self.client(&c).map(|client| (c, client)));
         match found {
             Ok((connection, client)) => slot.set_remote(&connection.url, client),
-            Err(e) => tracing::warn!("staying on the local store: {}", e.message),
+            Err(e) => {
+                tracing::warn!("staying on the local store: {}", e.message);
+                let name = self.find(&current).map_or(current.clone(), |c| c.name);
+                self.notice(notices::not_restored(&name, &e.message));
+                slot.use_local();
+                if let Err(e) = self.set_current(LOCAL_ID) {
+                    tracing::warn!("the local store could not be made the current connection: {}", e.message);
+                }
+            }
         }
     }
 
-    /// Every connection, the local store first, and the current one.
+    /// Every connection, the local store first, the current one, and the notices.
     pub fn list(&self) -> Connections {
+        let stored = self.stored();
         let mut connections = vec![Connection::local()];
-        connections.extend(self.stored().iter().map(|c| Connection::remote(c, &self.secrets.get(&c.id))));
-        Connections { connections, current: self.current_id() }
+        connections.extend(stored.iter().map(|c| Connection::remote(c, &self.secrets.get(&c.id))));
+        let mut said = self.notices.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
+        said.extend(self.secrets.notices().iter().map(|n| notices::secrets(n, &stored)));
+        Connections { connections, current: self.current_id(), notices: said }
+    }
+
+    fn notice(&self, text: String) {
+        self.notices.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(text);
     }
 
     fn stored(&self) -> Vec<StoredConnection> {
@@ -125,8 +159,16 @@ impl ConnectionStore {
         if let Some(client) = self.clients().get(&connection.id) {
             return Ok(Arc::clone(client));
         }
-        let client = Arc::new(remote::build(connection, &self.secrets)?);
+        let client = Arc::new(remote::build(connection, &self.secrets.get(&connection.id), &self.secrets)?);
         Ok(Arc::clone(self.clients().entry(connection.id.clone()).or_insert(client)))
+    }
+
+    /// Makes `client` the one of `connection`; when it is current, the slot's too.
+    fn install_client(&self, slot: &BackendSlot, connection: &StoredConnection, client: Arc<RemoteBackend>) {
+        self.clients().insert(connection.id.clone(), Arc::clone(&client));
+        if self.current_id() == connection.id {
+            slot.set_remote(&connection.url, client);
+        }
     }
 
     /// Drops the client of `id` (its settings or tokens changed); when `id` is current, its new client
@@ -142,24 +184,37 @@ impl ConnectionStore {
 
     /// Switches to connection `id`. A remote server is asked first whether it answers; if it does not, the
     /// current connection stays. A server that wants a sign-in is switched to all the same, and the
-    /// answer is `unauthorized` so that the UI asks for it.
+    /// answer is `unauthorized` or `sign_in_needed` so that the UI asks for it. When another switch was asked for while the
+    /// server was being asked, the later one wins and this one changes nothing.
     pub async fn switch(&self, slot: &BackendSlot, id: &str) -> Result<Connections, IpcError> {
-        if id == LOCAL_ID {
-            let _edit = self.edits.lock().await;
-            slot.use_local();
-            self.set_current(LOCAL_ID)?;
-            return Ok(self.list());
-        }
-        let client = self.client(&self.find(id)?)?;
-        let answer = client.list_configurations().await;
-        if let Err(e) = &answer {
-            if !matches!(e, BackendError::Unauthorized(_)) {
-                return Err(e.clone().into());
+        let this_switch = self.switches.fetch_add(1, Ordering::SeqCst) + 1;
+        let answer = match id {
+            LOCAL_ID => Ok(()),
+            _ => {
+                let client = self.client(&self.find(id)?)?;
+                let answer = client.list_configurations().await.map(|_| ());
+                if let Err(e) = &answer {
+                    if !asks_to_sign_in(e) {
+                        return Err(e.clone().into());
+                    }
+                }
+                answer
             }
-        }
+        };
         let _edit = self.edits.lock().await;
-        let connection = self.find(id)?;
-        slot.set_remote(&connection.url, self.client(&connection)?);
+        if self.switches.load(Ordering::SeqCst) != this_switch {
+            let wanted = self.find(id).map_or(id.to_owned(), |c| c.name);
+            return Err(IpcError::new(
+                ErrorCode::Conflict,
+                format!("not switched to {wanted}: another connection was chosen while it was being reached"),
+            ));
+        }
+        if id == LOCAL_ID {
+            slot.use_local();
+        } else {
+            let connection = self.find(id)?;
+            slot.set_remote(&connection.url, self.client(&connection)?);
+        }
         self.set_current(id)?;
         answer?;
         Ok(self.list())

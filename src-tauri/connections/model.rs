@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 use studio_model::ErrorCode;
+use studio_remote::oidc::DEFAULT_CLIENT_ID;
 use ts_rs::TS;
 
 use crate::error::IpcError;
@@ -13,8 +14,6 @@ use crate::secrets::{Held, SecretStorage};
 pub const LOCAL_ID: &str = "local";
 /// The local store's name in the list.
 pub const LOCAL_NAME: &str = "Local store";
-/// The client id a provider sign-in uses when none is given (the production server's documented client).
-pub const DEFAULT_CLIENT_ID: &str = "ppt";
 
 /// How the shell signs in to a remote server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -31,7 +30,12 @@ pub enum SignInMethod {
 }
 
 impl SignInMethod {
-    /// Whether the method signs in through an OpenID Connect provider.
+    /// Every method, in the order the UI offers them.
+    pub const ALL: [SignInMethod; 4] =
+        [SignInMethod::None, SignInMethod::Token, SignInMethod::Password, SignInMethod::Browser];
+
+    /// Whether the method signs in through an OpenID Connect provider (and so needs its issuer URL and a
+    /// client id). The UI's copy of this rule is generated from it.
     pub fn uses_provider(self) -> bool {
         matches!(self, SignInMethod::Password | SignInMethod::Browser)
     }
@@ -159,12 +163,17 @@ impl Connection {
     }
 }
 
-/// Every connection (the local store first) and the id of the current one.
+/// Every connection (the local store first), the id of the current one, and what the designer should know
+/// about them.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct Connections {
     pub connections: Vec<Connection>,
     /// The id of the current connection.
     pub current: String,
+    /// What went wrong with the connections or their secrets since the app started, each a sentence for
+    /// Settings (the last connection could not be set up, the keyring did not answer, the secrets file was
+    /// damaged).
+    pub notices: Vec<String>,
 }
 
 /// A connection as the UI saves it. (No `Debug`: it may carry secrets.)
@@ -212,13 +221,19 @@ fn invalid(message: impl Into<String>) -> IpcError {
     IpcError::new(ErrorCode::Settings, message)
 }
 
-/// Checks an address the user typed: http(s), with a host. Answers it without a trailing slash.
-pub fn check_url(url: &str, what: &str) -> Result<String, IpcError> {
+/// Checks a server's address the way its client will: the remote client's own rule, so that a connection
+/// that can be saved can be used. Answers the address as the client keeps it (no trailing slash or `/api`).
+pub fn check_server_url(url: &str) -> Result<String, IpcError> {
+    studio_remote::check_base_url(url).map_err(|e| invalid(e.to_string()))
+}
+
+/// Checks an issuer URL the user typed: http(s), with a host. Answers it without a trailing slash.
+fn check_issuer(url: &str) -> Result<String, IpcError> {
     let trimmed = url.trim().trim_end_matches('/');
     let rest = trimmed.strip_prefix("https://").or_else(|| trimmed.strip_prefix("http://"));
     match rest {
         Some(host) if !host.is_empty() && !host.contains(char::is_whitespace) => Ok(trimmed.to_owned()),
-        _ => Err(invalid(format!("`{url}` is not {what}; write it as http://host:port or https://host"))),
+        _ => Err(invalid(format!("`{url}` is not an issuer URL; write it like https://sso.example.org/realms/NAME"))),
     }
 }
 
@@ -226,9 +241,9 @@ impl ConnectionInput {
     /// The connection to keep under `id`, once every field the sign-in method needs is there and usable.
     pub fn to_stored(&self, id: &str) -> Result<StoredConnection, IpcError> {
         let name = given(Some(&self.name)).ok_or_else(|| invalid("give the connection a name"))?;
-        let url = check_url(&self.url, "a server address")?;
+        let url = check_server_url(&self.url)?;
         let issuer = match given(self.issuer.as_deref()) {
-            Some(issuer) => Some(check_url(&issuer, "an issuer URL")?),
+            Some(issuer) => Some(check_issuer(&issuer)?),
             None if self.sign_in.uses_provider() => {
                 return Err(invalid(
                     "signing in through a provider needs its issuer URL, e.g. https://sso.example.org/realms/NAME",

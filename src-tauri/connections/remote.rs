@@ -12,7 +12,8 @@ use super::model::{SignInMethod, StoredConnection};
 use crate::error::IpcError;
 use crate::secrets::{Held, Secrets};
 
-/// Saves the refresh token of every new set of tokens of one connection.
+/// Saves the refresh token of every new set of tokens of one connection, and forgets the tokens and the
+/// remembered password once the provider has ended the sign-in.
 struct KeepInSecrets {
     id: String,
     secrets: Arc<Secrets>,
@@ -21,6 +22,10 @@ struct KeepInSecrets {
 impl TokenKeeper for KeepInSecrets {
     fn keep(&self, tokens: &Tokens) {
         self.secrets.keep_tokens(&self.id, tokens);
+    }
+
+    fn ended(&self) {
+        self.secrets.end_sign_in(&self.id);
     }
 }
 
@@ -51,12 +56,12 @@ fn sign_in(connection: &StoredConnection, held: &Held) -> Result<SignIn, IpcErro
     })
 }
 
-/// A new client of `connection`'s server.
-pub fn build(connection: &StoredConnection, secrets: &Arc<Secrets>) -> Result<RemoteBackend, IpcError> {
-    let held = secrets.get(&connection.id);
+/// A new client of `connection`'s server, signing in with `held` (the secrets it has, or is about to
+/// have); the tokens it renews go to `secrets`.
+pub fn build(connection: &StoredConnection, held: &Held, secrets: &Arc<Secrets>) -> Result<RemoteBackend, IpcError> {
     let keeper: Arc<dyn TokenKeeper> =
         Arc::new(KeepInSecrets { id: connection.id.clone(), secrets: Arc::clone(secrets) });
-    RemoteBackend::signed_in(&connection.url, sign_in(connection, &held)?, RemoteOptions::default(), Some(keeper))
+    RemoteBackend::signed_in(&connection.url, sign_in(connection, held)?, RemoteOptions::default(), Some(keeper))
         .map_err(|e| IpcError::new(ErrorCode::Settings, format!("cannot set up a client for {}: {e}", connection.url)))
 }
 

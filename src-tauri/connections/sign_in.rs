@@ -2,13 +2,22 @@
 //! a password (the password grant), a pasted token, or through the system browser (authorization code with
 //! PKCE and a loopback redirect); and signing out. Each gives the connection a new client holding the new
 //! tokens; the provider's refresh token is saved so that the next start needs no sign-in.
+//!
+//! A sign-in takes time (the provider, the designer in the browser), and the connection may be removed or
+//! edited meanwhile: what it obtained is kept only if the connection is still there and still signs in the
+//! same way. A connection has at most one browser sign-in waiting; a new one, a cancel or removing the
+//! connection ends the wait and closes its loopback listener.
 
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use studio_model::{Backend, BackendError, ErrorCode};
 use studio_remote::oidc::browser::BrowserSignIn;
-use studio_remote::oidc::Provider;
+use studio_remote::oidc::{Provider, Tokens};
 use studio_remote::{RemoteBackend, RemoteOptions, SignIn};
+use tokio::sync::oneshot;
 
 use super::model::{given, Connections, SignInInput, SignInMethod, StoredConnection};
 use super::{remote, ConnectionStore};
@@ -27,7 +36,58 @@ fn spoken(wait: Duration) -> String {
     }
 }
 
+/// The browser sign-ins waiting, by connection: each with the sender whose drop ends the wait.
+#[derive(Default)]
+pub(super) struct BrowserWaits {
+    next: AtomicU64,
+    waiting: Mutex<HashMap<String, (u64, oneshot::Sender<()>)>>,
+}
+
+impl BrowserWaits {
+    fn waiting(&self) -> std::sync::MutexGuard<'_, HashMap<String, (u64, oneshot::Sender<()>)>> {
+        self.waiting.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A new wait for connection `id`, ending the one before it: its number, and what resolves when it is
+    /// stopped.
+    fn begin(&self, id: &str) -> (u64, oneshot::Receiver<()>) {
+        let number = self.next.fetch_add(1, Ordering::SeqCst);
+        let (stop, stopped) = oneshot::channel();
+        self.waiting().insert(id.to_owned(), (number, stop));
+        (number, stopped)
+    }
+
+    /// Wait `number` for `id` is over (unless a newer one took its place).
+    fn end(&self, id: &str, number: u64) {
+        let mut waiting = self.waiting();
+        if waiting.get(id).is_some_and(|(n, _)| *n == number) {
+            waiting.remove(id);
+        }
+    }
+
+    /// Stops the wait for connection `id`; false when none was waiting.
+    pub(super) fn cancel(&self, id: &str) -> bool {
+        self.waiting().remove(id).is_some()
+    }
+}
+
 impl ConnectionStore {
+    /// Under the edits lock, after a sign-in: `connection` is still there and signs in the same way, so
+    /// what the sign-in obtained belongs to it.
+    fn still_signs_in_as(&self, connection: &StoredConnection) -> Result<(), IpcError> {
+        match self.find(&connection.id) {
+            Err(_) => Err(IpcError::new(
+                ErrorCode::NotFound,
+                format!("{} was removed while signing in; nothing was kept", connection.name),
+            )),
+            Ok(now) if !now.same_sign_in(connection) => Err(IpcError::new(
+                ErrorCode::Conflict,
+                format!("{} was changed while signing in; sign in again", connection.name),
+            )),
+            Ok(_) => Ok(()),
+        }
+    }
+
     /// Signs in to connection `id` with a password (password method) or a pasted token (token method).
     pub async fn sign_in(&self, slot: &BackendSlot, id: &str, input: SignInInput) -> Result<Connections, IpcError> {
         let connection = self.find(id)?;
@@ -45,6 +105,7 @@ impl ConnectionStore {
         let password = given(input.password.as_deref()).ok_or_else(|| refused("type the password to sign in"))?;
         let tokens = remote::password_grant(connection, &self.secrets.get(&connection.id), &password).await?;
         let _edit = self.edits.lock().await;
+        self.still_signs_in_as(connection)?;
         self.secrets
             .change(&connection.id, |h| {
                 h.saved.keep_refresh(&tokens);
@@ -70,6 +131,7 @@ impl ConnectionStore {
                 .map_err(BackendError::from)?;
         probe.list_configurations().await?;
         let _edit = self.edits.lock().await;
+        self.still_signs_in_as(connection)?;
         self.secrets
             .change(&connection.id, |h| match input.remember {
                 true => (h.saved.token, h.session_token) = (Some(token), None),
@@ -80,15 +142,48 @@ impl ConnectionStore {
     }
 
     /// Signs in to connection `id` through the system browser: opens the provider's sign-in page and waits
-    /// (at most the browser wait, 5 minutes) for it to come back to the loopback redirect.
+    /// (at most the browser wait, 5 minutes) for it to come back to the loopback redirect. A sign-in to it
+    /// still waiting ends (cancelled): only the newest is waited for.
     pub async fn sign_in_browser(&self, slot: &BackendSlot, id: &str) -> Result<Connections, IpcError> {
         let connection = self.find(id)?;
         if !connection.sign_in.uses_provider() {
             return Err(refused(format!("{} does not sign in through a provider", connection.name)));
         }
+        let (number, stopped) = self.browser_waits.begin(id);
+        let obtained = tokio::select! {
+            tokens = self.browser_tokens(&connection) => tokens,
+            _ = stopped => Err(IpcError::new(
+                ErrorCode::Task,
+                format!("the sign-in to {} in the browser was cancelled", connection.name),
+            )),
+        };
+        self.browser_waits.end(id, number);
+        let tokens = obtained?;
+        let _edit = self.edits.lock().await;
+        self.still_signs_in_as(&connection)?;
+        self.secrets
+            .change(id, |h| {
+                h.saved.keep_refresh(&tokens);
+                h.tokens = Some(tokens);
+            })
+            .await?;
+        self.renew_client(slot, id)?;
+        Ok(self.list())
+    }
+
+    /// Ends the browser sign-in to connection `id` that is waiting (the designer cancelled it); its
+    /// loopback listener closes. Nothing waiting is no error.
+    pub fn cancel_sign_in(&self, id: &str) {
+        if self.browser_waits.cancel(id) {
+            tracing::info!(connection = %id, "the browser sign-in was cancelled");
+        }
+    }
+
+    /// The tokens of a browser sign-in to `connection`: the provider's page opened, the redirect awaited.
+    async fn browser_tokens(&self, connection: &StoredConnection) -> Result<Tokens, IpcError> {
         let issuer = connection.issuer()?;
         let provider = Provider::discover(issuer).await.map_err(BackendError::from)?;
-        let client = remote::client(&connection, &self.secrets.get(id));
+        let client = remote::client(connection, &self.secrets.get(&connection.id));
         let pending = BrowserSignIn::start(provider, client).await.map_err(BackendError::from)?;
         self.opener.open(pending.authorize_url()).map_err(|e| {
             IpcError::new(ErrorCode::Internal, format!("cannot open the sign-in page of {issuer} in a browser: {e}"))
@@ -106,21 +201,13 @@ impl ConnectionStore {
                 )
             })?
             .map_err(BackendError::from)?;
-        let _edit = self.edits.lock().await;
-        self.secrets
-            .change(id, |h| {
-                h.saved.keep_refresh(&tokens);
-                h.tokens = Some(tokens);
-            })
-            .await?;
-        self.renew_client(slot, id)?;
-        Ok(self.list())
+        Ok(tokens)
     }
 
     /// Forgets connection `id`'s tokens and remembered password; the next request asks for a sign-in.
     pub async fn sign_out(&self, slot: &BackendSlot, id: &str) -> Result<Connections, IpcError> {
-        self.find(id)?;
         let _edit = self.edits.lock().await;
+        self.find(id)?;
         self.secrets
             .change(id, |h| {
                 (h.tokens, h.session_token) = (None, None);

@@ -1,46 +1,64 @@
-//! The secrets file used when no keyring answers: one JSON object of every connection's secrets, readable
-//! and writable by its owner only (0600), replaced atomically (a new file written, synced, then renamed
-//! over the old one) so that a crash never leaves half a file.
+//! The secrets file in the data directory: one JSON object with an entry per connection, readable and
+//! writable by its owner only (0600), replaced atomically (a new file written, synced, then renamed over
+//! the old one) so that a crash never leaves half a file.
+//!
+//! An entry holds a connection's secrets when no keyring keeps them, or only says that the keyring keeps
+//! them (`inKeyring`), with the revision written there: so a keyring that cannot be read at the next start
+//! is known to hold something, and the newest copy wins when two places hold one. A file that cannot be
+//! read is never written over (that would lose every other connection's secrets): at start it is set aside
+//! under a "damaged" name and kept.
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
 
 use super::{ConnectionSecrets, SecretsError};
 
 /// The file's name in the data directory.
 pub const SECRETS_FILE: &str = "desktop-secrets.json";
 
-/// Every connection's secrets kept in the file, by connection id.
-type Saved = BTreeMap<String, ConnectionSecrets>;
+/// What the file keeps for one connection.
+#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct FileEntry {
+    /// The secrets are in the keyring; this entry holds only their revision.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub in_keyring: bool,
+    #[serde(flatten)]
+    pub secrets: ConnectionSecrets,
+}
+
+/// Every connection's entry, by connection id.
+pub type Saved = BTreeMap<String, FileEntry>;
 
 pub fn path(data_dir: &Path) -> PathBuf {
     data_dir.join(SECRETS_FILE)
 }
 
-/// What the file holds; an absent file holds nothing. A file that cannot be read is an error: saving over
-/// it would lose every other connection's secrets.
-fn read_all(path: &Path) -> Result<Saved, SecretsError> {
+/// What the file holds; an absent file holds nothing. The error of a file that is not what this program
+/// writes says where it went wrong and never what is there (that could be a secret).
+pub fn read_all(path: &Path) -> Result<Saved, SecretsError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Saved::new()),
         Err(source) => return Err(SecretsError::File { path: path.to_owned(), source }),
     };
-    serde_json::from_str(&text).map_err(|e| SecretsError::Corrupt { path: path.to_owned(), reason: e.to_string() })
+    serde_json::from_str(&text).map_err(|e| SecretsError::Corrupt {
+        path: path.to_owned(),
+        line: e.line(),
+        column: e.column(),
+    })
 }
 
-/// The secrets the file keeps for connection `id`.
-pub fn load(data_dir: &Path, id: &str) -> Result<Option<ConnectionSecrets>, SecretsError> {
-    Ok(read_all(&path(data_dir))?.remove(id))
-}
-
-/// Keeps `secrets` for connection `id` (`None` removes its entry; the file goes when it holds nothing).
-pub fn store(data_dir: &Path, id: &str, secrets: Option<&ConnectionSecrets>) -> Result<(), SecretsError> {
+/// Keeps `entry` for connection `id` (`None` removes it; the file goes when it holds nothing).
+pub fn store(data_dir: &Path, id: &str, entry: Option<&FileEntry>) -> Result<(), SecretsError> {
     let path = path(data_dir);
     let mut saved = read_all(&path)?;
     let before = saved.get(id).cloned();
-    match secrets {
-        Some(s) => saved.insert(id.to_owned(), s.clone()),
+    match entry {
+        Some(e) => saved.insert(id.to_owned(), e.clone()),
         None => saved.remove(id),
     };
     if saved.get(id) == before.as_ref() {
@@ -52,9 +70,23 @@ pub fn store(data_dir: &Path, id: &str, secrets: Option<&ConnectionSecrets>) -> 
             .or_else(|e| if e.kind() == std::io::ErrorKind::NotFound { Ok(()) } else { Err(e) })
             .map_err(fail);
     }
-    let text =
-        serde_json::to_vec(&saved).map_err(|e| SecretsError::Corrupt { path: path.clone(), reason: e.to_string() })?;
+    let text = serde_json::to_vec(&saved).map_err(|e| fail(std::io::Error::other(e)))?;
     write_owner_only(&path, &text).map_err(fail)
+}
+
+/// Moves the file at `path` aside, to `desktop-secrets.damaged-<UTC time>.json` beside it, and answers the
+/// new path. It is kept, never deleted: the designer may still want what it holds.
+pub fn set_aside(path: &Path) -> std::io::Result<PathBuf> {
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut aside = path.with_file_name(format!("{stem}.damaged-{stamp}.json"));
+    let mut n = 1;
+    while aside.exists() {
+        n += 1;
+        aside = path.with_file_name(format!("{stem}.damaged-{stamp}-{n}.json"));
+    }
+    std::fs::rename(path, &aside)?;
+    Ok(aside)
 }
 
 /// Writes `bytes` to `path` through a 0600 temporary file that is synced and renamed over it, then syncs

@@ -2,15 +2,21 @@
 //! remembered passwords and client secrets. Each connection's secrets are kept in the OS keyring when one
 //! answers, else in one owner-only file in the data directory ([`file`]); [`SecretStorage`] says which.
 //!
+//! Every write carries a revision, and the newest copy wins when the keyring and the file both hold one, so
+//! a keyring write given up on that lands later never brings back older secrets. A keyring that does not
+//! answer is never taken for one without secrets: what it may hold is left alone ([`load`]).
+//!
 //! Secrets never go into the settings file, never to the UI, and never into a log or an error message.
 //! They are held in memory too, with what is never saved at all: the provider's current access token and a
 //! pasted token the designer chose not to remember.
 
 mod file;
 mod keyring;
+mod load;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -22,8 +28,9 @@ use ts_rs::TS;
 use crate::error::IpcError;
 
 pub(crate) use file::write_owner_only;
+use file::FileEntry;
 pub use file::SECRETS_FILE;
-pub(crate) use keyring::{delete as keyring_delete, get as keyring_get};
+pub use keyring::{Keyring, KeyringAccess, KeyringError, Reply, SystemKeyring, PATIENCE, SERVICE};
 
 /// Where a connection's secrets are kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -38,15 +45,23 @@ pub enum SecretStorage {
 #[serde(rename_all = "camelCase", default)]
 pub struct ConnectionSecrets {
     /// A pasted access token (the token sign-in method).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
     /// A provider's refresh token, which lets the next start go on without signing in.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub refresh_token: Option<String>,
     /// When the refresh token expires, in seconds since 1970.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub refresh_expires_at: Option<u64>,
     /// A remembered password (the password method, when the designer asked to remember it).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub password: Option<String>,
     /// The provider client's secret.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub client_secret: Option<String>,
+    /// When these were saved, in milliseconds since 1970, and always above the revision before: the newest
+    /// copy wins when the keyring and the file both hold one (0 for secrets saved before revisions).
+    pub revision: u64,
 }
 
 impl std::fmt::Debug for ConnectionSecrets {
@@ -57,12 +72,14 @@ impl std::fmt::Debug for ConnectionSecrets {
             .field("refresh_token", &held(&self.refresh_token))
             .field("password", &held(&self.password))
             .field("client_secret", &held(&self.client_secret))
+            .field("revision", &self.revision)
             .finish()
     }
 }
 
 impl ConnectionSecrets {
-    fn is_empty(&self) -> bool {
+    /// Whether no secret is kept (the revision aside).
+    pub fn is_empty(&self) -> bool {
         self.token.is_none() && self.refresh_token.is_none() && self.password.is_none() && self.client_secret.is_none()
     }
 
@@ -92,6 +109,9 @@ pub struct Held {
     pub session_token: Option<String>,
     /// Where `saved` is kept; `None` while nothing is saved.
     pub storage: Option<SecretStorage>,
+    /// The keyring did not answer at start and may keep this connection's secrets: they are not in use,
+    /// and changes are held in memory only, never saved over them.
+    pub unread: bool,
 }
 
 impl Held {
@@ -104,13 +124,13 @@ impl Held {
     }
 }
 
-/// Why secrets could not be kept.
+/// Why secrets could not be kept. No message quotes what a file or keyring holds.
 #[derive(Debug, thiserror::Error)]
 pub enum SecretsError {
     #[error("cannot write the secrets file {path}: {source}")]
     File { path: PathBuf, source: std::io::Error },
-    #[error("the secrets file {path} cannot be read ({reason}); move it away to start over")]
-    Corrupt { path: PathBuf, reason: String },
+    #[error("the secrets file {path} cannot be read: it is not what this app writes (line {line}, column {column})")]
+    Corrupt { path: PathBuf, line: usize, column: usize },
 }
 
 impl From<SecretsError> for IpcError {
@@ -119,58 +139,72 @@ impl From<SecretsError> for IpcError {
     }
 }
 
+/// Something about the secrets that the designer should know (Settings shows it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SecretsNotice {
+    /// The keyring did not answer at start: connections `ids` may have secrets there, which are not used in
+    /// this run; what changes for them is held until the app closes.
+    KeyringUnread { ids: Vec<String> },
+    /// The keyring stopped answering while the app ran: secrets are saved in the file from then on.
+    KeyringStopped,
+    /// The secrets file was damaged; the app started without it and set it aside as `kept_as`.
+    DamagedFile { path: PathBuf, kept_as: Option<PathBuf>, line: usize, column: usize },
+    /// The secrets file could not be read at all.
+    UnreadableFile { reason: String },
+}
+
 /// The keyring entry of connection `id`.
 fn keyring_user(id: &str) -> String {
     format!("connection:{id}")
 }
 
+/// A revision above `previous`: now, in milliseconds since 1970, or one more when the clock is behind.
+fn next_revision(previous: u64) -> u64 {
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+    now.max(previous + 1)
+}
+
 /// The secrets of every connection of one data directory.
 pub struct Secrets {
     data_dir: PathBuf,
-    use_keyring: bool,
+    keyring: Option<KeyringAccess>,
+    /// Writes go to the keyring: it answered at start and has not failed since.
+    keyring_in_use: AtomicBool,
     held: Mutex<HashMap<String, Held>>,
     /// One write at a time, each writing the newest secrets of its connection.
     writing: tokio::sync::Mutex<()>,
     /// How many writes are scheduled and not yet done (see [`Secrets::flush`]).
     pending: tokio::sync::watch::Sender<usize>,
+    notices: Mutex<Vec<SecretsNotice>>,
 }
 
 impl Secrets {
-    /// Reads the secrets of connections `ids`: from the keyring (when `use_keyring`), else from the file.
-    pub async fn open(data_dir: &Path, use_keyring: bool, ids: &[String]) -> Result<Secrets, SecretsError> {
-        let secrets = Secrets {
+    /// Reads the secrets of connections `ids` from `keyring` (when there is one) and the secrets file. Never
+    /// fails: what cannot be read is left out and said in [`Secrets::notices`].
+    pub async fn open(data_dir: &Path, keyring: Option<KeyringAccess>, ids: &[String]) -> Secrets {
+        let loaded = load::load(data_dir, keyring.as_ref(), ids).await;
+        Secrets {
             data_dir: data_dir.to_owned(),
-            use_keyring,
-            held: Mutex::default(),
+            keyring_in_use: AtomicBool::new(loaded.keyring_answers),
+            keyring,
+            held: Mutex::new(loaded.held),
             writing: tokio::sync::Mutex::new(()),
             pending: tokio::sync::watch::channel(0).0,
-        };
-        let mut keyring = tokio::task::JoinSet::new();
-        if use_keyring {
-            for id in ids {
-                let id = id.clone();
-                keyring.spawn(async move { (keyring::get(&keyring_user(&id)).await, id) });
-            }
+            notices: Mutex::new(loaded.notices),
         }
-        let mut loaded = HashMap::new();
-        while let Some(Ok((text, id))) = keyring.join_next().await {
-            if let Some(saved) = text.and_then(|t| serde_json::from_str::<ConnectionSecrets>(&t).ok()) {
-                loaded.insert(id, Held { saved, storage: Some(SecretStorage::Keyring), ..Held::default() });
-            }
-        }
-        for id in ids {
-            if !loaded.contains_key(id) {
-                if let Some(saved) = file::load(data_dir, id)? {
-                    loaded.insert(id.clone(), Held { saved, storage: Some(SecretStorage::File), ..Held::default() });
-                }
-            }
-        }
-        *secrets.lock() = loaded;
-        Ok(secrets)
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<String, Held>> {
         self.held.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn notes(&self) -> MutexGuard<'_, Vec<SecretsNotice>> {
+        self.notices.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// What the designer should know about the secrets (a keyring that did not answer, a damaged file).
+    pub fn notices(&self) -> Vec<SecretsNotice> {
+        self.notes().clone()
     }
 
     /// What is known of connection `id`'s secrets.
@@ -193,15 +227,31 @@ impl Secrets {
         Ok(())
     }
 
-    /// Takes a provider's new `tokens` for connection `id` (a session renewed them). Called while the
-    /// session's lock is held, so it only updates memory and leaves the write to a task.
+    /// Takes a provider's new `tokens` for connection `id` (a session renewed them).
     pub fn keep_tokens(self: &Arc<Self>, id: &str, tokens: &Tokens) {
-        let changed = {
-            let mut all = self.lock();
-            let held = all.entry(id.to_owned()).or_default();
-            let before = held.saved.clone();
+        self.change_in_background(id, |held| {
             held.saved.keep_refresh(tokens);
             held.tokens = Some(tokens.clone());
+        });
+    }
+
+    /// The provider ended connection `id`'s sign-in and refused what was kept: its tokens and remembered
+    /// password are forgotten, so that they are not offered again (at the next start neither).
+    pub fn end_sign_in(self: &Arc<Self>, id: &str) {
+        self.change_in_background(id, |held| {
+            (held.tokens, held.saved.refresh_token, held.saved.refresh_expires_at) = (None, None, None);
+            held.saved.password = None;
+        });
+    }
+
+    /// Changes connection `id`'s secrets with `edit` (when it has any) and leaves the write to a task: a
+    /// session calls this while holding its lock, which must not wait for the keyring.
+    fn change_in_background(self: &Arc<Self>, id: &str, edit: impl FnOnce(&mut Held)) {
+        let changed = {
+            let mut all = self.lock();
+            let Some(held) = all.get_mut(id) else { return };
+            let before = held.saved.clone();
+            edit(held);
             held.saved != before
         };
         if changed {
@@ -209,7 +259,7 @@ impl Secrets {
             let (me, id) = (Arc::clone(self), id.to_owned());
             tauri::async_runtime::spawn(async move {
                 if let Err(e) = me.save(&id).await {
-                    tracing::warn!(connection = %id, "the refresh token could not be saved: {e}");
+                    tracing::warn!(connection = %id, "the connection's secrets could not be saved: {e}");
                 }
                 me.pending.send_modify(|n| *n -= 1);
             });
@@ -228,37 +278,95 @@ impl Secrets {
         let _ = pending.wait_for(|n| *n == 0).await;
     }
 
-    /// Writes the newest saved secrets of `id` where they belong, and notes where that is.
+    /// The keyring, while writes go there.
+    fn keyring_in_use(&self) -> Option<&KeyringAccess> {
+        self.keyring.as_ref().filter(|_| self.keyring_in_use.load(Ordering::SeqCst))
+    }
+
+    /// The keyring failed a write: the file takes every write for the rest of the run (a keyring that
+    /// did not answer once is not waited for again).
+    fn stop_using_keyring(&self, reply: &Reply<()>) {
+        if self.keyring_in_use.swap(false, Ordering::SeqCst) && *reply == Reply::NoAnswer {
+            tracing::warn!("the keyring stopped answering; secrets are saved in the secrets file from now on");
+            self.notes().push(SecretsNotice::KeyringStopped);
+        }
+    }
+
+    /// Writes the newest saved secrets of `id` where they belong, and notes where that is. Secrets held
+    /// in memory only (unread at start) are not written; forgotten ones are removed everywhere.
     async fn save(&self, id: &str) -> Result<(), SecretsError> {
         let _one_at_a_time = self.writing.lock().await;
-        let saved = self.lock().get(id).map(|h| h.saved.clone()).filter(|s| !s.is_empty());
-        let user = keyring_user(id);
-        let storage = match saved {
-            None => {
-                if self.use_keyring {
-                    keyring::delete(&user).await;
+        let newest = {
+            let mut all = self.lock();
+            match all.get_mut(id) {
+                Some(held) if held.unread => return Ok(()),
+                Some(held) => {
+                    held.saved.revision = next_revision(held.saved.revision);
+                    Some(held.saved.clone())
                 }
-                file::store(&self.data_dir, id, None)?;
-                None
+                None => None,
             }
-            Some(saved) => {
-                let text = serde_json::to_string(&saved).unwrap_or_default();
-                if self.use_keyring && keyring::set(&user, &text).await {
-                    file::store(&self.data_dir, id, None)?;
-                    Some(SecretStorage::Keyring)
-                } else {
-                    file::store(&self.data_dir, id, Some(&saved))?;
-                    if self.use_keyring {
-                        // An older entry would otherwise be read first at the next start.
-                        keyring::delete(&user).await;
-                    }
-                    Some(SecretStorage::File)
-                }
-            }
+        };
+        let storage = match newest {
+            None => self.remove_everywhere(id).await?,
+            Some(saved) if saved.is_empty() => self.write_empty(id, saved.revision).await?,
+            Some(saved) => Some(self.write(id, saved).await?),
         };
         if let Some(held) = self.lock().get_mut(id) {
             held.storage = storage;
         }
         Ok(())
+    }
+
+    /// Keeps `saved` in the keyring (with a note in the file that it is there), else in the file.
+    async fn write(&self, id: &str, saved: ConnectionSecrets) -> Result<SecretStorage, SecretsError> {
+        if let (Some(keyring), Ok(text)) = (self.keyring_in_use(), serde_json::to_string(&saved)) {
+            let reply = keyring.set(&keyring_user(id), &text).await;
+            if reply == Reply::Done(()) {
+                let note = FileEntry {
+                    in_keyring: true,
+                    secrets: ConnectionSecrets { revision: saved.revision, ..Default::default() },
+                };
+                file::store(&self.data_dir, id, Some(&note))?;
+                return Ok(SecretStorage::Keyring);
+            }
+            // Not deleted from the keyring: a delete could be overtaken by this very write landing late.
+            // The file's copy is newer by revision, so it wins at the next start whatever lands there.
+            self.stop_using_keyring(&reply);
+        }
+        file::store(&self.data_dir, id, Some(&FileEntry { in_keyring: false, secrets: saved }))?;
+        Ok(SecretStorage::File)
+    }
+
+    /// A connection that keeps no secret now: its keyring entry goes; where that cannot be known to have
+    /// happened, an empty entry in the file outranks whatever the keyring still holds.
+    async fn write_empty(&self, id: &str, revision: u64) -> Result<Option<SecretStorage>, SecretsError> {
+        let gone = match self.keyring_in_use() {
+            Some(keyring) => {
+                let reply = keyring.delete(&keyring_user(id)).await;
+                let done = reply == Reply::Done(());
+                if !done {
+                    self.stop_using_keyring(&reply);
+                }
+                done
+            }
+            None => self.keyring.is_none(),
+        };
+        let empty = FileEntry { in_keyring: false, secrets: ConnectionSecrets { revision, ..Default::default() } };
+        file::store(&self.data_dir, id, if gone { None } else { Some(&empty) })?;
+        Ok(None)
+    }
+
+    /// A removed connection: its entries go from the keyring (when it answers) and the file. Its id is
+    /// never listed again, so nothing left in a keyring that did not answer is ever read.
+    async fn remove_everywhere(&self, id: &str) -> Result<Option<SecretStorage>, SecretsError> {
+        if let Some(keyring) = self.keyring_in_use() {
+            let reply = keyring.delete(&keyring_user(id)).await;
+            if reply != Reply::Done(()) {
+                self.stop_using_keyring(&reply);
+            }
+        }
+        file::store(&self.data_dir, id, None)?;
+        Ok(None)
     }
 }

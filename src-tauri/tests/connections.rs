@@ -1,13 +1,19 @@
 //! The desktop's connections on Tauri's mock runtime: kept in the preferences without a secret, their
-//! secrets in an owner-only file (the tests keep the machine's keyring out of it), made from the old
-//! single-server preferences, signed in to through a real OpenID Connect provider ([`sign_in`]), and
-//! copied between ([`copy`]).
+//! secrets in an owner-only file or a keyring stand-in (the tests keep the machine's keyring out of it,
+//! [`secrets`]), made from the old single-server preferences, switched between ([`switching`]), signed in
+//! to through a real OpenID Connect provider ([`sign_in`], [`browser`]), and copied between ([`copy`]).
 
+#[path = "connections/browser.rs"]
+mod browser;
 #[path = "connections/copy.rs"]
 mod copy;
 mod harness;
+#[path = "connections/secrets.rs"]
+mod secrets;
 #[path = "connections/sign_in.rs"]
 mod sign_in;
+#[path = "connections/switching.rs"]
+mod switching;
 
 use std::os::unix::fs::PermissionsExt;
 

@@ -1,12 +1,14 @@
-//! The UI's TypeScript copies of the desktop shell's own types (connections, sign-in, copy, settings, task progress, connection state), checked in at
-//! `ui/src/lib/types/desktop.ts`. This test fails when they are stale; run it with `UPDATE_BINDINGS=1` to
-//! write a fresh copy.
+//! The UI's TypeScript copies of the desktop shell's own types (connections, sign-in, copy, settings, task
+//! progress, connection state) and of the sign-in facts the connection form needs (the default client id,
+//! which methods go through a provider), checked in at `ui/src/lib/types/desktop.ts`. This test fails when
+//! they are stale; run it with `UPDATE_BINDINGS=1` to write a fresh copy.
 
 use std::path::PathBuf;
 
 use search_studio::connections::{Connection, ConnectionInput, Connections, SignInInput, SignInMethod};
 use search_studio::secrets::SecretStorage;
 use search_studio::{ConnectionState, Progress, Settings, Theme};
+use studio_remote::oidc::DEFAULT_CLIENT_ID;
 use studio_sync::CopyPlan;
 use ts_rs::TS;
 
@@ -41,6 +43,15 @@ fn generated() -> String {
     }
     out.push_str("\n/** What a copy answers: published, or a conflict when the target changed after the plan. */\n");
     out.push_str("export type CopyOutcome = PublishOutcome;\n");
+    let with_provider: Vec<SignInMethod> = SignInMethod::ALL.into_iter().filter(|m| m.uses_provider()).collect();
+    out.push_str(&format!(
+        "\n/** The client id a provider sign-in uses when none is given. */\n\
+         export const DEFAULT_CLIENT_ID = {};\n\
+         \n/** The sign-in methods that go through an OpenID Connect provider (they need its issuer URL and a client id). */\n\
+         export const SIGN_IN_METHODS_WITH_PROVIDER: readonly SignInMethod[] = {};\n",
+        serde_json::to_string(DEFAULT_CLIENT_ID).unwrap(),
+        serde_json::to_string(&with_provider).unwrap(),
+    ));
     out
 }
 

@@ -77,7 +77,7 @@ fn a_password_session_outlives_its_tokens_and_after_the_provider_ends_it_a_sign_
         "save_connection",
         json!({"input": password_input(provider.issuer(), &server.url, "not-her-password", false)}),
     );
-    assert_eq!(wrong.unwrap_err()["code"], "unauthorized");
+    assert_eq!(wrong.unwrap_err()["code"], "sign_in_needed");
     assert_eq!(h.ok("list_connections", json!({}))["connections"].as_array().unwrap().len(), 1, "nothing was saved");
 
     let id = signed_in(&h, provider.issuer(), &server.url, false);
@@ -97,14 +97,14 @@ fn a_password_session_outlives_its_tokens_and_after_the_provider_ends_it_a_sign_
     mine["config"]["title"] = json!("Published after signing in again");
     provider.revoke_sessions();
     let refused = first_refusal(&h);
-    assert_eq!(refused["code"], "unauthorized", "{refused}");
+    assert_eq!(refused["code"], "sign_in_needed", "{refused}");
     let publish = json!({"id": config_id, "mine": mine, "base": base});
-    assert_eq!(h.invoke("publish", publish.clone()).unwrap_err()["code"], "unauthorized");
+    assert_eq!(h.invoke("publish", publish.clone()).unwrap_err()["code"], "sign_in_needed");
 
     let bad = h
         .invoke("sign_in", json!({"id": id, "input": {"password": "nope", "token": null, "remember": false}}))
         .unwrap_err();
-    assert_eq!(bad["code"], "unauthorized");
+    assert_eq!(bad["code"], "sign_in_needed");
     h.ok("sign_in", json!({"id": id, "input": {"password": "ana-password", "token": null, "remember": false}}));
     assert_eq!(h.ok("publish", publish)["status"], "published");
     assert_eq!(
@@ -133,7 +133,7 @@ fn with_a_remembered_password_the_end_of_the_providers_session_goes_unnoticed() 
     let out = h.ok("sign_out", json!({"id": id}));
     let shown = out["connections"][1].clone();
     assert_eq!((shown["signedIn"].clone(), shown["hasPassword"].clone()), (json!(false), json!(false)));
-    assert_eq!(h.invoke("list_configurations", json!({})).unwrap_err()["code"], "unauthorized");
+    assert_eq!(h.invoke("list_configurations", json!({})).unwrap_err()["code"], "sign_in_needed");
 }
 
 #[test]
@@ -149,7 +149,7 @@ fn a_browser_sign_in_with_pkce_gives_tokens_that_survive_a_restart() {
     );
     let id = h.ok("save_connection", json!({"input": input}))["connections"][1]["id"].as_str().unwrap().to_owned();
     let asked = h.invoke("use_connection", json!({"id": id})).unwrap_err();
-    assert_eq!(asked["code"], "unauthorized", "no sign-in yet: {asked}");
+    assert_eq!(asked["code"], "sign_in_needed", "no sign-in yet: {asked}");
     assert_eq!(h.ok("list_connections", json!({}))["current"], id.as_str(), "switched all the same");
 
     h.browser.sign_in_as("ana", "ana-password");

@@ -1,15 +1,18 @@
 //! The desktop app on Tauri's mock runtime, for the command tests: a store in a temp directory, the real
-//! capabilities, and calls shaped as the UI makes them. Secrets go to the secrets file (never to the
-//! keyring of the machine running the tests), and the system's browser is a stand-in ([`TestBrowser`]).
+//! capabilities, and calls shaped as the UI makes them. Secrets go to the secrets file, or to a keyring
+//! stand-in ([`keyring::TestKeyring`]) — never to the keyring of the machine running the tests — and the
+//! system's browser is a stand-in ([`TestBrowser`]).
 
 #![allow(dead_code)]
 
+pub mod keyring;
 pub mod servers;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use search_studio::browser::Opener;
+use search_studio::secrets::KeyringAccess;
 use search_studio::ShellOptions;
 use serde_json::{json, Value};
 use tauri::ipc::{CallbackFn, InvokeBody};
@@ -30,6 +33,18 @@ impl TestBrowser {
     /// Signs in as `user` with `password` on every sign-in page opened from now on.
     pub fn sign_in_as(&self, user: &str, password: &str) {
         *self.sign_in_as.lock().unwrap() = Some((user.to_owned(), password.to_owned()));
+    }
+
+    /// Waits (a few seconds at most) until `count` pages have been opened, and answers the last one.
+    pub fn page(&self, count: usize) -> String {
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(url) = self.opened.lock().unwrap().get(count - 1) {
+                return url.clone();
+            }
+            assert!(std::time::Instant::now() < deadline, "the app did not open sign-in page {count}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 }
 
@@ -54,6 +69,7 @@ pub struct Harness {
     pub dir: tempfile::TempDir,
     pub browser: Arc<TestBrowser>,
     browser_wait: Duration,
+    keyring: Option<KeyringAccess>,
 }
 
 pub fn harness() -> Harness {
@@ -62,26 +78,42 @@ pub fn harness() -> Harness {
 
 /// The app over data directory `dir`; a browser sign-in waits at most `browser_wait`.
 pub fn harness_in(dir: tempfile::TempDir, browser_wait: Duration) -> Harness {
+    harness_with(dir, browser_wait, None)
+}
+
+/// The app over data directory `dir`, keeping secrets in `keyring` when it answers.
+pub fn harness_with(dir: tempfile::TempDir, browser_wait: Duration, keyring: Option<KeyringAccess>) -> Harness {
     let browser = Arc::new(TestBrowser::default());
     let app = search_studio::with_app(mock_builder()).build(search_studio::context::<MockRuntime>()).unwrap();
-    let options = ShellOptions { opener: browser.clone(), use_keyring: false, browser_wait };
+    let options = ShellOptions { opener: browser.clone(), keyring: keyring.clone(), browser_wait };
     search_studio::install_state_with(&app, dir.path(), options).unwrap();
     let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
-    Harness { app, window, dir, browser, browser_wait }
+    Harness { app, window, dir, browser, browser_wait, keyring }
+}
+
+/// Calls command `cmd` in `window` as the UI does (usable from another thread, with a clone of the window).
+pub fn invoke_in(window: &WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
+    let request = InvokeRequest {
+        cmd: cmd.into(),
+        callback: CallbackFn(0),
+        error: CallbackFn(1),
+        url: "tauri://localhost".parse().unwrap(),
+        body: InvokeBody::Json(args),
+        headers: Default::default(),
+        invoke_key: INVOKE_KEY.to_string(),
+    };
+    get_ipc_response(window, request).map(|body| body.deserialize::<Value>().unwrap())
 }
 
 impl Harness {
     pub fn invoke(&self, cmd: &str, args: Value) -> Result<Value, Value> {
-        let request = InvokeRequest {
-            cmd: cmd.into(),
-            callback: CallbackFn(0),
-            error: CallbackFn(1),
-            url: "tauri://localhost".parse().unwrap(),
-            body: InvokeBody::Json(args),
-            headers: Default::default(),
-            invoke_key: INVOKE_KEY.to_string(),
-        };
-        get_ipc_response(&self.window, request).map(|body| body.deserialize::<Value>().unwrap())
+        invoke_in(&self.window, cmd, args)
+    }
+
+    /// Calls command `cmd` on its own thread (it answers later, like a slow command while the UI goes on).
+    pub fn invoke_later(&self, cmd: &str, args: Value) -> std::thread::JoinHandle<Result<Value, Value>> {
+        let (window, cmd) = (self.window.clone(), cmd.to_owned());
+        std::thread::spawn(move || invoke_in(&window, &cmd, args))
     }
 
     pub fn ok(&self, cmd: &str, args: Value) -> Value {
@@ -91,16 +123,20 @@ impl Harness {
     /// The app quits (finishing its writes) and starts again over the same data directory.
     pub fn restart(self) -> Harness {
         search_studio::finish_writes(&self.app);
-        let Harness { app, window, dir, browser_wait, .. } = self;
+        let Harness { app, window, dir, browser_wait, keyring, .. } = self;
         drop(window);
         drop(app);
-        harness_in(dir, browser_wait)
+        harness_with(dir, browser_wait, keyring)
     }
 
     /// Saves a connection to the server at `url` that sends `token`, and answers its id.
     pub fn add_token_connection(&self, name: &str, url: &str, token: &str) -> String {
-        let saved = self.ok("save_connection", json!({"input": connection_input(name, url, "token", json!({"token": token}))}));
-        saved["connections"].as_array().unwrap().iter().find(|c| c["name"] == name).unwrap()["id"].as_str().unwrap().to_owned()
+        let saved =
+            self.ok("save_connection", json!({"input": connection_input(name, url, "token", json!({"token": token}))}));
+        saved["connections"].as_array().unwrap().iter().find(|c| c["name"] == name).unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_owned()
     }
 
     /// Saves a connection with `token` and makes it the current one.
@@ -119,6 +155,12 @@ impl Harness {
     /// The text of a file of the data directory ("" when it does not exist).
     pub fn data_file(&self, name: &str) -> String {
         std::fs::read_to_string(self.dir.path().join(name)).unwrap_or_default()
+    }
+
+    /// The notices Settings shows with the connections.
+    pub fn notices(&self) -> Vec<String> {
+        let list = self.ok("list_connections", json!({}));
+        list["notices"].as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_owned()).collect()
     }
 }
 

@@ -1,8 +1,11 @@
 //! Real `studio serve` routers on loopback for the desktop to connect to: one that knows a single token,
 //! and one that accepts the access tokens of an OpenID Connect provider (checking their signature, issuer
-//! and expiry against the provider's published keys, as `studio serve --oidc-issuer` does).
+//! and expiry against the provider's published keys, as `studio serve --oidc-issuer` does). A token server
+//! can be slow on demand: behind a [`Gate`], requests wait until the test opens it.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use studio_local::{LocalBackend, Store};
@@ -36,8 +39,53 @@ impl ApiServer {
     }
 }
 
+/// Holds a server's requests until the test opens it.
+pub struct Gate {
+    open: tokio::sync::watch::Sender<bool>,
+    arrived: AtomicUsize,
+}
+
+impl Gate {
+    fn new() -> Arc<Gate> {
+        Arc::new(Gate { open: tokio::sync::watch::channel(false).0, arrived: AtomicUsize::new(0) })
+    }
+
+    async fn pass(&self) {
+        self.arrived.fetch_add(1, Ordering::SeqCst);
+        let mut open = self.open.subscribe();
+        let _ = open.wait_for(|open| *open).await;
+    }
+
+    /// Waits (a few seconds at most) until a request is held at the gate.
+    pub fn wait_for_a_request(&self) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while self.arrived.load(Ordering::SeqCst) == 0 {
+            assert!(Instant::now() < deadline, "no request reached the gate");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Lets every held request, and every later one, through.
+    pub fn open(&self) {
+        self.open.send_replace(true);
+    }
+}
+
 /// Serves a fresh store (prepared by `fill`) with the auth `make_auth` builds inside the server's runtime.
 fn serve<F>(fill: impl FnOnce(&Store), make_auth: impl FnOnce() -> F, token: String) -> ApiServer
+where
+    F: std::future::Future<Output = Auth>,
+{
+    serve_behind(None, fill, make_auth, token)
+}
+
+/// [`serve`], with every request held at `gate` first, when there is one.
+fn serve_behind<F>(
+    gate: Option<Arc<Gate>>,
+    fill: impl FnOnce(&Store),
+    make_auth: impl FnOnce() -> F,
+    token: String,
+) -> ApiServer
 where
     F: std::future::Future<Output = Auth>,
 {
@@ -49,7 +97,16 @@ where
     let auth = runtime.block_on(make_auth());
     let listener = runtime.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
-    let app = studio_server::router(Arc::new(backend.clone()), Arc::new(auth), None);
+    let mut app = studio_server::router(Arc::new(backend.clone()), Arc::new(auth), None);
+    if let Some(gate) = gate {
+        app = app.layer(axum::middleware::from_fn(move |request, next: axum::middleware::Next| {
+            let gate = gate.clone();
+            async move {
+                gate.pass().await;
+                next.run(request).await
+            }
+        }));
+    }
     std::thread::spawn(move || runtime.block_on(async { axum::serve(listener, app).await }));
     ApiServer { url, token, backend, _dir: dir }
 }
@@ -58,6 +115,13 @@ where
 pub fn token_server(fill: impl FnOnce(&Store)) -> ApiServer {
     let (auth, token) = Auth::single_random_user("remote-ana");
     serve(fill, || async { auth }, token)
+}
+
+/// A token server whose requests wait at the gate it answers with, until the test opens it.
+pub fn slow_token_server(fill: impl FnOnce(&Store)) -> (ApiServer, Arc<Gate>) {
+    let gate = Gate::new();
+    let (auth, token) = Auth::single_random_user("remote-ana");
+    (serve_behind(Some(gate.clone()), fill, || async { auth }, token), gate)
 }
 
 /// A server that accepts `issuer`'s access tokens; members of its group `designers` may read, write and

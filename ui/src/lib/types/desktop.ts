@@ -46,7 +46,13 @@ export type Connections = { connections: Array<Connection>,
 /**
  * The id of the current connection.
  */
-current: string, };
+current: string, 
+/**
+ * What went wrong with the connections or their secrets since the app started, each a sentence for
+ * Settings (the last connection could not be set up, the keyring did not answer, the secrets file was
+ * damaged).
+ */
+notices: Array<string>, };
 
 export type ConnectionInput = { 
 /**
@@ -116,3 +122,9 @@ message: string | null, };
 
 /** What a copy answers: published, or a conflict when the target changed after the plan. */
 export type CopyOutcome = PublishOutcome;
+
+/** The client id a provider sign-in uses when none is given. */
+export const DEFAULT_CLIENT_ID = "ppt";
+
+/** The sign-in methods that go through an OpenID Connect provider (they need its issuer URL and a client id). */
+export const SIGN_IN_METHODS_WITH_PROVIDER: readonly SignInMethod[] = ["password","browser"];
