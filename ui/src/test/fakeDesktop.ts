@@ -25,7 +25,7 @@ export const PASSWORD = 'ana-password';
 export const TOKEN = 'good-token';
 
 export function fakeDesktop(connections: Connection[] = [LOCAL], current = connections[0].id, store?: FakeBackend) {
-  const state: Connections = { connections: structuredClone(connections), current };
+  const state: Connections = { connections: structuredClone(connections), current, notices: [] };
   let listener: ((p: TaskProgress) => void) | null = null;
   const snapshot = () => structuredClone(state);
   const find = (id: string) => {
@@ -97,6 +97,7 @@ export function fakeDesktop(connections: Connection[] = [LOCAL], current = conne
       find(id).signedIn = true;
       return snapshot();
     }),
+    cancelSignIn: vi.fn(async (_id: string) => {}),
     signOut: vi.fn(async (id: string) => {
       const c = find(id);
       c.signedIn = false;

@@ -108,11 +108,14 @@ export interface Desktop {
   saveConnection(input: ConnectionInput): Promise<Connections>;
   /** Forgets its secrets; removing the current one switches to the local store. */
   removeConnection(id: string): Promise<Connections>;
-  /** Switches the backend; a connection whose sign-in has ended still becomes current (then sign in). */
+  /** Switches the backend; a connection whose sign-in has ended still becomes current (then sign in). When another
+   * switch was asked for while the server was being reached, the later one wins and this one fails with `conflict`. */
   useConnection(id: string): Promise<Connections>;
   signIn(id: string, input: SignInInput): Promise<Connections>;
   /** Authorization code with PKCE through the system's browser and a loopback redirect. */
   signInBrowser(id: string): Promise<Connections>;
+  /** Ends a browser sign-in to connection `id` that is waiting; the waiting `signInBrowser` fails. */
+  cancelSignIn(id: string): Promise<void>;
   /** Forgets the tokens and the remembered password. */
   signOut(id: string): Promise<Connections>;
   /** What copying configuration `id` to connection `target` changes there; `targetId` null lets the shell pick. */

@@ -119,6 +119,46 @@ describe('signing in again', () => {
     expect(t.ask).toHaveBeenCalledTimes(2);
   });
 
+  test('an ended provider session (sign_in_needed) asks to sign in like a refused token', async () => {
+    const t = setUp();
+    t.answerWith(t.signIn);
+    const ended = new BackendError('sign_in_needed', 'sign in to https://staging.example.org again');
+    t.backend.visibleConfigurations = vi.fn().mockRejectedValueOnce(ended).mockResolvedValueOnce([]);
+    await expect(t.wrapped.visibleConfigurations()).resolves.toEqual([]);
+    expect(t.ask).toHaveBeenCalledTimes(1);
+    expect(t.asked[0].id).toBe('c-staging');
+  });
+
+  test('a call whose connection stopped being current while it ran gives its error and is not retried', async () => {
+    const t = setUp();
+    t.shell.state.connections.push(remote({ id: 'c-prod', name: 'Production', signedIn: true }));
+    t.answerWith(t.signIn);
+    let fail: () => void = () => {};
+    const slow = vi.fn(
+      () => new Promise<never>((_, reject) => (fail = () => reject(new BackendError('unauthorized', 'staging refused')))),
+    );
+    t.backend.visibleConfigurations = slow;
+    const pending = t.wrapped.visibleConfigurations().catch((e) => e);
+    await t.wrapped.desktop!.useConnection('c-prod');
+    fail();
+    expect(await pending).toMatchObject({ code: 'unauthorized', message: 'staging refused' });
+    expect(t.ask).not.toHaveBeenCalled();
+    expect(slow).toHaveBeenCalledTimes(1);
+  });
+
+  test('a copy refused by the target connection asks to sign in to the target, then copies', async () => {
+    const t = setUp('local');
+    t.answerWith(t.signIn);
+    t.shell.desktop.copyPlan.mockImplementation(async (target: string, id: number, targetId: number | null) => {
+      if (!t.shell.state.connections.find((c) => c.id === target)!.signedIn) throw new BackendError('unauthorized', 'staging refused');
+      return { target, sourceId: id, targetId, base: null, diff: [], candidates: [] };
+    });
+    const plan = await t.wrapped.desktop!.copyPlan('c-staging', 1, null);
+    expect(plan.target).toBe('c-staging');
+    expect(t.asked.map((c) => c.id)).toEqual(['c-staging']);
+    expect(t.shell.desktop.copyPlan).toHaveBeenCalledTimes(2);
+  });
+
   test('a sign-in that fails from the connection form is that form\'s error, never a dialog', async () => {
     const t = setUp();
     await expect(

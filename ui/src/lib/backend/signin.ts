@@ -1,8 +1,12 @@
 // Signing in again without losing work (decisions.md §7, "Token life"). In the desktop build every Backend and
-// Desktop call goes through a SignInGate: a call that fails with `unauthorized` while the current connection is
-// remote asks the designer to sign in (one dialog, however many calls failed at once) and, once signed in, is
-// retried once and answers its caller as if nothing had happened. A cancel gives the caller the original error.
-// The gate never touches the editor's state: a waiting call simply waits.
+// Desktop call goes through a SignInGate: a call that fails because a remote connection's sign-in has ended asks
+// the designer to sign in to that connection (one dialog at a time, however many calls failed at once) and, once
+// signed in, is retried once and answers its caller as if nothing had happened. A cancel gives the caller the
+// original error. The gate never touches the editor's state: a waiting call simply waits.
+//
+// The connection a failure concerns is the one the call was made on: the current connection, or for a copy the
+// target connection. A call whose connection stopped being current while it ran (another connection was chosen,
+// or the current one removed) is not retried: it gives its original error, since a retry would go elsewhere.
 import type { Backend, Desktop } from './Backend';
 import { BackendError } from './Backend';
 import type { Connection } from '../types/desktop';
@@ -10,15 +14,29 @@ import type { Connection } from '../types/desktop';
 /** Shows the sign-in dialog for `connection`; true once signed in, false when the designer cancels. */
 export type AskSignIn = (connection: Connection) => Promise<boolean>;
 
+/** The error codes that mean "sign in again": the server refused the token, or the provider's session ended. */
+const SIGN_IN_CODES: ReadonlySet<string> = new Set(['unauthorized', 'sign_in_needed']);
+
+/** Whether `error` asks for a new sign-in. */
+export function needsSignIn(error: unknown): boolean {
+  return SIGN_IN_CODES.has(BackendError.from(error).code);
+}
+
 /**
  * Calls that never ask: the connection and sign-in commands answer for a connection of their own (a refused
  * password in the connection form is that form's error), and switching connections lets the first call on the
  * new one ask, so that switching to a server whose sign-in has ended asks once, not twice.
  */
 const NEVER_ASK = new Set<string>([
-  'listConnections', 'saveConnection', 'removeConnection', 'useConnection', 'signIn', 'signInBrowser', 'signOut',
-  'onTaskProgress',
+  'listConnections', 'saveConnection', 'removeConnection', 'useConnection', 'signIn', 'signInBrowser', 'cancelSignIn',
+  'signOut', 'onTaskProgress',
 ]);
+
+/** Calls about another connection than the current one: the connection's id is their first argument. */
+const ON_TARGET = new Set<string>(['copyPlan', 'copyConfiguration']);
+
+/** Calls that may change which connection is current. */
+const SWITCHING = new Set<string>(['useConnection', 'removeConnection']);
 
 /**
  * Calls made on the designer's behalf in the background (the preview's searches while typing, the connection
@@ -30,55 +48,73 @@ const BACKGROUND = new Set<string>(['search', 'similarDocuments', 'recommendatio
 export class SignInGate {
   readonly #desktop: Desktop;
   readonly #ask: AskSignIn;
-  /** The dialog on screen, shared by every call that failed while it is open. */
-  #pending: Promise<boolean> | null = null;
-  /** Successful sign-ins so far: a call that started before one and failed after it retries without asking. */
-  #signIns = 0;
-  #declined = false;
+  /** The dialog on screen (for one connection), shared by every call about it that failed while it is open. */
+  #pending: { id: string; answer: Promise<boolean> } | null = null;
+  /** The connections signed in to so far, in order: a call that failed after one for its connection retries without asking. */
+  readonly #signedIn: string[] = [];
+  /** Connections whose sign-in the designer cancelled: background calls about them do not ask again. */
+  readonly #declined = new Set<string>();
+  /** Counts the settled calls that may have changed the current connection. */
+  #switches = 0;
 
   constructor(desktop: Desktop, ask: AskSignIn) {
     this.#desktop = desktop;
     this.#ask = ask;
   }
 
-  /** Runs `call`; on `unauthorized`, signs in (asking at most once at a time) and runs it once more. */
-  async run<T>(name: string, call: () => Promise<T>): Promise<T> {
-    const before = this.#signIns;
+  /** Runs `call` (the method `name` with `args`); on an ended sign-in, signs in (asking at most once at a time) and runs it once more. */
+  async run<T>(name: string, args: readonly unknown[], call: () => Promise<T>): Promise<T> {
+    const switches = this.#switches;
+    const mark = this.#signedIn.length;
     try {
       return await call();
     } catch (error) {
-      if (NEVER_ASK.has(name) || BackendError.from(error).code !== 'unauthorized') throw error;
-      const signedInSince = this.#signIns !== before;
-      if (!signedInSince && !(await this.#signIn(BACKGROUND.has(name)))) throw error;
+      if (NEVER_ASK.has(name) || !needsSignIn(error)) throw error;
+      const target = ON_TARGET.has(name) ? String(args[0]) : null;
+      // A call on the current connection that is no longer current would be retried on another one.
+      const moved = () => target === null && this.#switches !== switches;
+      if (moved()) throw error;
+      const connection = await this.#connection(target);
+      if (!connection || connection.kind !== 'remote' || connection.signIn === 'none') throw error;
+      const signedInSince = this.#signedIn.slice(mark).includes(connection.id);
+      if (!signedInSince && !(await this.#signIn(connection, BACKGROUND.has(name)))) throw error;
+      if (moved()) throw error;
       return call();
     }
   }
 
-  /** A sign-in made elsewhere (the Settings' "Sign in") counts as one made here. */
-  signedIn(): void {
-    this.#signIns++;
-    this.#declined = false;
+  /** A sign-in to connection `id` made elsewhere (Settings' "Sign in") counts as one made here. */
+  signedIn(id: string): void {
+    this.#signedIn.push(id);
+    this.#declined.delete(id);
   }
 
-  /** Another connection is in use: a cancel on the previous one no longer keeps background calls quiet. */
+  /** A call that may have changed the current connection settled: a cancel no longer keeps background calls quiet. */
   connectionChanged(): void {
-    this.#declined = false;
+    this.#switches++;
+    this.#declined.clear();
   }
 
-  #signIn(background: boolean): Promise<boolean> {
-    if (this.#pending) return this.#pending;
-    if (background && this.#declined) return Promise.resolve(false);
-    this.#pending = this.#prompt().finally(() => (this.#pending = null));
-    return this.#pending;
-  }
-
-  async #prompt(): Promise<boolean> {
+  /** Connection `id`, or the current one for null. */
+  async #connection(id: string | null): Promise<Connection | undefined> {
     const list = await this.#desktop.listConnections().catch(() => null);
-    const current = list?.connections.find((c) => c.id === list.current);
-    if (!current || current.kind !== 'remote' || current.signIn === 'none') return false;
-    const done = await this.#ask(current);
-    if (done) this.signedIn();
-    else this.#declined = true;
+    const wanted = id ?? list?.current;
+    return list?.connections.find((c) => c.id === wanted);
+  }
+
+  async #signIn(connection: Connection, background: boolean): Promise<boolean> {
+    while (this.#pending && this.#pending.id !== connection.id) await this.#pending.answer.catch(() => false);
+    if (this.#pending) return this.#pending.answer;
+    if (background && this.#declined.has(connection.id)) return false;
+    const answer = this.#prompt(connection).finally(() => (this.#pending = null));
+    this.#pending = { id: connection.id, answer };
+    return answer;
+  }
+
+  async #prompt(connection: Connection): Promise<boolean> {
+    const done = await this.#ask(connection);
+    if (done) this.signedIn(connection.id);
+    else this.#declined.add(connection.id);
     return done;
   }
 }
@@ -92,7 +128,7 @@ function guard<T extends object>(target: T, gate: SignInGate, own: Partial<Recor
       if (typeof value !== 'function') return value;
       const method = value as (...args: unknown[]) => Promise<unknown>;
       if (typeof key !== 'string') return method.bind(object);
-      return (...args: unknown[]) => gate.run(key, () => method.apply(object, args));
+      return (...args: unknown[]) => gate.run(key, args, () => method.apply(object, args));
     },
   });
 }
@@ -107,11 +143,13 @@ export function withSignIn(backend: Backend, ask: AskSignIn): Backend {
     after();
     return answer;
   };
-  const desktop = guard(raw, gate, {
-    signIn: (...args: Parameters<Desktop['signIn']>) => counted(raw.signIn(...args), () => gate.signedIn()),
-    signInBrowser: (id: string) => counted(raw.signInBrowser(id), () => gate.signedIn()),
-    useConnection: (id: string) =>
-      raw.useConnection(id).finally(() => gate.connectionChanged()),
-  });
-  return guard(backend, gate, { desktop });
+  const own: Partial<Record<string, unknown>> = {
+    signIn: (...args: Parameters<Desktop['signIn']>) => counted(raw.signIn(...args), () => gate.signedIn(args[0])),
+    signInBrowser: (id: string) => counted(raw.signInBrowser(id), () => gate.signedIn(id)),
+  };
+  for (const name of SWITCHING) {
+    const method = raw[name as 'useConnection' | 'removeConnection'].bind(raw);
+    own[name] = (id: string) => method(id).finally(() => gate.connectionChanged());
+  }
+  return guard(backend, gate, { desktop: guard(raw, gate, own) });
 }

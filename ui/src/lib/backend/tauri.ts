@@ -63,6 +63,7 @@ const desktop: Desktop = {
   useConnection: (id) => call<Connections>('use_connection', { id }),
   signIn: (id, input) => call<Connections>('sign_in', { id, input }),
   signInBrowser: (id) => call<Connections>('sign_in_browser', { id }),
+  cancelSignIn: (id) => call<void>('cancel_sign_in', { id }),
   signOut: (id) => call<Connections>('sign_out', { id }),
   copyPlan: (target, id, targetId) => call<CopyPlan>('copy_plan', { target, id, targetId }),
   copyConfiguration: (target, id, targetId, base) => call<CopyOutcome>('copy_configuration', { target, id, targetId, base }),

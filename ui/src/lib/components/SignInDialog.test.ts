@@ -48,7 +48,7 @@ describe('the sign-in dialog', () => {
     const { desktop } = fakeDesktop([LOCAL, remote({ signIn: 'browser', signedIn: false })]);
     let finish: () => void = () => {};
     desktop.signInBrowser.mockImplementation(
-      (id: string) => new Promise<Connections>((resolve) => (finish = () => resolve({ connections: [remote({ id, signIn: 'browser' })], current: id }))),
+      (id: string) => new Promise<Connections>((resolve) => (finish = () => resolve({ connections: [remote({ id, signIn: 'browser' })], current: id, notices: [] }))),
     );
     const onDone = vi.fn();
     render(SignInDialog, { props: { desktop, connection: remote({ signIn: 'browser' }), onDone } });
@@ -68,6 +68,19 @@ describe('the sign-in dialog', () => {
     await fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(onDone).toHaveBeenCalledWith(null);
     expect(desktop.signIn).not.toHaveBeenCalled();
+    expect(desktop.cancelSignIn).not.toHaveBeenCalled();
+  });
+
+  test('cancel while waiting for the browser stops the shell waiting', async () => {
+    const { desktop } = fakeDesktop([LOCAL, remote({ signIn: 'browser', signedIn: false })]);
+    desktop.signInBrowser.mockImplementation(() => new Promise<Connections>(() => {}));
+    const onDone = vi.fn();
+    render(SignInDialog, { props: { desktop, connection: remote({ signIn: 'browser' }), onDone } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Sign in with the browser' }));
+    await screen.findByTestId('sign-in-waiting');
+    await fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(desktop.cancelSignIn).toHaveBeenCalledWith('c-staging');
+    expect(onDone).toHaveBeenCalledWith(null);
   });
 });
 

@@ -13,6 +13,14 @@ describe('desktop settings', () => {
     expect(screen.queryByLabelText('Access token')).toBeNull();
   });
 
+  test('says what went wrong with the connections or their secrets since the start', async () => {
+    const shell = fakeDesktop([LOCAL, remote()], 'local');
+    const damaged = 'The secrets file /home/ana/desktop-secrets.json was damaged (at line 3, column 9), so Search Studio started without the secrets in it.';
+    shell.state.notices = [damaged];
+    render(SettingsDialog, { props: { desktop: shell.desktop, onClose: () => {}, onBackendChanged: () => {}, onDataChanged: () => {} } });
+    expect((await screen.findByTestId('connections-notice')).textContent).toBe(damaged);
+  });
+
   test('imports a chosen file with a progress bar that can be cancelled', async () => {
     const { desktop, emit } = fakeDesktop();
     const onDataChanged = vi.fn();
