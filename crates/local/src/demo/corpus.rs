@@ -1,31 +1,27 @@
-//! Generating demo documents: a small seeded PRNG (so the corpus is identical on every machine and every
-//! version of any dependency) and the assembly of titles, summaries, full texts, facets and images.
+//! Generating demo documents: a seeded ChaCha8 generator (a portable algorithm whose output is fixed by
+//! its seed, so the corpus is identical on every machine) and the assembly of titles, summaries, full
+//! texts, facets and images.
 
+use rand::seq::index;
+use rand::{Rng as _, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 use studio_model::{Document, FacetGroup, Refiner};
 
 use super::scheme::{concept_uri, Tree, REGIONS, TOPICS};
 use super::words::{AUTHORS, COMPANIES, CONTEXTS, SENTENCES, TITLES};
 
-/// SplitMix64: tiny, fast, and fully determined by its seed.
-pub(crate) struct Rng(u64);
+/// The demo's random source, with the few draws the assembly below needs.
+pub(crate) struct Rng(ChaCha8Rng);
 
 impl Rng {
     pub(crate) fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    pub(crate) fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        Rng(ChaCha8Rng::seed_from_u64(seed))
     }
 
     /// A number in `0..n` (n > 0).
     pub(crate) fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n.max(1) as u64) as usize
+        self.0.gen_range(0..n.max(1))
     }
 
     pub(crate) fn pick<T: Copy>(&mut self, items: &[T]) -> T {
@@ -34,18 +30,12 @@ impl Rng {
 
     /// `k` distinct indices below `n`, in random order.
     pub(crate) fn distinct(&mut self, k: usize, n: usize) -> Vec<usize> {
-        let mut all: Vec<usize> = (0..n).collect();
-        for i in 0..k.min(n) {
-            let j = i + self.below(n - i);
-            all.swap(i, j);
-        }
-        all.truncate(k.min(n));
-        all
+        index::sample(&mut self.0, n, k.min(n)).into_vec()
     }
 
     /// A float in [0, 1).
     pub(crate) fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+        self.0.gen()
     }
 }
 

@@ -1,20 +1,19 @@
 //! Random small corpora with a hierarchical concept scheme, kept both as import lines and as a plain model
 //! that the oracle reads.
 
+use rand::{Rng as _, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
-pub struct Rng(pub u64);
+/// The seeded generator every random choice of a case is drawn from, so that a failing seed replays.
+pub struct Rng(ChaCha8Rng);
 
 impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+    pub fn new(seed: u64) -> Self {
+        Rng(ChaCha8Rng::seed_from_u64(seed))
     }
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        self.0.gen_range(0..n.max(1))
     }
     pub fn chance(&mut self, percent: usize) -> bool {
         self.below(100) < percent

@@ -121,7 +121,7 @@ fn load(c: &Corpus) -> (tempfile::TempDir, Store) {
 fn engine_agrees_with_brute_force() {
     let mut checked_ranked = 0;
     for seed in 0..60u64 {
-        let mut rng = Rng(seed * 7919 + 1);
+        let mut rng = Rng::new(seed);
         let c = corpus(&mut rng);
         let (_dir, store) = load(&c);
         let engine = SearchEngine::new();
