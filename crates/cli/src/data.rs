@@ -1,15 +1,15 @@
-//! `import`, `import-concepts`, `demo-data` and `bench`: filling the local store, and measuring it.
+//! `import`, `import-concepts` and `demo-data`: filling the local store.
 
 use std::fs::File;
 use std::io::{BufReader, IsTerminal, Read, Write};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-use studio_local::{demo, import_concepts, import_documents, os_caller, ImportReport, LocalBackend, Store};
-use studio_model::Backend;
+use studio_local::demo::{self, DemoConfiguration};
+use studio_local::{import_concepts, import_documents, ImportReport, Store};
 
-use super::{runtime, Cli, CliError};
+use super::{Cli, CliError};
 
 /// Counts the bytes read through it, so progress can be shown as a share of the file.
 struct CountingReader<R> {
@@ -98,106 +98,22 @@ pub fn import_concepts_file(cli: &Cli, file: &Path) -> Result<(), CliError> {
 
 /// Loads the demo search space, and its configuration unless one for the demo space already exists.
 pub fn demo_data(cli: &Cli) -> Result<(), CliError> {
-    let store = Store::open_dir(&cli.data_dir()?)?;
+    let backend = cli.local_backend()?;
     let progress = Progress::new(demo::DEMO_DOCUMENTS as u64);
-    let report = demo::load_demo(&store, &mut |lines| {
-        progress.read.store(lines, Ordering::Relaxed);
-        progress.update(lines);
-    })?;
+    let report = demo::load_demo_data(
+        &backend,
+        &mut |lines| {
+            progress.read.store(lines, Ordering::Relaxed);
+            progress.update(lines);
+        },
+        &AtomicBool::new(false),
+    );
     progress.finish();
-    println!("imported {} documents into {}", report.documents.imported, demo::DEMO_SPACE);
-    let backend = LocalBackend::new(store);
-    let rt = runtime()?;
-    let existing = rt.block_on(backend.list_configurations())?;
-    match existing.configurations.iter().find(|c| c.config.search_space == demo::DEMO_SPACE) {
-        Some(config) => println!("configuration {} already uses {}", config.id.unwrap_or_default(), demo::DEMO_SPACE),
-        None => {
-            let outcome = rt.block_on(backend.create_configuration(&os_caller(), demo::demo_configuration()))?;
-            println!("created configuration {} ({})", outcome.config.id.unwrap_or_default(), outcome.config.config.title);
-        }
+    let report = report?;
+    println!("imported {} documents into {}", report.data.documents.imported, demo::DEMO_SPACE);
+    match report.configuration {
+        DemoConfiguration::Existing { id } => println!("configuration {id} already uses {}", demo::DEMO_SPACE),
+        DemoConfiguration::Created { id, title } => println!("created configuration {id} ({title})"),
     }
     Ok(())
-}
-
-/// `studio bench`. The benchmark lives in the separate `studio-bench` binary (so that `studio` links
-/// neither it nor tantivy): it runs the whole benchmark with the same arguments when it is installed
-/// next to `studio`.
-pub fn bench(cli: &Cli, docs: usize, json: bool, dir: Option<PathBuf>) -> Result<(), CliError> {
-    let Some(program) = sibling_bench() else {
-        return Err(CliError::Server(
-            "studio-bench is not installed next to studio (cargo build --release -p studio-bench)".into(),
-        ));
-    };
-    let (dir, scratch) = match dir {
-        Some(dir) => (dir, false),
-        None => (tempdir_in(&cli.data_dir()?)?, true),
-    };
-    let result = delegate(&program, docs, json, &dir);
-    if scratch {
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-    result
-}
-
-/// The `studio-bench` executable in the directory of the running `studio`, if there is one.
-fn sibling_bench() -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?;
-    let program = exe.with_file_name(format!("studio-bench{}", std::env::consts::EXE_SUFFIX));
-    program.is_file().then_some(program)
-}
-
-/// Runs `studio-bench` with the benchmark's arguments; its output is ours.
-fn delegate(program: &Path, docs: usize, json: bool, dir: &Path) -> Result<(), CliError> {
-    let mut command = std::process::Command::new(program);
-    command.args(["--docs", &docs.to_string(), "--dir"]).arg(dir);
-    if json {
-        command.arg("--json");
-    }
-    let status = command
-        .status()
-        .map_err(|source| CliError::Io { what: "cannot run", path: program.display().to_string(), source })?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(CliError::Server(format!("{} failed ({status})", program.display())))
-    }
-}
-
-/// A fresh directory for a benchmark's store under the data directory, removed after the run. It is
-/// always a new directory made here: a name that already exists (a leftover, or a link planted to point
-/// elsewhere) is never reused, so the run cannot write into, or its clean-up delete, anything else.
-fn tempdir_in(parent: &Path) -> Result<PathBuf, CliError> {
-    std::fs::create_dir_all(parent)
-        .map_err(|source| CliError::Io { what: "cannot create", path: parent.display().to_string(), source })?;
-    let mut attempt = 0u32;
-    loop {
-        let dir = parent.join(format!("bench-{}-{attempt}", std::process::id()));
-        match std::fs::create_dir(&dir) {
-            Ok(()) => return Ok(dir),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 1000 => attempt += 1,
-            Err(source) => return Err(CliError::Io { what: "cannot create", path: dir.display().to_string(), source }),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::tempdir_in;
-
-    #[test]
-    fn a_bench_directory_is_always_new_and_inside_the_data_directory() {
-        let root = tempfile::tempdir().unwrap();
-        let (data, elsewhere) = (root.path().join("data"), root.path().join("elsewhere"));
-        std::fs::create_dir_all(&elsewhere).unwrap();
-        std::fs::create_dir_all(&data).unwrap();
-        // A leftover directory and a planted link under the names a run would try first.
-        std::fs::create_dir(data.join(format!("bench-{}-0", std::process::id()))).unwrap();
-        #[cfg(unix)]
-        std::os::unix::fs::symlink(&elsewhere, data.join(format!("bench-{}-1", std::process::id()))).unwrap();
-        let dir = tempdir_in(&data).unwrap();
-        assert_eq!(dir.parent(), Some(data.as_path()));
-        assert!(std::fs::symlink_metadata(&dir).unwrap().is_dir(), "a real directory, not a link");
-        assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "and an empty one");
-        assert!(std::fs::read_dir(&elsewhere).unwrap().next().is_none());
-    }
 }

@@ -1,6 +1,10 @@
-//! Command-line parsing and dispatch. Each subcommand lives in its own module and returns a [`CliError`];
-//! only `main` prints it.
+//! `studio`: Search Studio without a window — the API server and the command-line tools over the local
+//! store. Exit codes: 0 success, 2 usage error, 1 failure with one line on stderr naming the problem.
+//!
+//! This file parses the command line and dispatches; each subcommand lives in its own module and returns a
+//! [`CliError`], which only `main` prints.
 
+mod bench;
 mod config_files;
 mod data;
 mod pull;
@@ -8,6 +12,7 @@ mod serve;
 mod signin;
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use studio_local::{LocalBackend, Store, StoreError};
@@ -64,18 +69,9 @@ enum Command {
     },
     /// Load the bundled demo search space `demo` and one configuration using it
     DemoData,
-    /// Measure import and search speed on a generated corpus
-    Bench {
-        /// Number of documents to generate
-        #[arg(long, default_value_t = 100_000)]
-        docs: usize,
-        /// Print the figures as one JSON object
-        #[arg(long)]
-        json: bool,
-        /// Directory for the benchmark's store [default: a fresh one under the data directory, removed after]
-        #[arg(long, value_name = "DIR")]
-        dir: Option<PathBuf>,
-    },
+    /// Measure import and search speed on a generated corpus, beside tantivy and a naive SQLite approach,
+    /// with the studio-bench program installed next to studio
+    Bench(bench::BenchArgs),
 }
 
 /// Why a command failed; the message is the one line shown on stderr.
@@ -89,6 +85,10 @@ pub enum CliError {
     Backend(#[from] BackendError),
     #[error(transparent)]
     Auth(#[from] studio_server::auth::AuthFileError),
+    #[error(transparent)]
+    Demo(#[from] studio_local::demo::DemoError),
+    #[error(transparent)]
+    Bench(#[from] bench::BenchError),
     #[error("{0}")]
     Input(String),
     #[error("{what} {path}: {source}")]
@@ -96,6 +96,21 @@ pub enum CliError {
     #[error("{0}")]
     Server(String),
 }
+
+impl CliError {
+    /// The process's exit code for this failure: a usage error that studio-bench reported is one here too.
+    fn exit_code(&self) -> ExitCode {
+        match self {
+            CliError::Bench(bench::BenchError::Failed(status)) if status.code() == Some(USAGE_ERROR) => {
+                ExitCode::from(USAGE_ERROR as u8)
+            }
+            _ => ExitCode::FAILURE,
+        }
+    }
+}
+
+/// The exit code of a usage error, as clap gives it.
+const USAGE_ERROR: i32 = 2;
 
 impl Cli {
     /// The data directory by the rules of decisions.md §1.
@@ -127,6 +142,17 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Import { search_space, file } => data::import(&cli, search_space, file),
         Command::ImportConcepts { file } => data::import_concepts_file(&cli, file),
         Command::DemoData => data::demo_data(&cli),
-        Command::Bench { docs, json, dir } => data::bench(&cli, *docs, *json, dir.clone()),
+        Command::Bench(args) => bench::run(&cli, args),
+    }
+}
+
+fn main() -> ExitCode {
+    let args = Cli::parse();
+    match run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            e.exit_code()
+        }
     }
 }

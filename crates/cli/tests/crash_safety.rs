@@ -6,8 +6,6 @@
 //!
 //! Rounds are bounded (STUDIO_CRASH_ROUNDS, default 24 of each) so the test stays well under a minute.
 
-mod support;
-
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -20,7 +18,8 @@ use rusqlite::Connection;
 use serde_json::{json, Value};
 use studio_local::{LocalBackend, Store};
 use studio_model::{Configuration, SearchRequest};
-use support::{client, serve, STUDIO};
+
+use crate::support::{client, serve, STUDIO};
 
 fn rounds() -> usize {
     std::env::var("STUDIO_CRASH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(24)

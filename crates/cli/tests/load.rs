@@ -7,14 +7,13 @@
 //! longer run reported in docs/performance.md uses the same test with larger values; throughput and
 //! latency quantiles are printed, never asserted.
 
-mod load_driver;
-mod support;
-
 use std::collections::HashMap;
 use std::time::Duration;
 
 use serde_json::Value;
-use support::{client, rss_kib, serve, studio};
+
+use crate::load_driver;
+use crate::support::{client, rss_kib, serve, studio};
 
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)

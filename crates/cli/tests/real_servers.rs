@@ -2,14 +2,13 @@
 //! (decisions.md §7): one that offers api.md's operations only and answers the rest as Spring does, and
 //! one that takes a provider's short-lived tokens, which the CLI obtains and renews by itself.
 
-mod support;
-
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use studio_testkit::{ApiOnlyOptions, ApiOnlyServer, OidcProvider, ProviderOptions};
-use support::{client, serve_with, studio, Served};
+
+use crate::support::{client, serve_with, studio, Served, STUDIO};
 
 /// A `studio serve` over a store with the demo data, and the API-only double in front of it.
 fn api_only_upstream(offer: Vec<&'static str>) -> (tempfile::TempDir, Served, ApiOnlyServer) {
@@ -109,7 +108,7 @@ fn a_proxy_with_wrong_or_missing_credentials_stops_at_once_saying_why() {
     let provider = provider();
     let dir = tempfile::tempdir().unwrap();
     let start = |envs: &[(&str, &str)]| {
-        let out = Command::new(support::STUDIO)
+        let out = Command::new(STUDIO)
             .args(["serve", "--listen", "127.0.0.1:0", "--upstream", "http://127.0.0.1:9", "--upstream-issuer", provider.issuer(), "--data-dir"])
             .arg(dir.path())
             .env_remove("STUDIO_UPSTREAM_USERNAME")
@@ -132,7 +131,7 @@ fn pull_signs_in_with_the_password_grant() {
     let provider = provider();
     let (_data, inner) = oidc_server(provider.issuer());
     let local = tempfile::tempdir().unwrap();
-    let out = Command::new(support::STUDIO)
+    let out = Command::new(STUDIO)
         .args(["pull", "--from", &inner.base, "--config", "1", "--issuer", provider.issuer(), "--data-dir"])
         .arg(local.path())
         .envs([("STUDIO_REMOTE_USERNAME", "ana"), ("STUDIO_REMOTE_PASSWORD", "ana-password"), ("STUDIO_REMOTE_CLIENT_SECRET", "ppt-secret")])

@@ -2,8 +2,6 @@
 //! never reach the logs or the disk, no CORS header is ever sent, slow or oversized request heads and slow
 //! bodies are cut off, and the commands write nothing outside the data directory and the file named.
 
-mod support;
-
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
@@ -11,7 +9,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use support::{client, serve, serve_with, studio, STUDIO};
+
+use crate::support::{client, serve, serve_with, studio, STUDIO};
 
 /// Every file under `dir`, recursively.
 fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {

@@ -2,14 +2,12 @@
 //! status rules of decisions.md §5 (502 unreachable or not the API, 504 timeout, the upstream's own 4xx
 //! passed through), a healthy proxy throughout, and recovery when the upstream comes back.
 
-#[path = "../../remote/tests/support/mod.rs"]
-mod support;
-
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
 use serde_json::{json, Value};
-use support::{api_error, cut_short, free_port, json, response, FakeServer, Reply};
+
+use crate::remote_support::{api_error, cut_short, free_port, json, response, FakeServer, Reply, Seen};
 
 const STUDIO: &str = env!("CARGO_BIN_EXE_studio");
 const UPSTREAM_TOKEN: &str = "upstream-s3cret";
@@ -68,7 +66,7 @@ fn good_list() -> Reply {
 }
 
 /// A fake upstream that misbehaves per configuration id in the path and answers the list well.
-fn misbehaving(_: usize, seen: &support::Seen) -> Reply {
+fn misbehaving(_: usize, seen: &Seen) -> Reply {
     let path = seen.line.split_whitespace().nth(1).unwrap_or_default().to_owned();
     match path.as_str() {
         "/api/configurations" => good_list(),

@@ -1,11 +1,10 @@
 //! `studio serve --oidc-issuer` (decisions.md §7): JWT access tokens of an OpenID Connect provider, beside
-//! the auth file's tokens, through the real router, against a provider on loopback; and the real binary
-//! against the real OpenID Connect provider of studio-testkit (`serve_process`).
+//! the auth file's tokens, through the real router, against a provider on loopback. The real binary against
+//! the real OpenID Connect provider of studio-testkit is tested in crates/cli (`oidc_serve`).
 
 mod common;
 mod oidc_tokens {
     pub mod provider;
-    pub mod serve_process;
 }
 
 use std::sync::Arc;

@@ -4,8 +4,8 @@
 use serde_json::{json, Value};
 use studio_model::{BackendError, LogAction};
 
-use crate::fixtures::Fixture;
-use crate::transcript::Transcript;
+use super::fixtures::Fixture;
+use super::transcript::Transcript;
 
 fn body(title: &str, space: &str) -> Value {
     json!({"config": {"title": title, "searchSpace": space}})

@@ -40,10 +40,10 @@ macro_rules! conformance {
 }
 
 conformance! {
-    crate::configurations::create_read_update => create_read_update,
-    crate::configurations::extensions => extensions,
-    crate::configurations::unknown_fields_round_trip => unknown_fields_round_trip,
-    crate::search::search => search,
-    crate::search::similar_and_recommendations => similar_and_recommendations,
-    crate::search::search_spaces => search_spaces,
+    crate::conformance::configurations::create_read_update => create_read_update,
+    crate::conformance::configurations::extensions => extensions,
+    crate::conformance::configurations::unknown_fields_round_trip => unknown_fields_round_trip,
+    crate::conformance::search::search => search,
+    crate::conformance::search::similar_and_recommendations => similar_and_recommendations,
+    crate::conformance::search::search_spaces => search_spaces,
 }

@@ -5,8 +5,8 @@ use serde_json::json;
 use studio_local::demo::demo_configuration;
 use studio_model::{BackendError, RecommendQuery, SearchRequest, SelectedFacet, SimilarQuery, ALL_CONCEPTS_FIELD};
 
-use crate::fixtures::{Fixture, CORPUS_DOCUMENTS};
-use crate::transcript::Transcript;
+use super::fixtures::{Fixture, CORPUS_DOCUMENTS};
+use super::transcript::Transcript;
 
 fn text(input: &str) -> SearchRequest {
     SearchRequest { input: Some(input.into()), ..Default::default() }

@@ -6,19 +6,22 @@
 //! Everything here is a pure function of its seed; it never reads the clock or the environment.
 
 mod corpus;
+mod load;
 mod scheme;
 mod words;
 
-use std::io::{Cursor, Write};
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
 
 use serde::Serialize;
 use serde_json::{json, Value};
 use studio_model::Document;
 
+pub use load::{load_demo_data, DemoConfiguration, DemoDataReport, DemoError};
 pub use scheme::{concept_uri, demo_concepts, DemoConcept, CONCEPT_BASE};
 
 use crate::error::StoreError;
-use crate::import::{import_concepts, import_documents, ImportReport};
+use crate::import::ImportReport;
 use crate::store::Store;
 
 /// The demo search space id.
@@ -60,17 +63,11 @@ pub struct DemoReport {
     pub documents: ImportReport,
 }
 
-/// Loads the demo concept scheme and documents into `store` (not the configuration: create that from
-/// [`demo_configuration`] through the backend, so that its history is written). Loading again replaces
-/// the documents. `on_progress` receives the number of document lines read so far.
+/// Loads the demo concept scheme and documents into `store`, without the configuration ([`load_demo_data`]
+/// loads the whole demo). Loading again replaces the documents. `on_progress` receives the number of
+/// document lines read so far.
 pub fn load_demo(store: &Store, on_progress: &mut dyn FnMut(u64)) -> Result<DemoReport, StoreError> {
-    let mut concepts = Vec::new();
-    write_concepts(&mut concepts)?;
-    let concepts = import_concepts(store, Cursor::new(concepts), &mut |_| {})?;
-    let mut documents = Vec::new();
-    write_documents(&mut documents, DEMO_DOCUMENTS, DEMO_SEED)?;
-    let documents = import_documents(store, DEMO_SPACE, Cursor::new(documents), on_progress)?;
-    Ok(DemoReport { concepts, documents })
+    load::load_data(store, on_progress, &AtomicBool::new(false))
 }
 
 fn facet(uri: &str, title: &str, mode: &str, sorting: &str, order: &str, maximum: i32) -> Value {

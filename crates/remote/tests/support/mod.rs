@@ -2,7 +2,7 @@
 //! and answers whatever the test's handler says, byte for byte: good JSON, HTML, truncated bodies, or
 //! nothing at all. It counts and records the requests it saw.
 //!
-//! Shared by studio-remote's tests and studio-server's proxy tests (included there by path).
+//! Shared by studio-remote's tests and the `studio serve --upstream` tests of crates/cli (included there by path).
 
 #![allow(dead_code)]
 

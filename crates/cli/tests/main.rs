@@ -1,0 +1,21 @@
+//! The tests that start the real `studio` binary, gathered in one test binary: each file of this directory
+//! is a module here, so that a change links one test program instead of one per file.
+
+mod support;
+
+/// The misbehaving server of studio-remote's tests, which `upstream` puts behind `studio serve --upstream`.
+#[path = "../../remote/tests/support/mod.rs"]
+mod remote_support;
+
+mod cli_data;
+mod cli_pull;
+mod conformance;
+mod crash_safety;
+mod load;
+mod load_driver;
+mod oidc_serve;
+mod real_servers;
+mod security;
+mod server_process;
+mod upstream;
+mod web_sign_in;
