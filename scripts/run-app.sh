@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 ensure_base
 ensure_desktop_libs
 bash scripts/test-ui.sh build
-cargo build --release -p search-studio -p studio-server
+cargo build --release -p search-studio -p studio-cli
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
   echo "error: no display: run this in a desktop session (or set DISPLAY)" >&2
   exit 1

@@ -123,7 +123,7 @@ fn api_docs_is_swagger_2_listing_only_what_is_offered() {
 #[test]
 fn forwards_the_api_to_studio_serve_and_serves_the_ui_under_its_policy() {
     let Some(program) = studio_program() else {
-        println!("note: target/debug/studio is not built (cargo build -p studio-server), so forwarding is not tested here");
+        println!("note: target/debug/studio is not built (cargo build -p studio-cli), so forwarding is not tested here");
         return;
     };
     let upstream = StudioServe::start(&program);
