@@ -77,6 +77,12 @@ async fn a_token_limited_to_other_search_spaces_is_403_for_their_configurations(
     // Moving her own configuration into a space she may not use, or creating one there, is refused too.
     assert_error(&app.call("PUT", &format!("/api/configurations/{news}"), Some(NEWS_ONLY), Some(json!({"config": {"searchSpace": "demo"}}))).await, 403);
     assert_error(&app.call("POST", "/api/configurations", Some(NEWS_ONLY), Some(json!({"config": {"title": "x", "searchSpace": "demo"}}))).await, 403);
+    // Nor may a search through her own configuration swap in another space with the preview's settings.
+    let swapped = json!({"input": "", "config": {"searchSpace": "demo"}});
+    let message = assert_error(&app.call("POST", &format!("/api/configurations/{news}/search"), Some(NEWS_ONLY), Some(swapped)).await, 403);
+    assert!(message.contains("demo"), "{message}");
+    let own = json!({"input": "", "config": {"searchSpace": "news", "title": "Draft"}});
+    assert_eq!(app.call("POST", &format!("/api/configurations/{news}/search"), Some(NEWS_ONLY), Some(own)).await.status, 200);
 
     // Lists show her only what she may use.
     let list = app.call("GET", "/api/configurations", Some(NEWS_ONLY), None).await;

@@ -64,6 +64,12 @@ pub async fn search(
 ) -> Result<Json<SearchResponse>, AppError> {
     s.authorize(&p, Operation::Search, id).await?;
     let request: SearchRequest = body.typed()?;
+    // The preview's settings may name another search space: the caller must be allowed to use that one too.
+    if let Some(space) = request.config.as_ref().and_then(|c| c.get("searchSpace")).and_then(|v| v.as_str()) {
+        if !space.trim().is_empty() {
+            p.require_space(space)?;
+        }
+    }
     if let Some(start) = request.start.filter(|s| *s < 0) {
         return Err(AppError::bad_request(format!("field `start` must be 0 or more (it was {start})")));
     }
