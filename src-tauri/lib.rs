@@ -50,7 +50,7 @@ pub enum StartError {
     #[error("cannot read the local store: {0}")]
     Read(#[from] BackendError),
     #[error("cannot load the demo data: {0}")]
-    Demo(String),
+    Demo(studio_local::demo::DemoError),
     #[error("cannot open the settings: {}", .0.message)]
     Settings(IpcError),
 }

@@ -2,15 +2,16 @@
 //! as `task-progress` events and stops when asked; batches already written stay written.
 
 use std::fs::File;
-use std::io::{BufReader, Cursor, Read};
+use std::io::{BufReader, Read};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use serde::Serialize;
 use ts_rs::TS;
-use studio_local::{demo, import_concepts, import_documents, os_caller, ImportReport, LocalBackend, StoreError};
-use studio_model::{Backend, ErrorCode};
+use studio_local::demo::{self, DemoError};
+use studio_local::{import_documents, os_caller, ImportReport, LocalBackend, StoreError};
+use studio_model::ErrorCode;
 use crate::error::IpcError;
 use crate::state::Tasks;
 
@@ -98,25 +99,16 @@ pub fn start_import(tasks: &Tasks, local: &LocalBackend, path: PathBuf, search_s
 /// Loads the demo search space, and its configuration unless one for the demo space exists.
 pub fn start_demo_load(tasks: &Tasks, local: &LocalBackend) -> u64 {
     let label = "Loading the demo search space".to_owned();
-    spawn(tasks, local, label, Some(demo::DEMO_DOCUMENTS as u64), Box::new(load_demo))
+    spawn(tasks, local, label, Some(demo::DEMO_DOCUMENTS as u64), Box::new(|local, progress, cancel| {
+        load_demo(local, progress, cancel).map_err(|e| e.to_string())
+    }))
 }
 
-/// The demo load itself, also run on first launch.
-pub fn load_demo(local: &LocalBackend, progress: &mut dyn FnMut(u64), cancel: Arc<AtomicBool>) -> Result<String, String> {
-    let mut concepts = Vec::new();
-    demo::write_concepts(&mut concepts).map_err(|e| e.to_string())?;
-    describe(import_concepts(local.store(), Cursor::new(concepts), &mut |_| {}))?;
-    let mut documents = Vec::new();
-    demo::write_documents(&mut documents, demo::DEMO_DOCUMENTS, demo::DEMO_SEED).map_err(|e| e.to_string())?;
-    let reader = BufReader::new(Cancellable { inner: Cursor::new(documents), cancel });
-    let report = describe(import_documents(local.store(), demo::DEMO_SPACE, reader, progress))?;
-    tauri::async_runtime::block_on(async {
-        let list = local.list_configurations().await.map_err(|e| e.to_string())?;
-        if !list.configurations.iter().any(|c| c.config.search_space == demo::DEMO_SPACE) {
-            local.create_configuration(&os_caller(), demo::demo_configuration()).await.map_err(|e| e.to_string())?;
-        }
-        Ok(format!("imported {} documents into {}", report.imported, demo::DEMO_SPACE))
-    })
+/// The demo load itself, also run on first launch: the whole demo (studio_local's one loader), with the
+/// task's progress and cancel flag.
+pub fn load_demo(local: &LocalBackend, progress: &mut dyn FnMut(u64), cancel: Arc<AtomicBool>) -> Result<String, DemoError> {
+    let report = demo::load_demo_data(local, progress, &cancel)?;
+    Ok(format!("imported {} documents into {}", report.data.documents.imported, demo::DEMO_SPACE))
 }
 
 /// Pulls configuration `id` of the current remote server, and the documents its search returns, into the
