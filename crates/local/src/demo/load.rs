@@ -92,3 +92,45 @@ pub(super) fn load_data(store: &Store, on_progress: &mut dyn FnMut(u64), cancel:
     let documents = import_documents(store, DEMO_SPACE, reader, on_progress)?;
     Ok(DemoReport { concepts, documents })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::{load_demo_data, DemoConfiguration};
+    use crate::backend::LocalBackend;
+    use crate::configs;
+    use crate::demo::{DEMO_DOCUMENTS, DEMO_SPACE};
+    use crate::store::Store;
+
+    fn backend(dir: &tempfile::TempDir) -> LocalBackend {
+        LocalBackend::new(Store::open_dir(dir.path()).unwrap())
+    }
+
+    #[test]
+    fn the_first_load_creates_the_configuration_and_a_second_keeps_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let local = backend(&dir);
+        let mut last = 0;
+        let first = load_demo_data(&local, &mut |n| last = n, &AtomicBool::new(false)).unwrap();
+        assert_eq!(first.data.documents.imported, DEMO_DOCUMENTS as u64);
+        assert_eq!(last, DEMO_DOCUMENTS as u64);
+        let DemoConfiguration::Created { id, title } = first.configuration else { panic!("{first:?}") };
+        assert_eq!(title, "Industry news (demo)");
+        let again = load_demo_data(&local, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+        assert_eq!(again.configuration, DemoConfiguration::Existing { id });
+        let list = configs::list(&local.store().conn().unwrap()).unwrap();
+        assert_eq!(list.configurations.len(), 1, "one configuration over the demo space");
+        assert_eq!(list.configurations[0].config.search_space, DEMO_SPACE);
+    }
+
+    #[test]
+    fn a_cancelled_load_stops_and_creates_no_configuration() {
+        let dir = tempfile::tempdir().unwrap();
+        let local = backend(&dir);
+        let failed = load_demo_data(&local, &mut |_| {}, &AtomicBool::new(true));
+        assert!(failed.unwrap_err().to_string().contains("cancelled"));
+        let list = configs::list(&local.store().conn().unwrap()).unwrap();
+        assert!(list.configurations.is_empty());
+    }
+}
