@@ -18,7 +18,7 @@ fn usage(message: &str) -> ! {
 
 pub fn export(cli: &Cli, args: &[String], all: bool) -> Result<(), CliError> {
     let (value, file) = match (all, args) {
-        (true, [file @ ..]) if file.len() <= 1 => {
+        (true, file) if file.len() <= 1 => {
             let backend = cli.local_backend()?;
             let bundle = runtime()?.block_on(files::export_all(&backend)).map_err(|e| CliError::Input(e.to_string()))?;
             (bundle, file.first().map(PathBuf::from))

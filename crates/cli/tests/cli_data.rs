@@ -74,6 +74,25 @@ fn bench_prints_rates_and_latencies_as_json() {
 }
 
 #[test]
+fn bench_passes_studio_bench_its_usage_errors_and_names_the_build_when_it_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = studio(dir.path(), &["bench", "--no-such-option"]);
+    assert_eq!(out.status.code(), Some(2), "a usage error of studio-bench is one of studio bench");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("--no-such-option") && stderr.contains("studio-bench"), "{stderr}");
+
+    // A `studio` with no studio-bench beside it says in one line what to build.
+    let alone = dir.path().join("bin").join("studio");
+    std::fs::create_dir_all(alone.parent().unwrap()).unwrap();
+    std::fs::copy(STUDIO, &alone).unwrap();
+    let out = Command::new(&alone).arg("--data-dir").arg(dir.path()).args(["bench", "--docs", "100"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("cargo build -p studio-bench"), "{stderr}");
+}
+
+#[test]
 fn export_all_and_import_config_round_trip_every_configuration_as_new_ones() {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let first = a.path().join("one.json");

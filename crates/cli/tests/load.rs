@@ -70,7 +70,7 @@ fn concurrent_clients_get_no_error_lose_no_write_and_memory_stays_flat() {
         outcome.updated.len()
     );
     assert!(outcome.errors.is_empty(), "answers that were not 200: {:?}", outcome.errors);
-    assert!(second_requests > 0 && outcome.created.len() > 0, "the load did nothing");
+    assert!(second_requests > 0 && !outcome.created.is_empty(), "the load did nothing");
 
     // No lost or duplicated write: each create answered 200 is listed exactly once, with the last update.
     let list = get("/api/configurations");

@@ -204,7 +204,7 @@ fn commands_write_only_into_the_data_directory_and_the_file_named() {
     run(&["bench", "--docs", "200", "--json"]);
     assert!(files_under(&home).is_empty(), "nothing is written to the home directory: {:?}", files_under(&home));
     assert!(files_under(&cwd).is_empty(), "nothing is written to the working directory: {:?}", files_under(&cwd));
-    assert_eq!(files_under(&exported.parent().unwrap().to_path_buf()), vec![exported.clone()]);
+    assert_eq!(files_under(exported.parent().unwrap()), vec![exported.clone()]);
     let leftovers: Vec<_> = std::fs::read_dir(&data).unwrap().flatten().map(|e| e.file_name()).collect();
     assert!(
         leftovers.iter().all(|n| n.to_string_lossy().starts_with(studio_local::DB_FILE)),
