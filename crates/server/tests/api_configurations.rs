@@ -1,9 +1,8 @@
 //! Operations 1–6 of api.md and the configuration extensions of decisions.md §5, through the router.
 
-mod common;
-
-use common::{app, assert_error, ADMIN};
 use serde_json::json;
+
+use crate::common::{app, assert_error, ADMIN};
 
 #[tokio::test]
 async fn default_settings_are_the_template() {

@@ -1,11 +1,10 @@
 //! The authentication and authorisation matrix of decisions.md §5.
 
-mod common;
-
 use axum::body::Body;
 use axum::http::Request;
-use common::{app, assert_error, ADMIN, NEWS_ONLY, READER, SEARCHER};
 use serde_json::json;
+
+use crate::common::{app, assert_error, ADMIN, NEWS_ONLY, READER, SEARCHER};
 
 #[tokio::test]
 async fn requests_without_a_usable_token_are_401() {

@@ -1,11 +1,10 @@
 //! Bad requests get a clear 4xx with the error body, and leave the store as it was.
 
-mod common;
-
 use axum::body::Body;
 use axum::http::Request;
-use common::{app, assert_error, TestApp, ADMIN};
 use serde_json::{json, Value};
+
+use crate::common::{app, assert_error, TestApp, ADMIN};
 
 async fn snapshot(app: &TestApp) -> Value {
     app.get("/api/configurations").await.body["configurations"].clone()

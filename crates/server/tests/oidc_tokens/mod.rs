@@ -2,10 +2,7 @@
 //! the auth file's tokens, through the real router, against a provider on loopback. The real binary against
 //! the real OpenID Connect provider of studio-testkit is tested in crates/cli (`oidc_serve`).
 
-mod common;
-mod oidc_tokens {
-    pub mod provider;
-}
+mod provider;
 
 use std::sync::Arc;
 
@@ -14,15 +11,16 @@ use axum::http::Request;
 use axum::Router;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use common::{assert_error, Answer};
 use http_body_util::BodyExt;
 use jsonwebtoken::{EncodingKey, Header};
-use oidc_tokens::provider::{fixture, now, SigningKey, TestProvider};
 use serde_json::{json, Value};
 use studio_local::{LocalBackend, Store};
 use studio_server::auth::{ProviderSettings, ProviderTokens};
 use studio_server::{token_digest, Auth};
 use tower::ServiceExt;
+
+use crate::common::{assert_error, Answer};
+use provider::{fixture, now, SigningKey, TestProvider};
 
 /// A token of the auth file, not a JWT.
 const FILE_TOKEN: &str = "carl-file-token";

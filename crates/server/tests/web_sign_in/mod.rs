@@ -4,9 +4,7 @@
 //! both stay as they were. Against the real OpenID Connect provider of studio-testkit, through the router;
 //! the real binary is tested in crates/cli (`web_sign_in`).
 
-mod web_sign_in {
-    pub mod support;
-}
+mod support;
 
 use std::sync::Arc;
 
@@ -19,7 +17,8 @@ use studio_local::{LocalBackend, Store};
 use studio_server::auth::{ProviderSettings, ProviderTokens};
 use studio_server::Auth;
 use tower::ServiceExt;
-use web_sign_in::support::{connect_src, origin_of, provider, write_auth_file};
+
+use support::{connect_src, origin_of, provider, write_auth_file};
 
 /// The router over a fresh store; accepting the provider's tokens when `provider_settings` is given.
 async fn router(dir: &std::path::Path, provider_settings: Option<ProviderSettings>) -> Router {
