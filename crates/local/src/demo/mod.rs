@@ -1,9 +1,10 @@
 //! The bundled demo: a deterministic search space `demo` of industry news (titles, summaries, full texts,
 //! dates over six years, authors, companies, sentiment, some pictures), a three-level concept scheme of
 //! topics and regions, and one configuration using it, so that a first launch shows a convincing search
-//! application. The same generator makes corpora of any size for `studio bench`.
+//! application. The generator also makes test corpora of any size.
 //!
-//! Everything here is a pure function of its seed; it never reads the clock or the environment.
+//! The generators are pure functions of their seed: they never read the clock or the environment. Only
+//! the loaders ([`load_demo`], [`load_demo_data`]) write, into the store they are given.
 
 mod corpus;
 mod load;
