@@ -177,7 +177,7 @@ fn remember_geometry<R: Runtime>(window: &tauri::WebviewWindow<R>) {
 pub fn with_app<R: Runtime>(base: tauri::Builder<R>) -> tauri::Builder<R> {
     base.plugin(tauri_plugin_store::Builder::new().build())
         .plugin(tauri_plugin_dialog::init())
-        .invoke_handler(all_commands!())
+        .invoke_handler(commands::handler())
 }
 
 /// The app's context (configuration, assets, capabilities) for any runtime.

@@ -46,11 +46,6 @@ pub async fn set_active(slot: State<'_, BackendSlot>, id: i32) -> Answer<Configu
 }
 
 #[tauri::command]
-pub async fn visible_configurations(slot: State<'_, BackendSlot>) -> Answer<Vec<Configuration>> {
-    Ok(slot.get().visible_configurations().await?)
-}
-
-#[tauri::command]
 pub async fn configuration_logs(slot: State<'_, BackendSlot>, id: i32) -> Answer<Vec<LogEntry>> {
     Ok(slot.get().configuration_logs(id).await?)
 }

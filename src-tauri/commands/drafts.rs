@@ -22,12 +22,6 @@ pub async fn get_draft(slot: State<'_, BackendSlot>, config_id: i32) -> Answer<O
 }
 
 #[tauri::command]
-pub async fn list_drafts(slot: State<'_, BackendSlot>) -> Answer<Vec<DraftRecord>> {
-    let (_, key) = slot.get_keyed();
-    Ok(slot.sync().drafts(&key)?)
-}
-
-#[tauri::command]
 pub async fn discard_draft(slot: State<'_, BackendSlot>, config_id: i32) -> Answer<bool> {
     let (_, key) = slot.get_keyed();
     Ok(slot.sync().discard_draft(&key, config_id)?)

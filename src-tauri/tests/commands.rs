@@ -2,6 +2,8 @@
 //! as `{code, message}`.
 
 use serde_json::{json, Value};
+use tauri::ipc::Origin;
+use tauri::test::MockRuntime;
 use tauri::Listener;
 
 mod bindings;
@@ -83,6 +85,20 @@ fn only_this_apps_commands_and_the_granted_plugins_may_be_called() {
         let refused = h.invoke(cmd, json!({})).unwrap_err();
         assert!(refused.to_string().contains("not allowed"), "{cmd}: {refused}");
     }
+}
+
+#[test]
+fn the_window_may_call_exactly_the_listed_commands() {
+    let mut context = search_studio::context::<MockRuntime>();
+    let authority = context.runtime_authority_mut();
+    let allowed = |command: &str| authority.resolve_access(command, "main", "main", &Origin::Local).is_some();
+    for (_, command) in bindings::commands::COMMANDS {
+        assert!(allowed(command), "{command} is listed but not granted");
+    }
+    for gone in ["list_drafts", "visible_configurations", "plugin:store|load", "plugin:dialog|message"] {
+        assert!(!allowed(gone), "{gone} is granted");
+    }
+    assert!(authority.resolve_access("search", "other", "other", &Origin::Local).is_none(), "only the main window");
 }
 
 /// A real `studio serve` router on loopback, holding one configuration.

@@ -4,7 +4,8 @@
 use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
-use tauri::Listener;
+use search_studio::BackendSlot;
+use tauri::{Listener, Manager};
 
 mod harness;
 use harness::{harness, servers};
@@ -32,7 +33,8 @@ fn drafts_are_kept_per_backend_and_configuration_until_discarded() {
     let saved = h.ok("save_draft", json!({"configId": id, "draft": draft, "base": base}));
     assert_eq!(saved["backend"], "local");
     assert_eq!(h.ok("get_draft", json!({"configId": id}))["draft"]["config"]["title"], "Edited offline");
-    assert_eq!(h.ok("list_drafts", json!({})).as_array().unwrap().len(), 1);
+    let kept = h.app.state::<BackendSlot>().sync().drafts("local").unwrap();
+    assert_eq!(kept.len(), 1, "one draft is kept for the local store");
 
     let remote = remote_server();
     h.use_token_connection(&remote.url, &remote.token);

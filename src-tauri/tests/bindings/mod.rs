@@ -3,6 +3,8 @@
 //! which methods go through a provider), checked in at `ui/src/lib/types/desktop.ts`. This test fails when
 //! they are stale; run it with `UPDATE_BINDINGS=1` to write a fresh copy.
 
+pub mod commands;
+
 use std::path::PathBuf;
 
 use search_studio::connections::{Connection, ConnectionInput, Connections, SignInInput, SignInMethod};

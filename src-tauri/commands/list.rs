@@ -1,0 +1,47 @@
+// The desktop shell's commands, each written once here as `module::command` (the module under
+// src-tauri/commands/). Three readers define `command_list!` for themselves and include this file:
+// build.rs makes a permission per command and the capability that grants exactly these, commands/mod.rs
+// makes the invoke handler, and the commands test writes the UI's typed wrappers
+// (ui/src/lib/types/commands.ts) from the commands' Rust signatures. A command that is not listed can be
+// neither called nor granted.
+command_list![
+    configurations::default_configuration,
+    configurations::list_configurations,
+    configurations::active_configuration,
+    configurations::get_configuration,
+    configurations::create_configuration,
+    configurations::update_configuration,
+    configurations::set_active,
+    configurations::configuration_logs,
+    configurations::delete_configuration,
+    search::similar_documents,
+    search::recommendations,
+    search::search,
+    search::search_spaces,
+    connections::offers,
+    settings::get_settings,
+    settings::set_preference,
+    drafts::save_draft,
+    drafts::get_draft,
+    drafts::discard_draft,
+    sync::publish,
+    sync::history,
+    sync::check_connection,
+    sync::start_pull,
+    tasks::start_import,
+    tasks::load_demo,
+    tasks::cancel_task,
+    files::export_configurations,
+    files::import_configurations,
+    links::open_link,
+    connections::list_connections,
+    connections::save_connection,
+    connections::remove_connection,
+    connections::use_connection,
+    connections::sign_in,
+    connections::sign_in_browser,
+    connections::cancel_sign_in,
+    connections::sign_out,
+    copy::copy_plan,
+    copy::copy_configuration,
+];

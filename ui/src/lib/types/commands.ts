@@ -1,0 +1,70 @@
+// Generated from the desktop shell's command list (src-tauri/commands/list.rs) and the commands' Rust
+// signatures by its `bindings` test; do not edit.
+// Regenerate: UPDATE_BINDINGS=1 cargo test -p search-studio --test commands bindings
+
+import type { Configuration, ConfigurationList, Document, LogEntry, Offers, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome } from './generated';
+import type { DraftRecord, HistoryEntry, ImportedConfig, PublishOutcome } from './sync';
+import type { ConnectionInput, ConnectionState, Connections, CopyPlan, DesktopSettings, SignInInput, Theme } from './desktop';
+
+/** Calls a command of the desktop shell with its arguments by name; answers what the command answers. */
+export type Invoke = <T>(command: string, args: Record<string, unknown>) => Promise<T>;
+
+/** Every command of the desktop shell, as a function over `invoke` with the arguments of its Rust signature. */
+export function shellCommands(invoke: Invoke) {
+  return {
+    defaultConfiguration: (): Promise<Configuration> => invoke<Configuration>('default_configuration', {}),
+    listConfigurations: (): Promise<ConfigurationList> => invoke<ConfigurationList>('list_configurations', {}),
+    activeConfiguration: (): Promise<Configuration> => invoke<Configuration>('active_configuration', {}),
+    getConfiguration: (id: number): Promise<Configuration> => invoke<Configuration>('get_configuration', { id }),
+    createConfiguration: (body: unknown): Promise<WriteOutcome> => invoke<WriteOutcome>('create_configuration', { body }),
+    updateConfiguration: (id: number, body: unknown): Promise<WriteOutcome> => invoke<WriteOutcome>('update_configuration', { id, body }),
+    setActive: (id: number): Promise<Configuration> => invoke<Configuration>('set_active', { id }),
+    configurationLogs: (id: number): Promise<Array<LogEntry>> => invoke<Array<LogEntry>>('configuration_logs', { id }),
+    deleteConfiguration: (id: number): Promise<void> => invoke<void>('delete_configuration', { id }),
+    similarDocuments: (id: number, query: SimilarQuery): Promise<Array<Document>> => invoke<Array<Document>>('similar_documents', { id, query }),
+    recommendations: (id: number, query: RecommendQuery): Promise<Recommendations> => invoke<Recommendations>('recommendations', { id, query }),
+    search: (id: number, request: SearchRequest): Promise<SearchResponse> => invoke<SearchResponse>('search', { id, request }),
+    searchSpaces: (): Promise<Array<SearchSpace>> => invoke<Array<SearchSpace>>('search_spaces', {}),
+    /** What the current backend offers of the API's extensions. */
+    offers: (): Promise<Offers> => invoke<Offers>('offers', {}),
+    getSettings: (): Promise<DesktopSettings> => invoke<DesktopSettings>('get_settings', {}),
+    setPreference: (theme: Theme | null, lastConfigId: number | null): Promise<DesktopSettings> => invoke<DesktopSettings>('set_preference', { theme, lastConfigId }),
+    saveDraft: (configId: number, draft: unknown, base: unknown): Promise<DraftRecord> => invoke<DraftRecord>('save_draft', { configId, draft, base }),
+    getDraft: (configId: number): Promise<DraftRecord | null> => invoke<DraftRecord | null>('get_draft', { configId }),
+    discardDraft: (configId: number): Promise<boolean> => invoke<boolean>('discard_draft', { configId }),
+    publish: (id: number | null, mine: unknown, base: unknown): Promise<PublishOutcome> => invoke<PublishOutcome>('publish', { id, mine, base }),
+    history: (id: number): Promise<Array<HistoryEntry>> => invoke<Array<HistoryEntry>>('history', { id }),
+    checkConnection: (): Promise<ConnectionState> => invoke<ConnectionState>('check_connection', {}),
+    startPull: (id: number): Promise<number> => invoke<number>('start_pull', { id }),
+    startImport: (path: string, searchSpace: string): Promise<number> => invoke<number>('start_import', { path, searchSpace }),
+    loadDemo: (): Promise<number> => invoke<number>('load_demo', {}),
+    cancelTask: (taskId: number): Promise<boolean> => invoke<boolean>('cancel_task', { taskId }),
+    /** Writes configuration `id`, or every configuration when `id` is null, as a bundle; answers how many. */
+    exportConfigurations: (path: string, id: number | null): Promise<number> => invoke<number>('export_configurations', { path, id }),
+    /** Stores every configuration in the file as a new one; never replaces an existing configuration. */
+    importConfigurations: (path: string): Promise<Array<ImportedConfig>> => invoke<Array<ImportedConfig>>('import_configurations', { path }),
+    /** Opens `url` in the system's default browser. */
+    openLink: (url: string): Promise<void> => invoke<void>('open_link', { url }),
+    listConnections: (): Promise<Connections> => invoke<Connections>('list_connections', {}),
+    /** Adds or changes a remote connection; with a password given, signs in first. */
+    saveConnection: (input: ConnectionInput): Promise<Connections> => invoke<Connections>('save_connection', { input }),
+    removeConnection: (id: string): Promise<Connections> => invoke<Connections>('remove_connection', { id }),
+    /** Switches the backend; `unauthorized` still switches, so that the UI can ask for a sign-in. */
+    useConnection: (id: string): Promise<Connections> => invoke<Connections>('use_connection', { id }),
+    signIn: (id: string, input: SignInInput): Promise<Connections> => invoke<Connections>('sign_in', { id, input }),
+    signInBrowser: (id: string): Promise<Connections> => invoke<Connections>('sign_in_browser', { id }),
+    /** Ends a browser sign-in to connection `id` that is waiting (the sign-in dialog's Cancel). */
+    cancelSignIn: (id: string): Promise<void> => invoke<void>('cancel_sign_in', { id }),
+    signOut: (id: string): Promise<Connections> => invoke<Connections>('sign_out', { id }),
+    /**
+     * What copying configuration `id` to connection `target` would change; `target_id` null lets the plan
+     * find the target's configuration of the same title and search space, or none ("new there").
+     */
+    copyPlan: (target: string, id: number, targetId: number | null): Promise<CopyPlan> => invoke<CopyPlan>('copy_plan', { target, id, targetId }),
+    /** Creates configuration `id` on connection `target`, or updates `target_id` there if it is still `base`. */
+    copyConfiguration: (target: string, id: number, targetId: number | null, base: Configuration | null): Promise<PublishOutcome> => invoke<PublishOutcome>('copy_configuration', { target, id, targetId, base }),
+  };
+}
+
+/** The desktop shell's commands, by the names the UI calls them. */
+export type ShellCommands = ReturnType<typeof shellCommands>;
