@@ -1,45 +1,17 @@
-// Preferences the editor keeps: theme and the last edited configuration. The desktop shell stores them in its
-// preference store; in a browser they live in localStorage.
-import type { Backend, Theme } from './backend/Backend';
+// The editor's preferences as the app uses them: read once at start, saved on change, the theme applied to the
+// page. Where they are kept is the backend's business (the desktop's settings, or localStorage in a browser).
+import type { Backend, Prefs, Theme } from './backend/Backend';
 
-export interface Prefs {
-  theme: Theme;
-  lastConfigId: number | null;
+const DEFAULTS: Prefs = { theme: 'system', lastConfigId: null };
+
+/** The kept preferences; the defaults when they cannot be read. */
+export function loadPrefs(backend: Backend): Promise<Prefs> {
+  return backend.preferences().catch(() => ({ ...DEFAULTS }));
 }
 
-const KEY = 'search-studio.prefs';
-
-export async function loadPrefs(backend: Backend): Promise<Prefs> {
-  if (backend.desktop) {
-    try {
-      const s = await backend.desktop.getSettings();
-      return { theme: s.theme ?? 'system', lastConfigId: s.lastConfigId ?? null };
-    } catch {
-      return { theme: 'system', lastConfigId: null };
-    }
-  }
-  try {
-    const stored = JSON.parse(localStorage.getItem(KEY) ?? '{}');
-    return {
-      theme: ['light', 'dark', 'system'].includes(stored.theme) ? stored.theme : 'system',
-      lastConfigId: Number.isInteger(stored.lastConfigId) ? stored.lastConfigId : null,
-    };
-  } catch {
-    return { theme: 'system', lastConfigId: null };
-  }
-}
-
-export async function savePrefs(backend: Backend, change: Partial<Prefs>): Promise<void> {
-  if (backend.desktop) {
-    await backend.desktop.setPreference(change).catch(() => undefined);
-    return;
-  }
-  try {
-    const current = JSON.parse(localStorage.getItem(KEY) ?? '{}');
-    localStorage.setItem(KEY, JSON.stringify({ ...current, ...change }));
-  } catch {
-    /* storage unavailable: preferences last for this session only */
-  }
+/** Keeps a change; one that cannot be kept lasts for this session only. */
+export function savePrefs(backend: Backend, change: Partial<Prefs>): Promise<void> {
+  return backend.savePreferences(change).catch(() => undefined);
 }
 
 export function applyTheme(theme: Theme): void {

@@ -2,8 +2,8 @@
 // configuration (so switching keeps unsaved edits), and the operations on them. It also knows what the server
 // offers (read at start and again after every `not_offered` answer) and the facet fields found in the answers
 // of every search run through its backend, for servers that do not list their search spaces.
-import type { Backend } from './backend/Backend';
-import { BackendError } from './backend/Backend';
+import type { Backend, KeptDraft } from './backend/Backend';
+import { BackendError, isUnreachable } from './backend/Backend';
 import { allOffered } from './backend/offers';
 import { watchBackend } from './backend/watch';
 import { FoundFields } from './panes/found.svelte';
@@ -11,15 +11,10 @@ import type { Configuration, Offers, SearchSpace } from './types/generated';
 import type { Conflict, HistoryEntry, Side } from './types/sync';
 import { Draft } from './editor/draft.svelte';
 import { resolve, sameSettings } from './editor/conflict';
-import { desktopKeeper, localStorageKeeper, type DraftKeeper, type KeptDraft } from './editor/keeper';
-import { publishDraft } from './editor/publish';
 import { savePrefs } from './prefs';
 
 /** A draft kept from an earlier session, offered back (restore or discard). */
 export type DraftOffer = { id: number; kept: KeptDraft; changedSince: boolean };
-/** The codes that mean the server could not be reached. */
-const OFFLINE_CODES = ['network', 'bad_gateway', 'timeout'];
-
 export type Notice = { kind: 'info' | 'success' | 'error'; text: string; fromSave?: boolean } | null;
 
 export class Studio {
@@ -44,18 +39,12 @@ export class Studio {
   /** Facet fields found in search answers, per search space. */
   found: FoundFields;
   #unwatched: Backend;
-  /** Versions published from this page, newest first: the history a server without one still has here. */
-  #published: Record<number, HistoryEntry[]> = {};
-
-  /** Names the store behind the backend, so that autosaved drafts of different stores never mix. */
-  storeKey: string;
-  keeper: DraftKeeper;
   /** The version a draft started from, where it is not the stored one (a restored draft, a resolved conflict). */
   #bases: Record<number, Configuration> = {};
   /** What was last written for each kept draft, so that unchanged drafts are not written again. */
   #kept = new Map<number, string>();
 
-  constructor(backend: Backend, storeKey = 'default', keeper?: DraftKeeper) {
+  constructor(backend: Backend) {
     this.#unwatched = backend;
     this.found = new FoundFields((id, request) => backend.search(id, request));
     this.backend = watchBackend(backend, {
@@ -64,8 +53,6 @@ export class Studio {
         if (e.code === 'not_offered') void this.readOffers();
       },
     });
-    this.storeKey = storeKey;
-    this.keeper = keeper ?? (backend.desktop ? desktopKeeper(backend.desktop) : localStorageKeeper(storeKey));
   }
 
   /** The search space of a configuration as stored, which a search without settings of its own runs over. */
@@ -87,18 +74,13 @@ export class Studio {
     }
   }
 
-  /**
-   * The history of configuration `id`: the desktop's (the server's log with the versions published from the
-   * app), else the server's log, else (a server that keeps none) the versions published from this page.
-   */
+  /** The history of configuration `id`: the server's log and the versions published from here. */
   async history(id: number): Promise<HistoryEntry[]> {
-    if (this.backend.desktop) return this.backend.desktop.history(id);
-    if (!this.offers.logs) return this.#published[id] ?? [];
     try {
-      return (await this.backend.configurationLogs(id)).map((entry) => ({ ...entry, source: 'server' }));
-    } catch (e) {
-      if (BackendError.from(e).code === 'not_offered') return this.#published[id] ?? [];
-      throw e;
+      return await this.backend.history(id);
+    } finally {
+      // Reading it may have taught the backend that the server keeps no log.
+      void this.readOffers();
     }
   }
 
@@ -115,8 +97,8 @@ export class Studio {
       if (this.#kept.get(id) === (json ?? '')) continue;
       this.#kept.set(id, json ?? '');
       try {
-        if (json) await this.keeper.save(id, draft.body(), this.#base(draft));
-        else await this.keeper.discard(id);
+        if (json) await this.backend.saveDraft(id, draft.body(), this.#base(draft));
+        else await this.backend.discardDraft(id);
       } catch {
         this.#kept.delete(id);
       }
@@ -126,7 +108,7 @@ export class Studio {
   /** Offers back a draft kept from an earlier session. */
   async #offer(draft: Draft): Promise<void> {
     if (draft.id === null) return;
-    const kept = await this.keeper.load(draft.id).catch(() => null);
+    const kept = await this.backend.getDraft(draft.id).catch(() => null);
     if (!kept || JSON.stringify(kept.draft) === draft.savedJson) return;
     const changedSince = kept.base !== null && !sameSettings(kept.base, JSON.parse(draft.savedJson));
     this.offer = { id: draft.id, kept, changedSince };
@@ -149,14 +131,13 @@ export class Studio {
     if (!offer) return;
     this.offer = null;
     this.#kept.delete(offer.id);
-    await this.keeper.discard(offer.id).catch(() => undefined);
+    await this.backend.discardDraft(offer.id).catch(() => undefined);
   }
 
   /** Asks whether the backend answers, and shows it. */
   async checkConnection(): Promise<void> {
     try {
-      if (this.backend.desktop) this.online = (await this.backend.desktop.checkConnection()).online;
-      else this.online = !!(await this.backend.defaultConfiguration());
+      this.online = (await this.backend.checkConnection()).online;
     } catch {
       this.online = false;
     }
@@ -195,7 +176,7 @@ export class Studio {
 
   #fail(what: string, e: unknown) {
     const err = BackendError.from(e);
-    if (OFFLINE_CODES.includes(err.code)) {
+    if (isUnreachable(err)) {
       this.online = false;
       this.say({ kind: 'error', text: `${what}: the server cannot be reached (offline). Your draft is kept on this device. (${err.message})` });
     } else {
@@ -291,7 +272,7 @@ export class Studio {
     try {
       await this.backend.deleteConfiguration(id);
       delete this.drafts[id];
-      await this.keeper.discard(id).catch(() => undefined);
+      await this.backend.discardDraft(id).catch(() => undefined);
       await this.refreshList();
       if (this.currentId === id) {
         this.currentId = null;
@@ -323,7 +304,7 @@ export class Studio {
     const sentJson = JSON.stringify(body);
     this.saving = true;
     try {
-      const answer = await publishDraft(this.backend, id, body, this.#base(draft));
+      const answer = await this.backend.publish(id, body, this.#base(draft));
       this.online = true;
       if (answer.status === 'conflict') {
         this.conflict = { ...answer.conflict, id };
@@ -331,8 +312,6 @@ export class Studio {
         return [];
       }
       const outcome = answer.outcome;
-      const entry: HistoryEntry = { at: new Date().toISOString(), user: outcome.config.user, action: 'publish', source: 'published', config: outcome.config };
-      this.#published[id] = [entry, ...(this.#published[id] ?? [])];
       delete this.#bases[id];
       draft.markSaved(sentJson, outcome.config, outcome.errors);
       this.configurations = this.configurations.map((c) => (c.id === id ? outcome.config : c));

@@ -1,10 +1,12 @@
 // A small in-memory Backend for component tests: a handful of documents, configurations kept in memory, and a
 // search that honours the preview's `config` override as the real backends do. Writes are validated with the
-// client rules (the same rules as the server), so refused keys come back in `errors`.
-import type { Backend, PreviewSearchRequest } from '../lib/backend/Backend';
+// client rules (the same rules as the server), so refused keys come back in `errors`. Preferences, drafts,
+// publishing and history are the browser's own (webworkspace.ts) over these operations, as in the web build.
+import type { Backend, PreviewSearchRequest, Workspace } from '../lib/backend/Backend';
 import { BackendError } from '../lib/backend/Backend';
 import type { Config, Configuration, Document, Extension, FacetGroup, Offers, Refiner, SearchSpace } from '../lib/types/generated';
 import { allOffered, notOfferedMessage } from '../lib/backend/offers';
+import { webWorkspace } from '../lib/backend/webworkspace';
 import { validateConfig } from '../lib/editor/rules';
 import { getPath, setPath } from '../lib/editor/paths';
 
@@ -74,6 +76,9 @@ function count(docs: Document[], field: string): Refiner[] {
   return [...counts.values()].map(({ n, ...x }) => ({ ...x, count: n as unknown as bigint })).sort((a, b) => Number(b.count) - Number(a.count));
 }
 
+/** The browser's Workspace, which the constructor puts on every FakeBackend. */
+export interface FakeBackend extends Workspace {}
+
 export class FakeBackend implements Backend {
   configs = new Map<number, Configuration>();
   activeId: number | null = null;
@@ -91,6 +96,7 @@ export class FakeBackend implements Backend {
   constructor(configs: Partial<Config>[] = []) {
     for (const c of configs) this.#store({ ...template().config, ...c } as Config);
     if (this.configs.size) this.activeId = 1;
+    Object.assign(this, webWorkspace(this, 'fake'));
   }
 
   #store(config: Config): Configuration {
@@ -161,7 +167,6 @@ export class FakeBackend implements Backend {
     };
   }
   async setActive(id: number) { this.#offered('setActive'); this.activeId = id; return this.#get(id); }
-  async visibleConfigurations() { this.#offered('visible'); return [...this.configs.values()].filter((c) => c.config.visible); }
   async configurationLogs() { this.#offered('logs'); return []; }
   async deleteConfiguration(id: number) {
     this.#offered('delete');

@@ -1,8 +1,9 @@
 // A desktop shell in memory for component tests: the connections (the local store and remote ones), signing in
-// by password or token against fixed credentials, and the other Desktop commands as spies a test can replace.
-// Every command is a vi.fn, so a test can assert what the UI sent and swap in another answer.
+// by password or token against fixed credentials, the desktop's Workspace (publishing to a FakeBackend while
+// signed in) and the other commands as spies a test can replace. Every command is a vi.fn, so a test can assert
+// what the UI sent and swap in another answer. `over(store)` makes the desktop app's Backend over a FakeBackend.
 import { vi } from 'vitest';
-import type { Desktop, DesktopSettings, TaskProgress } from '../lib/backend/Backend';
+import type { Backend, Desktop, DesktopSettings, Prefs, TaskProgress, Workspace } from '../lib/backend/Backend';
 import { BackendError } from '../lib/backend/Backend';
 import type { Connection, Connections, ConnectionInput, CopyOutcome, CopyPlan } from '../lib/types/desktop';
 import type { FakeBackend } from './fakeBackend';
@@ -35,15 +36,9 @@ export function fakeDesktop(connections: Connection[] = [LOCAL], current = conne
   };
   const settings = { theme: 'light', lastConfigId: null, dataDir: '/home/ana/.local/share/search-studio' } as DesktopSettings;
 
-  const desktop = {
-    getSettings: vi.fn(async () => ({ ...settings })),
-    setPreference: vi.fn(async () => {}),
-    pickFile: vi.fn(async () => '/data/news.jsonl'),
-    startImport: vi.fn(async () => 7),
-    loadDemo: vi.fn(async (): Promise<number> => {
-      throw new BackendError('storage', 'the disk is full');
-    }),
-    cancelTask: vi.fn(async () => {}),
+  const workspace = {
+    preferences: vi.fn(async (): Promise<Prefs> => ({ theme: settings.theme, lastConfigId: settings.lastConfigId })),
+    savePreferences: vi.fn(async () => {}),
     saveDraft: vi.fn(async () => {}),
     getDraft: vi.fn(async () => null),
     discardDraft: vi.fn(async () => {}),
@@ -55,6 +50,16 @@ export function fakeDesktop(connections: Connection[] = [LOCAL], current = conne
     }),
     history: vi.fn(async () => []),
     checkConnection: vi.fn(async () => ({ backend: 'local', online: true, message: null })),
+  };
+
+  const desktop = {
+    getSettings: vi.fn(async () => ({ ...settings })),
+    pickFile: vi.fn(async () => '/data/news.jsonl'),
+    startImport: vi.fn(async () => 7),
+    loadDemo: vi.fn(async (): Promise<number> => {
+      throw new BackendError('storage', 'the disk is full');
+    }),
+    cancelTask: vi.fn(async () => true),
     exportConfigurations: vi.fn(async () => false),
     importConfigurations: vi.fn(async () => null),
     startPull: vi.fn(async () => 1),
@@ -111,11 +116,15 @@ export function fakeDesktop(connections: Connection[] = [LOCAL], current = conne
       throw new BackendError('internal', 'not in this test');
     }),
   };
-  // Checked as a whole, without excess-property checks, so that commands the interface drops may linger here.
-  const checked: Desktop = desktop;
+  // Checked as a whole, so that the fakes keep up with the interfaces.
+  const checkedDesktop: Desktop = desktop;
+  const checkedWorkspace: Workspace = workspace;
 
   return {
-    desktop: desktop as typeof desktop & typeof checked,
+    desktop: desktop as typeof desktop & typeof checkedDesktop,
+    workspace: workspace as typeof workspace & typeof checkedWorkspace,
+    /** The desktop app's Backend: `store`'s operations, this shell's Workspace and its desktop commands. */
+    over: (api: FakeBackend): Backend => Object.assign(api, workspace, { desktop: checkedDesktop }),
     state,
     /** Ends the sign-in of a connection, as an expired refresh token does. */
     endSignIn: (id: string) => (find(id).signedIn = false),

@@ -1,5 +1,7 @@
-// The one interface the UI talks to. `http.ts` implements it over fetch against `studio serve`; `tauri.ts`
-// over the desktop shell's commands. Nothing else in the UI knows which one it has.
+// The one interface the UI talks to. `http.ts` implements it over fetch against `studio serve` (with what a browser
+// keeps on its own side, webworkspace.ts); `tauri.ts` over the desktop shell's commands. Only what truly needs the
+// desktop (files, long work, connections, sign-in, copying, links) is in the optional `desktop`; nothing else in
+// the UI knows which one it has.
 import type {
   Config,
   Configuration,
@@ -17,7 +19,7 @@ import type {
   WriteOutcome,
 } from '../types/generated';
 import { ERROR_STATUS } from '../types/generated';
-import type { DraftRecord, HistoryEntry, ImportedConfig, PublishOutcome } from '../types/sync';
+import type { HistoryEntry, ImportedConfig, PublishOutcome } from '../types/sync';
 import type {
   ConnectionState, Connections, ConnectionInput, CopyOutcome, CopyPlan, DesktopSettings, SignInInput, TaskProgress, Theme,
 } from '../types/desktop';
@@ -49,6 +51,14 @@ export class BackendError extends Error {
   }
 }
 
+/** The codes that mean the server could not be reached at all (or not in time), as opposed to one that answered. */
+const UNREACHABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['network', 'bad_gateway', 'timeout']);
+
+/** Whether `error` means the server could not be reached: only then is the connection offline. */
+export function isUnreachable(error: unknown): boolean {
+  return UNREACHABLE.has(BackendError.from(error).code);
+}
+
 /**
  * The search body with the Search Studio extension `config` (in the generated SearchRequest as a JSON value):
  * settings that stand in for the stored configuration's in this one search, so that unsaved edits (facets, page
@@ -57,7 +67,8 @@ export class BackendError extends Error {
  */
 export type PreviewSearchRequest = SearchRequest & { config?: Config };
 
-export interface Backend {
+/** The operations of the API (api.md and the extensions of decisions.md §5), as any server of it answers them. */
+export interface Api {
   defaultConfiguration(): Promise<Configuration>;
   listConfigurations(): Promise<ConfigurationList>;
   activeConfiguration(): Promise<Configuration>;
@@ -68,31 +79,62 @@ export interface Backend {
   recommendations(id: number, query: RecommendQuery): Promise<Recommendations>;
   search(id: number, request: PreviewSearchRequest): Promise<SearchResponse>;
   setActive(id: number): Promise<Configuration>;
-  visibleConfigurations(): Promise<Configuration[]>;
   configurationLogs(id: number): Promise<LogEntry[]>;
   deleteConfiguration(id: number): Promise<void>;
   searchSpaces(): Promise<SearchSpace[]>;
   /** Which extensions of the API this backend offers, as far as it knows now (unknown counts as offered). */
   offers(): Promise<Offers>;
-  /** Only the desktop shell has these. */
+}
+
+/** The editor's preferences. */
+export interface Prefs {
+  theme: Theme;
+  lastConfigId: number | null;
+}
+
+/** An autosaved draft, with the stored version it started from (null when that is not known). */
+export interface KeptDraft {
+  draft: Configuration;
+  base: Configuration | null;
+}
+
+/**
+ * What the editor keeps and does around the API, which both builds offer in their own way: the desktop app
+ * through its shell (its settings, its local store, crates/sync), a browser on its own side (localStorage,
+ * and publishing and history over the API: webworkspace.ts).
+ */
+export interface Workspace {
+  /** The theme and the last edited configuration; the defaults when none were kept. */
+  preferences(): Promise<Prefs>;
+  savePreferences(change: Partial<Prefs>): Promise<void>;
+  /** Keeps the unsaved draft of configuration `id` (of the current server) with the version it started from. */
+  saveDraft(id: number, draft: Configuration, base: Configuration): Promise<void>;
+  getDraft(id: number): Promise<KeptDraft | null>;
+  discardDraft(id: number): Promise<void>;
+  /** Updates only when the server still holds `base`; otherwise answers the conflict and writes nothing. */
+  publish(id: number, mine: Configuration, base: Configuration): Promise<PublishOutcome>;
+  /** The server's log of configuration `id` and the versions published from here, newest first. */
+  history(id: number): Promise<HistoryEntry[]>;
+  /** Whether the server answers: only one that cannot be reached is offline. */
+  checkConnection(): Promise<ConnectionState>;
+}
+
+/** The one interface the UI talks to. */
+export interface Backend extends Api, Workspace {
+  /** What only the desktop app can do. */
   readonly desktop?: Desktop;
 }
 
+/** What only the desktop app can do: files, long work, connections and their sign-in, copying, links. */
 export interface Desktop {
+  /** The settings, for their data directory. */
   getSettings(): Promise<DesktopSettings>;
-  setPreference(prefs: { theme?: Theme; lastConfigId?: number | null }): Promise<void>;
   /** Opens the system's file dialog; null when the user cancelled. */
   pickFile(): Promise<string | null>;
   startImport(path: string, searchSpace: string): Promise<number>;
   loadDemo(): Promise<number>;
-  cancelTask(taskId: number): Promise<void>;
-  saveDraft(configId: number, draft: unknown, base: unknown): Promise<void>;
-  getDraft(configId: number): Promise<DraftRecord | null>;
-  discardDraft(configId: number): Promise<void>;
-  /** Updates only when the server still holds `base`; otherwise answers the conflict. */
-  publish(id: number, mine: unknown, base: unknown): Promise<PublishOutcome>;
-  history(id: number): Promise<HistoryEntry[]>;
-  checkConnection(): Promise<ConnectionState>;
+  /** False when the task had finished already. */
+  cancelTask(taskId: number): Promise<boolean>;
   /** Asks where to save, then writes one configuration (or all, for null); false when the user cancelled. */
   exportConfigurations(id: number | null): Promise<boolean>;
   /** Asks for a file, then stores its configurations as new ones; null when the user cancelled. */
@@ -118,7 +160,7 @@ export interface Desktop {
   cancelSignIn(id: string): Promise<void>;
   /** Forgets the tokens and the remembered password. */
   signOut(id: string): Promise<Connections>;
-  /** What copying configuration `id` to connection `target` changes there; `targetId` null lets the shell pick. */
+  /** What copying configuration `id` to connection `target` changes; `targetId` null lets the shell pick. */
   copyPlan(target: string, id: number, targetId: number | null): Promise<CopyPlan>;
   copyConfiguration(target: string, id: number, targetId: number | null, base: Configuration | null): Promise<CopyOutcome>;
 }

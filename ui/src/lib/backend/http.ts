@@ -4,8 +4,9 @@
 // refuses the one sent and it cannot be renewed, `askToken` shows the token dialog, which offers the provider
 // sign-in the server's /api-docs names (websignin.ts) above the paste-a-token field; the request then goes again
 // once. Error answers are read by answers.ts; what the server offers comes from the same /api-docs (read once),
-// less what it answered it lacks.
-import type { Backend, PreviewSearchRequest } from './Backend';
+// less what it answered it lacks. Preferences, drafts, publishing and history are the browser's own
+// (webworkspace.ts), over these operations.
+import type { Api, Backend, PreviewSearchRequest } from './Backend';
 import { BackendError } from './Backend';
 import type {
   Configuration, ConfigurationList, Document, Extension, LogEntry, Offers, RecommendQuery, Recommendations,
@@ -15,6 +16,7 @@ import { readErrorAnswer } from './answers';
 import { allOffered, offersInDocument } from './offers';
 import { GrantError, SignInEnded, WebSession } from './webtokens';
 import { signInInDocument, signInWithPopup, type WebSignInScheme } from './websignin';
+import { webWorkspace } from './webworkspace';
 
 export { codeForStatus } from './answers';
 
@@ -221,7 +223,7 @@ export function createHttpBackend(options: HttpOptions): Backend {
 
   const cfg = (id: number) => `/api/configurations/${encodeURIComponent(String(id))}`;
 
-  return {
+  const api: Api = {
     async defaultConfiguration() {
       return (await call<{ configuration: Configuration }>('GET', '/api/configurations/default')).configuration;
     },
@@ -257,9 +259,6 @@ export function createHttpBackend(options: HttpOptions): Backend {
     async setActive(id) {
       return (await call<{ configuration: Configuration }>('POST', `${cfg(id)}/set`)).configuration;
     },
-    async visibleConfigurations() {
-      return (await call<{ configurations: Configuration[] }>('GET', '/api/configurations/visible')).configurations;
-    },
     async configurationLogs(id) {
       return (await call<{ logs: LogEntry[] }>('GET', `${cfg(id)}/logs`)).logs;
     },
@@ -276,4 +275,6 @@ export function createHttpBackend(options: HttpOptions): Backend {
       return offers;
     },
   };
+  const origin = typeof location === 'undefined' ? '' : location.origin;
+  return { ...api, ...webWorkspace(api, origin + base) };
 }

@@ -21,6 +21,7 @@ function setUp(current = 'c-staging') {
     listConfigurations: guard(store.listConfigurations.bind(store)),
     getConfiguration: guard(store.getConfiguration.bind(store)),
     search: guard(store.search.bind(store)),
+    ...shell.workspace,
     desktop: shell.desktop,
   });
   /** The dialog: records who was asked, and answers as the test says. */
@@ -100,21 +101,23 @@ describe('signing in again', () => {
     expect(t.ask).not.toHaveBeenCalled();
   });
 
-  test('Desktop commands go through the gate too; after a cancel the preview stays quiet until a sign-in', async () => {
+  test('the shell\'s commands go through the gate too; after a cancel the preview stays quiet until a sign-in', async () => {
     const t = setUp();
-    t.shell.desktop.publish.mockClear();
+    const news = structuredClone(t.backend.configs.get(1)!);
+    t.shell.workspace.publish.mockClear();
     t.answerWith(async () => false);
-    await expect(t.wrapped.desktop!.publish(1, {}, {})).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(t.wrapped.publish(1, news, news)).rejects.toMatchObject({ code: 'unauthorized' });
     expect(t.ask).toHaveBeenCalledTimes(1);
     // The preview's searches while typing do not open the dialog again after a cancel...
-    await expect(t.wrapped.search(1, { input: '', selectedFacets: [] } as never)).rejects.toMatchObject({ code: 'unauthorized' });
+    const everything = { input: '', selectedFacets: [], start: null };
+    await expect(t.wrapped.search(1, everything)).rejects.toMatchObject({ code: 'unauthorized' });
     expect(t.ask).toHaveBeenCalledTimes(1);
     // ...but a save does.
     t.answerWith(t.signIn);
-    await t.wrapped.desktop!.publish(1, { config: { title: 'News' } }, {}).catch(() => undefined);
+    await t.wrapped.publish(1, news, news).catch(() => undefined);
     expect(t.ask).toHaveBeenCalledTimes(2);
     // Once signed in, searches work again without asking.
-    const found = await t.wrapped.search(1, { input: '', selectedFacets: [] } as never);
+    const found = await t.wrapped.search(1, everything);
     expect(found.result.length).toBeGreaterThan(0);
     expect(t.ask).toHaveBeenCalledTimes(2);
   });
@@ -123,8 +126,9 @@ describe('signing in again', () => {
     const t = setUp();
     t.answerWith(t.signIn);
     const ended = new BackendError('sign_in_needed', 'sign in to https://staging.example.org again');
-    t.backend.visibleConfigurations = vi.fn().mockRejectedValueOnce(ended).mockResolvedValueOnce([]);
-    await expect(t.wrapped.visibleConfigurations()).resolves.toEqual([]);
+    const active = t.backend.configs.get(1)!;
+    t.backend.activeConfiguration = vi.fn().mockRejectedValueOnce(ended).mockResolvedValueOnce(active);
+    await expect(t.wrapped.activeConfiguration()).resolves.toEqual(active);
     expect(t.ask).toHaveBeenCalledTimes(1);
     expect(t.asked[0].id).toBe('c-staging');
   });
@@ -137,8 +141,8 @@ describe('signing in again', () => {
     const slow = vi.fn(
       () => new Promise<never>((_, reject) => (fail = () => reject(new BackendError('unauthorized', 'staging refused')))),
     );
-    t.backend.visibleConfigurations = slow;
-    const pending = t.wrapped.visibleConfigurations().catch((e) => e);
+    t.backend.activeConfiguration = slow;
+    const pending = t.wrapped.activeConfiguration().catch((e) => e);
     await t.wrapped.desktop!.useConnection('c-prod');
     fail();
     expect(await pending).toMatchObject({ code: 'unauthorized', message: 'staging refused' });

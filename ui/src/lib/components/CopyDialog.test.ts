@@ -128,7 +128,7 @@ describe('in the app', () => {
     localStorage.clear();
     const store = new FakeBackend([{ title: 'News', searchSpace: 'demo' }]);
     const shell = fakeDesktop([LOCAL, remote({ id: 'c-prod', name: 'Production' })], 'local', store);
-    render(App, { props: { backend: Object.assign(store, { desktop: shell.desktop }) } });
+    render(App, { props: { backend: shell.over(store) } });
     await fireEvent.click(await screen.findByRole('button', { name: 'Copy to…' }));
     expect((await screen.findByTestId('copy-dialog')).textContent).toMatch(/Copy “News” to another connection/);
     await waitFor(() => expect(shell.desktop.copyPlan).toHaveBeenCalledWith('c-prod', 1, null));

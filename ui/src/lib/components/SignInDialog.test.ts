@@ -89,7 +89,7 @@ describe('in the app', () => {
     localStorage.clear();
     const store = new FakeBackend([{ title: 'News', searchSpace: 'demo' }]);
     const shell = fakeDesktop([LOCAL, remote()], 'c-staging', store);
-    render(App, { props: { backend: Object.assign(store, { desktop: shell.desktop }) } });
+    render(App, { props: { backend: shell.over(store) } });
     const title = (await screen.findByLabelText('Title')) as HTMLInputElement;
     expect(screen.getByTestId('connection').textContent).toMatch(/Staging · signed in/);
 
@@ -115,7 +115,7 @@ describe('in the app', () => {
     localStorage.clear();
     const store = new FakeBackend([{ title: 'News', searchSpace: 'demo' }]);
     const shell = fakeDesktop([LOCAL, remote()], 'c-staging', store);
-    render(App, { props: { backend: Object.assign(store, { desktop: shell.desktop }) } });
+    render(App, { props: { backend: shell.over(store) } });
     const title = (await screen.findByLabelText('Title')) as HTMLInputElement;
     shell.endSignIn('c-staging');
     await fireEvent.input(title, { target: { value: 'Kept' } });
@@ -136,7 +136,7 @@ describe('in the app', () => {
       if (!shell.state.connections[1].signedIn) throw new BackendError('unauthorized', 'the sign-in has ended');
       return list();
     };
-    render(App, { props: { backend: Object.assign(store, { desktop: shell.desktop }) } });
+    render(App, { props: { backend: shell.over(store) } });
     await screen.findByTestId('sign-in-dialog');
     await fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(await screen.findByText(/Could not load the configurations: the sign-in has ended/)).toBeTruthy();
