@@ -23,6 +23,12 @@ ensure_rust() {
   . "$HOME/.cargo/env"
 }
 
+# rustfmt and clippy, which the test command runs (rustup's minimal profile has neither).
+ensure_lint_tools() {
+  cargo fmt --version >/dev/null 2>&1 && cargo clippy --version >/dev/null 2>&1 && return 0
+  rustup component add rustfmt clippy
+}
+
 # Build tools and the libraries every part of the project needs.
 ensure_base() {
   ensure_packages build-essential pkg-config git

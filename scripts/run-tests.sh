@@ -5,7 +5,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
-ensure_base && ensure_desktop_libs && ensure_test_servers || exit 1
+ensure_base && ensure_lint_tools && ensure_desktop_libs && ensure_test_servers || exit 1
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -21,6 +21,8 @@ run_part() {
 
 # The web UI is built first: the server's tests and the desktop app serve the built files.
 [ -f scripts/test-ui.sh ] && run_part bash scripts/test-ui.sh build
+run_part cargo fmt --all --check
+run_part cargo clippy --workspace --all-targets --locked -- -D warnings
 run_part cargo test --workspace --locked
 [ -f scripts/test-fuzz.sh ] && run_part bash scripts/test-fuzz.sh
 [ -f scripts/test-api-schema.sh ] && run_part bash scripts/test-api-schema.sh

@@ -18,10 +18,7 @@ const CAPABILITIES: &str = "src-tauri/capabilities";
 
 /// The capability granting every command of the list, each by its own permission, to the main window.
 fn commands_capability() -> String {
-    let grants: Vec<String> = COMMANDS
-        .iter()
-        .map(|c| format!("    \"allow-{}\"", c.replace('_', "-")))
-        .collect();
+    let grants: Vec<String> = COMMANDS.iter().map(|c| format!("    \"allow-{}\"", c.replace('_', "-"))).collect();
     format!(
         "{{\n  \"identifier\": \"commands\",\n  \"description\": \"The app's own commands (src-tauri/commands/list.rs), each by its own permission.\",\n  \"windows\": [\"main\"],\n  \"permissions\": [\n{}\n  ]\n}}\n",
         grants.join(",\n")
@@ -47,24 +44,17 @@ fn gather_capabilities(dir: &Path) -> std::io::Result<()> {
 fn main() {
     println!("cargo:rerun-if-changed=src-tauri/commands/list.rs");
     println!("cargo:rerun-if-changed={CAPABILITIES}");
-    let out_dir =
-        PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_else(|| panic!("cargo sets OUT_DIR")));
+    let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_else(|| panic!("cargo sets OUT_DIR")));
     let capabilities = out_dir.join("capabilities");
     if let Err(e) = gather_capabilities(&capabilities) {
-        panic!(
-            "cannot gather the capabilities in {}: {e}",
-            capabilities.display()
-        );
+        panic!("cannot gather the capabilities in {}: {e}", capabilities.display());
     }
     // tauri-build takes the pattern for the whole build; a build script runs once per build.
-    let pattern: &'static str =
-        Box::leak(format!("{}/*.json", capabilities.display()).into_boxed_str());
+    let pattern: &'static str = Box::leak(format!("{}/*.json", capabilities.display()).into_boxed_str());
     let manifest = tauri_build::AppManifest::new().commands(COMMANDS);
-    if let Err(e) = tauri_build::try_build(
-        tauri_build::Attributes::new()
-            .capabilities_path_pattern(pattern)
-            .app_manifest(manifest),
-    ) {
+    if let Err(e) =
+        tauri_build::try_build(tauri_build::Attributes::new().capabilities_path_pattern(pattern).app_manifest(manifest))
+    {
         panic!("tauri build step failed: {e:#}");
     }
 }

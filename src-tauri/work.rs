@@ -7,13 +7,13 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use crate::error::IpcError;
+use crate::state::Tasks;
 use serde::Serialize;
-use ts_rs::TS;
 use studio_local::demo::{self, DemoError};
 use studio_local::{import_documents, os_caller, ImportReport, LocalBackend, StoreError};
 use studio_model::ErrorCode;
-use crate::error::IpcError;
-use crate::state::Tasks;
+use ts_rs::TS;
 
 /// The event a progress bar listens to.
 pub const PROGRESS_EVENT: &str = "task-progress";
@@ -62,10 +62,14 @@ fn spawn(tasks: &Tasks, local: &LocalBackend, label: String, total: Option<u64>,
             tasks.report(Progress { task_id, label: label.clone(), done, total, finished, error, cancelled });
         };
         let mut last = 0;
-        let outcome = job(&local, &mut |done| {
-            last = done;
-            report(done, false, None, false);
-        }, cancel.clone());
+        let outcome = job(
+            &local,
+            &mut |done| {
+                last = done;
+                report(done, false, None, false);
+            },
+            cancel.clone(),
+        );
         let cancelled = cancel.load(Ordering::Relaxed);
         match outcome {
             Ok(_) => report(last, true, None, false),
@@ -87,26 +91,41 @@ pub fn start_import(tasks: &Tasks, local: &LocalBackend, path: PathBuf, search_s
     if search_space.is_empty() {
         return Err(IpcError::new(ErrorCode::BadRequest, "name the search space to import into"));
     }
-    let file = File::open(&path).map_err(|e| IpcError::new(ErrorCode::Task, format!("cannot read {}: {e}", path.display())))?;
+    let file = File::open(&path)
+        .map_err(|e| IpcError::new(ErrorCode::Task, format!("cannot read {}: {e}", path.display())))?;
     let label = format!("Importing {} into {search_space}", path.file_name().unwrap_or_default().to_string_lossy());
-    Ok(spawn(tasks, local, label, None, Box::new(move |local, progress, cancel| {
-        let reader = BufReader::new(Cancellable { inner: file, cancel });
-        let report = describe(import_documents(local.store(), &search_space, reader, progress))?;
-        Ok(format!("imported {} documents into {search_space}", report.imported))
-    })))
+    Ok(spawn(
+        tasks,
+        local,
+        label,
+        None,
+        Box::new(move |local, progress, cancel| {
+            let reader = BufReader::new(Cancellable { inner: file, cancel });
+            let report = describe(import_documents(local.store(), &search_space, reader, progress))?;
+            Ok(format!("imported {} documents into {search_space}", report.imported))
+        }),
+    ))
 }
 
 /// Loads the demo search space, and its configuration unless one for the demo space exists.
 pub fn start_demo_load(tasks: &Tasks, local: &LocalBackend) -> u64 {
     let label = "Loading the demo search space".to_owned();
-    spawn(tasks, local, label, Some(demo::DEMO_DOCUMENTS as u64), Box::new(|local, progress, cancel| {
-        load_demo(local, progress, cancel).map_err(|e| e.to_string())
-    }))
+    spawn(
+        tasks,
+        local,
+        label,
+        Some(demo::DEMO_DOCUMENTS as u64),
+        Box::new(|local, progress, cancel| load_demo(local, progress, cancel).map_err(|e| e.to_string())),
+    )
 }
 
 /// The demo load itself, also run on first launch: the whole demo (studio_local's one loader), with the
 /// task's progress and cancel flag.
-pub fn load_demo(local: &LocalBackend, progress: &mut dyn FnMut(u64), cancel: Arc<AtomicBool>) -> Result<String, DemoError> {
+pub fn load_demo(
+    local: &LocalBackend,
+    progress: &mut dyn FnMut(u64),
+    cancel: Arc<AtomicBool>,
+) -> Result<String, DemoError> {
     let report = demo::load_demo_data(local, progress, &cancel)?;
     Ok(format!("imported {} documents into {}", report.data.documents.imported, demo::DEMO_SPACE))
 }
@@ -116,13 +135,33 @@ pub fn load_demo(local: &LocalBackend, progress: &mut dyn FnMut(u64), cancel: Ar
 pub fn start_pull(tasks: &Tasks, slot: &crate::state::BackendSlot, id: i32) -> Result<u64, IpcError> {
     let (remote, key) = slot.get_keyed();
     if key == studio_sync::LOCAL_KEY {
-        return Err(IpcError::new(ErrorCode::BadRequest, "taking a search space offline needs a remote server; switch to one first"));
+        return Err(IpcError::new(
+            ErrorCode::BadRequest,
+            "taking a search space offline needs a remote server; switch to one first",
+        ));
     }
     let label = format!("Taking configuration {id} of {key} offline");
-    Ok(spawn(tasks, slot.local(), label, None, Box::new(move |local, progress, cancel| {
-        let mut report = |done: u64, _total: u64| progress(done);
-        let pulled = tauri::async_runtime::block_on(studio_sync::pull::pull(local, remote.as_ref(), &key, id, &os_caller(), &mut report, &cancel))
+    Ok(spawn(
+        tasks,
+        slot.local(),
+        label,
+        None,
+        Box::new(move |local, progress, cancel| {
+            let mut report = |done: u64, _total: u64| progress(done);
+            let pulled = tauri::async_runtime::block_on(studio_sync::pull::pull(
+                local,
+                remote.as_ref(),
+                &key,
+                id,
+                &os_caller(),
+                &mut report,
+                &cancel,
+            ))
             .map_err(|e| e.to_string())?;
-        Ok(format!("pulled {} documents into {} as local configuration {}", pulled.documents, pulled.search_space, pulled.local_id))
-    })))
+            Ok(format!(
+                "pulled {} documents into {} as local configuration {}",
+                pulled.documents, pulled.search_space, pulled.local_id
+            ))
+        }),
+    ))
 }

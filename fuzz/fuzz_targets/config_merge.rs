@@ -30,7 +30,10 @@ fuzz_target!(|data: &[u8]| {
 });
 
 fn check_refusal(e: &BackendError) {
-    assert!(matches!(e, BackendError::BadRequest(_)), "a body was refused as something other than a bad request: {e:?}");
+    assert!(
+        matches!(e, BackendError::BadRequest(_)),
+        "a body was refused as something other than a bad request: {e:?}"
+    );
 }
 
 /// A configuration written as JSON and read back is the same configuration.

@@ -44,7 +44,8 @@ pub fn small_store() -> &'static Scratch {
         let scratch = open(false);
         let mut lines = Vec::new();
         demo::write_documents(&mut lines, 200, demo::DEMO_SEED).expect("documents are generated");
-        studio_local::import_documents(scratch.store(), "small", lines.as_slice(), &mut |_| {}).expect("documents load");
+        studio_local::import_documents(scratch.store(), "small", lines.as_slice(), &mut |_| {})
+            .expect("documents load");
         scratch
     })
 }
@@ -59,7 +60,8 @@ pub fn empty_store() -> &'static Scratch {
 pub fn demo_configuration() -> &'static Configuration {
     static CONFIG: OnceLock<Configuration> = OnceLock::new();
     CONFIG.get_or_init(|| {
-        let (config, errors) = studio_model::merge_create(&demo::demo_configuration()).expect("the demo configuration merges");
+        let (config, errors) =
+            studio_model::merge_create(&demo::demo_configuration()).expect("the demo configuration merges");
         assert!(errors.is_empty(), "{errors:?}");
         config
     })
@@ -74,6 +76,7 @@ pub fn check_index_agrees(scratch: &Scratch, space: &str) {
         .expect("documents are counted");
     let mut config = Configuration::template().config;
     config.search_space = space.to_owned();
-    let answer = scratch.backend.engine().search(&mut conn, &config, &SearchRequest::default()).expect("an empty search");
+    let answer =
+        scratch.backend.engine().search(&mut conn, &config, &SearchRequest::default()).expect("an empty search");
     assert_eq!(answer.total, count, "the index of `{space}` disagrees with the documents table");
 }

@@ -10,7 +10,12 @@ use crate::state::BackendSlot;
 type Answer<T> = Result<T, IpcError>;
 
 #[tauri::command]
-pub async fn save_draft(slot: State<'_, BackendSlot>, config_id: i32, draft: Value, base: Option<Value>) -> Answer<DraftRecord> {
+pub async fn save_draft(
+    slot: State<'_, BackendSlot>,
+    config_id: i32,
+    draft: Value,
+    base: Option<Value>,
+) -> Answer<DraftRecord> {
     let (_, key) = slot.get_keyed();
     Ok(slot.sync().save_draft(&key, config_id, &draft, base.as_ref())?)
 }

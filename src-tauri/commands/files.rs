@@ -1,7 +1,7 @@
 //! Configurations to and from JSON files chosen in the system's dialogs (the UI opens them).
 
-use studio_model::ErrorCode;
 use studio_local::os_caller;
+use studio_model::ErrorCode;
 use studio_sync::files::{self, ImportedConfig};
 use tauri::State;
 

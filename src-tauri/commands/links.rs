@@ -30,7 +30,9 @@ pub fn web_address(link: &str) -> Result<Url, LinkError> {
 #[tauri::command]
 pub fn open_link(browser: State<'_, Browser>, url: String) -> Result<(), IpcError> {
     let address = web_address(&url).map_err(|e| IpcError::new(ErrorCode::BadRequest, e.to_string()))?;
-    browser.0.open(address.as_str())
+    browser
+        .0
+        .open(address.as_str())
         .map_err(|e| IpcError::new(ErrorCode::Internal, format!("cannot open {address} in a browser: {e}")))
 }
 

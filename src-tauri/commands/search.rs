@@ -1,18 +1,28 @@
 //! Operations 7–9 of api.md and the search-space listing, over the current backend.
 
-use studio_model::{Document, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery};
+use studio_model::{
+    Document, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery,
+};
 use tauri::State;
 
 use crate::error::IpcError;
 use crate::state::BackendSlot;
 
 #[tauri::command]
-pub async fn similar_documents(slot: State<'_, BackendSlot>, id: i32, query: SimilarQuery) -> Result<Vec<Document>, IpcError> {
+pub async fn similar_documents(
+    slot: State<'_, BackendSlot>,
+    id: i32,
+    query: SimilarQuery,
+) -> Result<Vec<Document>, IpcError> {
     Ok(slot.get().similar_documents(id, query).await?)
 }
 
 #[tauri::command]
-pub async fn recommendations(slot: State<'_, BackendSlot>, id: i32, query: RecommendQuery) -> Result<Recommendations, IpcError> {
+pub async fn recommendations(
+    slot: State<'_, BackendSlot>,
+    id: i32,
+    query: RecommendQuery,
+) -> Result<Recommendations, IpcError> {
     Ok(slot.get().recommendations(id, query).await?)
 }
 

@@ -12,7 +12,11 @@ pub async fn get_settings(prefs: State<'_, Prefs>) -> Result<Settings, IpcError>
 }
 
 #[tauri::command]
-pub async fn set_preference(prefs: State<'_, Prefs>, theme: Option<Theme>, last_config_id: Option<i32>) -> Result<Settings, IpcError> {
+pub async fn set_preference(
+    prefs: State<'_, Prefs>,
+    theme: Option<Theme>,
+    last_config_id: Option<i32>,
+) -> Result<Settings, IpcError> {
     if let Some(theme) = theme {
         prefs.set_theme(theme)?;
     }

@@ -26,7 +26,12 @@ pub struct ConnectionState {
 }
 
 #[tauri::command]
-pub async fn publish(slot: State<'_, BackendSlot>, id: Option<i32>, mine: Value, base: Option<Value>) -> Answer<PublishOutcome> {
+pub async fn publish(
+    slot: State<'_, BackendSlot>,
+    id: Option<i32>,
+    mine: Value,
+    base: Option<Value>,
+) -> Answer<PublishOutcome> {
     let (backend, key) = slot.get_keyed();
     Ok(studio_sync::publish(slot.sync(), backend.as_ref(), &key, &os_caller(), id, mine, base).await?)
 }

@@ -7,7 +7,12 @@ use crate::state::{BackendSlot, Tasks};
 use crate::work;
 
 #[tauri::command]
-pub async fn start_import(tasks: State<'_, Tasks>, slot: State<'_, BackendSlot>, path: String, search_space: String) -> Result<u64, IpcError> {
+pub async fn start_import(
+    tasks: State<'_, Tasks>,
+    slot: State<'_, BackendSlot>,
+    path: String,
+    search_space: String,
+) -> Result<u64, IpcError> {
     work::start_import(&tasks, slot.local(), path.into(), search_space)
 }
 

@@ -31,7 +31,10 @@ fn a_new_store_opens_with_the_demo_search_space_and_its_configuration() {
 fn configuration_commands_create_update_and_report_invalid_keys() {
     let h = harness();
     let created = h
-        .invoke("create_configuration", json!({"body": {"config": {"title": "Desk", "searchSpace": "demo", "result": {"itemsPerPage": 0}}}}))
+        .invoke(
+            "create_configuration",
+            json!({"body": {"config": {"title": "Desk", "searchSpace": "demo", "result": {"itemsPerPage": 0}}}}),
+        )
         .unwrap();
     assert_eq!(created["errors"][0]["key"], "config.result.itemsPerPage");
     let id = created["config"]["id"].clone();
@@ -53,7 +56,8 @@ fn failures_reach_the_ui_as_code_and_message() {
     let active = h.invoke("list_configurations", json!({})).unwrap()["activeId"].clone();
     let conflict = h.invoke("delete_configuration", json!({"id": active})).unwrap_err();
     assert_eq!(conflict["code"], "conflict");
-    let bad_url = h.invoke("save_connection", json!({"input": connection_input("X", "ftp://x", "none", json!({}))})).unwrap_err();
+    let bad_url =
+        h.invoke("save_connection", json!({"input": connection_input("X", "ftp://x", "none", json!({}))})).unwrap_err();
     assert_eq!(bad_url["code"], "settings");
     let id = h.add_token_connection("Nowhere", "http://127.0.0.1:9", "t");
     let unreachable = h.invoke("use_connection", json!({"id": id})).unwrap_err();
@@ -120,9 +124,12 @@ fn switching_to_a_remote_connection_lists_its_configurations_and_keeps_the_token
     assert_eq!(h.ok("list_connections", json!({}))["current"], id.as_str());
     assert_eq!(h.invoke("list_configurations", json!({})).unwrap_err()["code"], "unauthorized");
 
-    let bad = h.invoke("sign_in", json!({"id": id, "input": {"password": null, "token": "still-wrong", "remember": true}})).unwrap_err();
+    let bad = h
+        .invoke("sign_in", json!({"id": id, "input": {"password": null, "token": "still-wrong", "remember": true}}))
+        .unwrap_err();
     assert_eq!(bad["code"], "unauthorized", "a token the server refuses is not taken");
-    let signed = h.ok("sign_in", json!({"id": id, "input": {"password": null, "token": remote.token, "remember": true}}));
+    let signed =
+        h.ok("sign_in", json!({"id": id, "input": {"password": null, "token": remote.token, "remember": true}}));
     assert!(!signed.to_string().contains(&remote.token));
     let titles: Vec<_> = h.ok("list_configurations", json!({}))["configurations"]
         .as_array()
@@ -132,13 +139,19 @@ fn switching_to_a_remote_connection_lists_its_configurations_and_keeps_the_token
         .collect();
     assert_eq!(titles, ["Remote Archive"]);
     let shown = h.connection(&id);
-    assert_eq!((shown["hasToken"].clone(), shown["signedIn"].clone(), shown["secretStorage"].clone()), (json!(true), json!(true), json!("file")));
+    assert_eq!(
+        (shown["hasToken"].clone(), shown["signedIn"].clone(), shown["secretStorage"].clone()),
+        (json!(true), json!(true), json!("file"))
+    );
 
     // Back to the local store and again to the server: the saved token is used, nothing is asked.
     h.ok("use_connection", json!({"id": "local"}));
     assert_eq!(h.ok("list_configurations", json!({}))["configurations"][0]["config"]["searchSpace"], "demo");
     assert_eq!(h.ok("use_connection", json!({"id": id}))["current"], id.as_str());
-    assert_eq!(h.ok("offers", json!({})), json!({"setActive": true, "visible": true, "logs": true, "delete": true, "searchSpaces": true}));
+    assert_eq!(
+        h.ok("offers", json!({})),
+        json!({"setActive": true, "visible": true, "logs": true, "delete": true, "searchSpaces": true})
+    );
 }
 
 #[test]
@@ -154,7 +167,11 @@ fn the_demo_load_reports_progress_and_a_cancelled_import_says_so() {
     assert_eq!(done["error"], Value::Null, "{done}");
     assert_eq!(done["cancelled"], false);
     assert!(done["done"].as_u64().unwrap() >= 2000);
-    assert_eq!(h.invoke("list_configurations", json!({})).unwrap()["configurations"].as_array().unwrap().len(), 1, "the demo configuration is not duplicated");
+    assert_eq!(
+        h.invoke("list_configurations", json!({})).unwrap()["configurations"].as_array().unwrap().len(),
+        1,
+        "the demo configuration is not duplicated"
+    );
 
     let missing = h.invoke("start_import", json!({"path": "/no/such/file.jsonl", "searchSpace": "news"})).unwrap_err();
     assert!(missing["message"].as_str().unwrap().contains("/no/such/file.jsonl"));

@@ -32,7 +32,10 @@ fn connections_are_saved_listed_edited_removed_and_kept_across_a_restart() {
     let first = h.ok("list_connections", json!({}));
     assert_eq!(first["current"], "local");
     assert_eq!(first["connections"][0]["name"], "Local store");
-    assert_eq!((first["connections"][0]["kind"].clone(), first["connections"][0]["url"].clone()), (json!("local"), Value::Null));
+    assert_eq!(
+        (first["connections"][0]["kind"].clone(), first["connections"][0]["url"].clone()),
+        (json!("local"), Value::Null)
+    );
     assert_eq!(ids(&first), ["local"]);
 
     let staging = h.add_token_connection("Staging", "https://staging.example.org/", "staging-token-1");
@@ -46,7 +49,10 @@ fn connections_are_saved_listed_edited_removed_and_kept_across_a_restart() {
     assert_eq!(shown["url"], "https://search.example.org");
     assert_eq!(shown["issuer"], "https://sso.example.org/realms/ppt", "the trailing slash is dropped");
     assert_eq!(shown["clientId"], "ppt", "the documented client is the default");
-    assert_eq!((shown["hasClientSecret"].clone(), shown["hasPassword"].clone(), shown["signedIn"].clone()), (json!(true), json!(false), json!(false)));
+    assert_eq!(
+        (shown["hasClientSecret"].clone(), shown["hasPassword"].clone(), shown["signedIn"].clone()),
+        (json!(true), json!(false), json!(false))
+    );
     assert_eq!(h.connection(&staging)["hasToken"], true);
     assert_eq!(h.connection(&staging)["secretStorage"], "file");
 
@@ -54,19 +60,33 @@ fn connections_are_saved_listed_edited_removed_and_kept_across_a_restart() {
     let mut renamed = connection_input("Staging (EU)", "https://staging.example.org", "token", json!({"id": staging}));
     renamed["token"] = Value::Null;
     h.ok("save_connection", json!({"input": renamed}));
-    assert_eq!((h.connection(&staging)["name"].clone(), h.connection(&staging)["hasToken"].clone()), (json!("Staging (EU)"), json!(true)));
-    let mut no_secret = connection_input("Production", "https://search.example.org", "password", json!({
-        "id": production, "issuer": "https://sso.example.org/realms/ppt", "username": "ana", "clientSecret": ""}));
+    assert_eq!(
+        (h.connection(&staging)["name"].clone(), h.connection(&staging)["hasToken"].clone()),
+        (json!("Staging (EU)"), json!(true))
+    );
+    let mut no_secret = connection_input(
+        "Production",
+        "https://search.example.org",
+        "password",
+        json!({
+        "id": production, "issuer": "https://sso.example.org/realms/ppt", "username": "ana", "clientSecret": ""}),
+    );
     no_secret["clientId"] = json!("studio-desktop");
     h.ok("save_connection", json!({"input": no_secret}));
-    assert_eq!((h.connection(&production)["hasClientSecret"].clone(), h.connection(&production)["clientId"].clone()), (json!(false), json!("studio-desktop")));
+    assert_eq!(
+        (h.connection(&production)["hasClientSecret"].clone(), h.connection(&production)["clientId"].clone()),
+        (json!(false), json!("studio-desktop"))
+    );
 
     // What cannot be saved says why, and changes nothing.
     let refusals = [
         (connection_input("", "https://x.example.org", "none", json!({})), "settings"),
         (connection_input("X", "x.example.org", "none", json!({})), "settings"),
         (connection_input("X", "https://x.example.org", "browser", json!({})), "settings"),
-        (connection_input("X", "https://x.example.org", "password", json!({"issuer": "https://sso.example.org"})), "settings"),
+        (
+            connection_input("X", "https://x.example.org", "password", json!({"issuer": "https://sso.example.org"})),
+            "settings",
+        ),
         (connection_input("X", "https://x.example.org", "none", json!({"id": "local"})), "bad_request"),
         (connection_input("X", "https://x.example.org", "none", json!({"id": "c-gone"})), "not_found"),
     ];
@@ -116,14 +136,21 @@ fn the_old_single_server_preferences_become_a_connection_with_its_token() {
     let remote = servers::token_server(|_| {});
     remote.create(json!({"config": {"title": "Remote Archive", "searchSpace": "archive"}}));
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join(PREFS_FILE), json!({"mode": "remote", "remoteUrl": remote.url, "theme": "dark"}).to_string()).unwrap();
+    std::fs::write(
+        dir.path().join(PREFS_FILE),
+        json!({"mode": "remote", "remoteUrl": remote.url, "theme": "dark"}).to_string(),
+    )
+    .unwrap();
     std::fs::write(dir.path().join("remote-token"), json!({ remote.url.clone(): remote.token }).to_string()).unwrap();
 
     let h = harness_in(dir, std::time::Duration::from_secs(60));
     let list = h.ok("list_connections", json!({}));
     let migrated = list["connections"][1].clone();
     assert_eq!(list["current"], migrated["id"], "the server in use stays in use");
-    assert_eq!((migrated["url"].clone(), migrated["signIn"].clone(), migrated["hasToken"].clone()), (json!(remote.url), json!("token"), json!(true)));
+    assert_eq!(
+        (migrated["url"].clone(), migrated["signIn"].clone(), migrated["hasToken"].clone()),
+        (json!(remote.url), json!("token"), json!(true))
+    );
     assert_eq!(migrated["name"], remote.url.trim_start_matches("http://"));
     assert_eq!(h.ok("list_configurations", json!({}))["configurations"][0]["config"]["title"], "Remote Archive");
     assert!(!h.dir.path().join("remote-token").exists(), "the old token file is gone");

@@ -3,8 +3,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use serde_json::{json, Value};
 use search_studio::BackendSlot;
+use serde_json::{json, Value};
 use tauri::{Listener, Manager};
 
 mod harness;
@@ -59,8 +59,12 @@ fn publishing_over_a_change_made_elsewhere_answers_a_conflict_and_history_shows_
     mine["config"]["title"] = json!("Mine");
     let answer = h.ok("publish", json!({"id": 1, "mine": mine, "base": base}));
     assert_eq!(answer["status"], "conflict");
-    let title = answer["conflict"]["fields"].as_array().unwrap().iter().find(|f| f["path"] == "config.title").unwrap().clone();
-    assert_eq!((title["mine"].clone(), title["theirs"].clone(), title["conflicting"].clone()), (json!("Mine"), json!("Changed elsewhere"), json!(true)));
+    let title =
+        answer["conflict"]["fields"].as_array().unwrap().iter().find(|f| f["path"] == "config.title").unwrap().clone();
+    assert_eq!(
+        (title["mine"].clone(), title["theirs"].clone(), title["conflicting"].clone()),
+        (json!("Mine"), json!("Changed elsewhere"), json!(true))
+    );
     assert_eq!(h.ok("get_configuration", json!({"id": 1}))["config"]["title"], "Changed elsewhere");
 
     let theirs = answer["conflict"]["theirs"].clone();
@@ -113,7 +117,13 @@ fn pulling_a_remote_configuration_is_a_task_that_fills_the_local_store() {
 
     h.ok("use_connection", json!({"id": "local"}));
     let list = h.ok("list_configurations", json!({}));
-    let copy = list["configurations"].as_array().unwrap().iter().find(|c| c["config"]["title"] == "Remote Archive").unwrap().clone();
+    let copy = list["configurations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["config"]["title"] == "Remote Archive")
+        .unwrap()
+        .clone();
     assert_eq!(copy["config"]["x-kept"], 1);
     let ours = h.ok("search", json!({"id": copy["id"], "request": {}}));
     assert_eq!((ours["total"].clone(), ours["facets"].clone()), (theirs["total"].clone(), theirs["facets"].clone()));

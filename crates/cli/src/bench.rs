@@ -36,9 +36,7 @@ pub enum BenchError {
 pub fn run(cli: &Cli, args: &BenchArgs) -> Result<(), CliError> {
     let program = sibling_program()?;
     let (data_dir, args) = take_data_dir(&args.args);
-    let names_dir = args
-        .iter()
-        .any(|a| a == "--dir" || a.to_string_lossy().starts_with("--dir="));
+    let names_dir = args.iter().any(|a| a == "--dir" || a.to_string_lossy().starts_with("--dir="));
     let scratch = match (names_dir, data_dir) {
         (true, _) => None,
         (false, Some(data_dir)) => Some(tempdir_in(&data_dir)?),
@@ -53,11 +51,8 @@ pub fn run(cli: &Cli, args: &BenchArgs) -> Result<(), CliError> {
     if let Some(dir) = &scratch {
         let _ = std::fs::remove_dir_all(dir);
     }
-    let status = status.map_err(|source| CliError::Io {
-        what: "cannot run",
-        path: program.display().to_string(),
-        source,
-    })?;
+    let status =
+        status.map_err(|source| CliError::Io { what: "cannot run", path: program.display().to_string(), source })?;
     if status.success() {
         Ok(())
     } else {
@@ -111,16 +106,8 @@ fn tempdir_in(parent: &Path) -> Result<PathBuf, CliError> {
         let dir = parent.join(format!("bench-{}-{attempt}", std::process::id()));
         match std::fs::create_dir(&dir) {
             Ok(()) => return Ok(dir),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 1000 => {
-                attempt += 1
-            }
-            Err(source) => {
-                return Err(CliError::Io {
-                    what: "cannot create",
-                    path: dir.display().to_string(),
-                    source,
-                })
-            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 1000 => attempt += 1,
+            Err(source) => return Err(CliError::Io { what: "cannot create", path: dir.display().to_string(), source }),
         }
     }
 }
@@ -138,21 +125,11 @@ mod tests {
         // A leftover directory and a planted link under the names a run would try first.
         std::fs::create_dir(data.join(format!("bench-{}-0", std::process::id()))).unwrap();
         #[cfg(unix)]
-        std::os::unix::fs::symlink(
-            &elsewhere,
-            data.join(format!("bench-{}-1", std::process::id())),
-        )
-        .unwrap();
+        std::os::unix::fs::symlink(&elsewhere, data.join(format!("bench-{}-1", std::process::id()))).unwrap();
         let dir = tempdir_in(&data).unwrap();
         assert_eq!(dir.parent(), Some(data.as_path()));
-        assert!(
-            std::fs::symlink_metadata(&dir).unwrap().is_dir(),
-            "a real directory, not a link"
-        );
-        assert!(
-            std::fs::read_dir(&dir).unwrap().next().is_none(),
-            "and an empty one"
-        );
+        assert!(std::fs::symlink_metadata(&dir).unwrap().is_dir(), "a real directory, not a link");
+        assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "and an empty one");
         assert!(std::fs::read_dir(&elsewhere).unwrap().next().is_none());
     }
 }

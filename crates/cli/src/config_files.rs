@@ -20,11 +20,14 @@ pub fn export(cli: &Cli, args: &[String], all: bool) -> Result<(), CliError> {
     let (value, file) = match (all, args) {
         (true, file) if file.len() <= 1 => {
             let backend = cli.local_backend()?;
-            let bundle = runtime()?.block_on(files::export_all(&backend)).map_err(|e| CliError::Input(e.to_string()))?;
+            let bundle =
+                runtime()?.block_on(files::export_all(&backend)).map_err(|e| CliError::Input(e.to_string()))?;
             (bundle, file.first().map(PathBuf::from))
         }
         (false, [id, rest @ ..]) if rest.len() <= 1 => {
-            let Ok(id) = id.parse::<i32>() else { usage(&format!("`{id}` is not a configuration id (a whole number)")) };
+            let Ok(id) = id.parse::<i32>() else {
+                usage(&format!("`{id}` is not a configuration id (a whole number)"))
+            };
             let backend = cli.local_backend()?;
             let config = runtime()?.block_on(backend.get_configuration(id))?;
             let value = serde_json::to_value(config).map_err(|e| CliError::Input(e.to_string()))?;
@@ -36,8 +39,11 @@ pub fn export(cli: &Cli, args: &[String], all: bool) -> Result<(), CliError> {
     let mut text = serde_json::to_string_pretty(&value).map_err(|e| CliError::Input(e.to_string()))?;
     text.push('\n');
     match file {
-        Some(path) => std::fs::write(&path, text)
-            .map_err(|source| CliError::Io { what: "cannot write", path: path.display().to_string(), source })?,
+        Some(path) => std::fs::write(&path, text).map_err(|source| CliError::Io {
+            what: "cannot write",
+            path: path.display().to_string(),
+            source,
+        })?,
         None => print!("{text}"),
     }
     Ok(())
@@ -45,8 +51,11 @@ pub fn export(cli: &Cli, args: &[String], all: bool) -> Result<(), CliError> {
 
 pub fn import(cli: &Cli, file: &Path) -> Result<(), CliError> {
     let shown = file.display().to_string();
-    let text = std::fs::read_to_string(file)
-        .map_err(|source| CliError::Io { what: "cannot read", path: shown.clone(), source })?;
+    let text = std::fs::read_to_string(file).map_err(|source| CliError::Io {
+        what: "cannot read",
+        path: shown.clone(),
+        source,
+    })?;
     // The reader's messages speak of "the file"; name it.
     let envelopes = files::read(&text).map_err(|e| CliError::Input(e.to_string().replacen("the file", &shown, 1)))?;
     let backend = cli.local_backend()?;

@@ -65,7 +65,10 @@ fn open(path: &Path) -> Result<(File, u64), CliError> {
 /// Runs an import of `file` with a progress bar, then reports skipped lines on stderr.
 fn import_file(
     file: &Path,
-    work: impl FnOnce(BufReader<CountingReader<File>>, &mut dyn FnMut(u64)) -> Result<ImportReport, studio_local::StoreError>,
+    work: impl FnOnce(
+        BufReader<CountingReader<File>>,
+        &mut dyn FnMut(u64),
+    ) -> Result<ImportReport, studio_local::StoreError>,
 ) -> Result<ImportReport, CliError> {
     let (handle, size) = open(file)?;
     let progress = Progress::new(size);

@@ -57,7 +57,9 @@ pub fn run(cli: &Cli, args: &PullArgs) -> Result<(), CliError> {
                 let _ = std::io::stderr().flush();
             }
         };
-        Ok::<_, CliError>(studio_sync::pull::pull(&local, &remote, &source, args.config, &os_caller(), &mut progress, &cancel).await)
+        Ok::<_, CliError>(
+            studio_sync::pull::pull(&local, &remote, &source, args.config, &os_caller(), &mut progress, &cancel).await,
+        )
     })?;
     if shown {
         eprintln!();
@@ -65,7 +67,10 @@ pub fn run(cli: &Cli, args: &PullArgs) -> Result<(), CliError> {
     match report {
         Ok(r) => {
             let resumed = if r.resumed_from > 0 { format!(" (resumed at {})", r.resumed_from) } else { String::new() };
-            println!("pulled {} documents into {} as configuration {}{resumed}", r.documents, r.search_space, r.local_id);
+            println!(
+                "pulled {} documents into {} as configuration {}{resumed}",
+                r.documents, r.search_space, r.local_id
+            );
             Ok(())
         }
         Err(SyncError::Cancelled) => Err(CliError::Input("pull stopped; run the same command again to resume".into())),

@@ -83,9 +83,9 @@ fn find_ui_dir() -> Option<PathBuf> {
 /// The web UI's client id, when one is given; a blank one is refused.
 fn ui_client_id(args: &ServeArgs) -> Result<Option<String>, CliError> {
     match args.oidc_ui_client_id.as_deref().map(str::trim) {
-        Some("") => {
-            Err(CliError::Input("--oidc-ui-client-id: give the id of the provider's public client for the web UI".into()))
-        }
+        Some("") => Err(CliError::Input(
+            "--oidc-ui-client-id: give the id of the provider's public client for the web UI".into(),
+        )),
         id => Ok(id.map(str::to_owned)),
     }
 }
@@ -102,7 +102,8 @@ fn upstream_backend(url: &str, args: &ServeArgs) -> Result<RemoteBackend, CliErr
         tracing::warn!("STUDIO_UPSTREAM_TOKEN is not set: requests to the upstream {url} carry no access token");
     }
     let options = RemoteOptions::default().request_timeout(timeout);
-    let backend = RemoteBackend::signed_in(url, sign_in, options, None).map_err(|e| CliError::Input(format!("--upstream: {e}")))?;
+    let backend = RemoteBackend::signed_in(url, sign_in, options, None)
+        .map_err(|e| CliError::Input(format!("--upstream: {e}")))?;
     tracing::info!(upstream = backend.client().base_url(), "serving in front of an upstream server");
     Ok(backend)
 }

@@ -32,7 +32,10 @@ impl CredentialVars {
         let (user_key, username) = self.var("USERNAME");
         let (password_key, password) = self.var("PASSWORD");
         let (Some(username), Some(password)) = (username, password) else {
-            return Err(CliError::Input(format!("{} needs the user's credentials in {user_key} and {password_key}", self.issuer_flag)));
+            return Err(CliError::Input(format!(
+                "{} needs the user's credentials in {user_key} and {password_key}",
+                self.issuer_flag
+            )));
         };
         let secret = self.var("CLIENT_SECRET").1;
         Ok(SignIn::Provider(ProviderSignIn {

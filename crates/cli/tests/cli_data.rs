@@ -17,8 +17,13 @@ fn text(bytes: &[u8]) -> String {
 fn import_reports_bad_lines_by_number_and_imports_the_rest() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("docs.jsonl");
-    let good = |id: &str| format!(r#"{{"id":"{id}","title":"Doc {id}","description":"About wind","date":1.6e12,"facetList":[{{"field":"dyn_lit_author","label":"Author","facets":[{{"count":1,"label":"Ana","value":null}}]}}]}}"#);
-    std::fs::write(&file, format!("{}\nnot json\n{}\n{{\"title\": \"no id\"}}\n", good("urn:a"), good("urn:b"))).unwrap();
+    let good = |id: &str| {
+        format!(
+            r#"{{"id":"{id}","title":"Doc {id}","description":"About wind","date":1.6e12,"facetList":[{{"field":"dyn_lit_author","label":"Author","facets":[{{"count":1,"label":"Ana","value":null}}]}}]}}"#
+        )
+    };
+    std::fs::write(&file, format!("{}\nnot json\n{}\n{{\"title\": \"no id\"}}\n", good("urn:a"), good("urn:b")))
+        .unwrap();
     let out = studio(dir.path(), &["import", "--search-space", "news", file.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout).trim(), "imported 2 documents into news");
@@ -50,7 +55,8 @@ fn demo_data_loads_the_demo_space_and_one_configuration_once() {
     assert!(stdout.contains("created configuration 1"), "{stdout}");
     let again = text(&studio(dir.path(), &["demo-data"]).stdout);
     assert!(again.contains("configuration 1 already uses demo"), "{again}");
-    let exported: serde_json::Value = serde_json::from_slice(&studio(dir.path(), &["export-config", "1"]).stdout).unwrap();
+    let exported: serde_json::Value =
+        serde_json::from_slice(&studio(dir.path(), &["export-config", "1"]).stdout).unwrap();
     assert_eq!(exported["config"]["searchSpace"], "demo");
     assert!(!exported["config"]["filter"]["facetsToShow"].as_array().unwrap().is_empty());
     assert!(studio(dir.path(), &["export-config", "2"]).status.code() == Some(1), "no second configuration");
@@ -65,11 +71,24 @@ fn bench_prints_rates_and_latencies_as_json() {
     let report: serde_json::Value = serde_json::from_str(&last).unwrap();
     assert_eq!(report["docs"], 300);
     assert!(report["import_docs_per_s"].as_f64().unwrap() > 0.0);
-    for key in ["search_p50_ms", "search_p95_ms", "facets_only_p95_ms", "similar_p95_ms", "recommend_p95_ms", "open_ready_s", "rss_mb", "naive_search_p50_ms"] {
+    for key in [
+        "search_p50_ms",
+        "search_p95_ms",
+        "facets_only_p95_ms",
+        "similar_p95_ms",
+        "recommend_p95_ms",
+        "open_ready_s",
+        "rss_mb",
+        "naive_search_p50_ms",
+    ] {
         assert!(report[key].is_number(), "{key} in {report}");
     }
     assert!(report.get("search_vs_tantivy").is_some() && report.get("tantivy_search_p50_ms").is_some());
-    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with("bench-")).collect();
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("bench-"))
+        .collect();
     assert!(leftovers.is_empty(), "the scratch store is removed");
 }
 
@@ -117,7 +136,8 @@ fn export_all_and_import_config_round_trip_every_configuration_as_new_ones() {
 
     assert_eq!(studio(b.path(), &["export-config", "--all", "x", "y"]).status.code(), Some(2));
     assert_eq!(studio(b.path(), &["export-config", "one"]).status.code(), Some(2));
-    std::fs::write(&first, r#"{"format": "search-studio/configurations", "version": 9, "configurations": []}"#).unwrap();
+    std::fs::write(&first, r#"{"format": "search-studio/configurations", "version": 9, "configurations": []}"#)
+        .unwrap();
     let out = studio(b.path(), &["import-config", first.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("version 9"), "{}", text(&out.stderr));

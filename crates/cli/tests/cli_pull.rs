@@ -51,7 +51,14 @@ impl Server {
 #[test]
 fn pull_copies_a_remote_search_space_that_then_answers_the_same_totals() {
     let (theirs, ours) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    assert!(Command::new(STUDIO).arg("--data-dir").arg(theirs.path()).arg("demo-data").output().unwrap().status.success());
+    assert!(Command::new(STUDIO)
+        .arg("--data-dir")
+        .arg(theirs.path())
+        .arg("demo-data")
+        .output()
+        .unwrap()
+        .status
+        .success());
     let remote = serve(theirs.path());
 
     let pull = |token: &str| {
@@ -73,9 +80,16 @@ fn pull_copies_a_remote_search_space_that_then_answers_the_same_totals() {
     let local = serve(ours.path());
     // Text queries are left out: the API does not return a document's full text, so offline the words
     // of titles and descriptions match, not those of the body (docs/choices.md).
-    let context = remote.search(1, json!({}))["facets"].as_array().unwrap().iter()
-        .find(|g| g["field"] == "dyn_lit_context").unwrap()["facets"][0]["label"].clone();
-    for body in [json!({}), json!({"start": 30}), json!({"selectedFacets": [{"field": "dyn_lit_context", "label": context}]})] {
+    let context = remote.search(1, json!({}))["facets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["field"] == "dyn_lit_context")
+        .unwrap()["facets"][0]["label"]
+        .clone();
+    for body in
+        [json!({}), json!({"start": 30}), json!({"selectedFacets": [{"field": "dyn_lit_context", "label": context}]})]
+    {
         let (a, b) = (remote.search(1, body.clone()), local.search(1, body.clone()));
         assert_eq!(a["total"], b["total"], "{body}");
         assert_eq!(a["facets"], b["facets"], "{body}");

@@ -48,7 +48,9 @@ fn writer(base: String, token: String, tag: String, stop: Arc<AtomicBool>) -> Ha
         let body = json!({"config": {"title": title, "searchSpace": "crash", "result": {"itemsPerPage": 1}}});
         seen.insert(title.clone(), Written { id: None, acked: 1, pending: Some(1) });
         let answer = http.post(format!("{base}/api/configurations")).bearer_auth(&token).json(&body).send();
-        let Some(created) = answer.ok().filter(|r| r.status() == 200).and_then(|r| r.json::<Value>().ok()) else { break };
+        let Some(created) = answer.ok().filter(|r| r.status() == 200).and_then(|r| r.json::<Value>().ok()) else {
+            break;
+        };
         let id = created["config"]["id"].as_i64().expect("a created configuration has an id");
         seen.insert(title.clone(), Written { id: Some(id), acked: 1, pending: None });
         for value in 2..=4 {
@@ -100,7 +102,11 @@ fn check_configurations(db: &Path, ledger: &HashMap<String, Written>) {
                     written.pending
                 );
                 let logged: i64 = conn
-                    .query_row("SELECT count(*) FROM configuration_log WHERE config_id = ?1 AND action = 'create'", [id], |r| r.get(0))
+                    .query_row(
+                        "SELECT count(*) FROM configuration_log WHERE config_id = ?1 AND action = 'create'",
+                        [id],
+                        |r| r.get(0),
+                    )
                     .expect("the history is read");
                 assert_eq!(logged, 1, "{title}: the create is in the history once");
             }
@@ -177,7 +183,8 @@ fn write_documents(path: &Path) {
 fn check_index(data: &Path) -> i64 {
     let conn = Connection::open(data.join(studio_local::DB_FILE)).expect("the store opens");
     check_integrity(&conn);
-    let count: i64 = conn.query_row("SELECT count(*) FROM documents WHERE search_space = ?1", [SPACE], |r| r.get(0)).unwrap();
+    let count: i64 =
+        conn.query_row("SELECT count(*) FROM documents WHERE search_space = ?1", [SPACE], |r| r.get(0)).unwrap();
     let mut sql_counts: HashMap<String, i64> = HashMap::new();
     let mut statement = conn
         .prepare(
@@ -194,11 +201,15 @@ fn check_index(data: &Path) -> i64 {
     let backend = LocalBackend::new(Store::open_dir(data).expect("the store opens through studio-local"));
     let mut config = Configuration::template().config;
     config.search_space = SPACE.to_owned();
-    config.filter.facets_to_show = serde_json::from_value(json!([{"uri": "dyn_lit_author", "title": "Author", "maximumTerms": 1000, "refId": "dyn_lit_author"}])).unwrap();
+    config.filter.facets_to_show = serde_json::from_value(
+        json!([{"uri": "dyn_lit_author", "title": "Author", "maximumTerms": 1000, "refId": "dyn_lit_author"}]),
+    )
+    .unwrap();
     let mut conn = backend.store().conn().unwrap();
     let answer = backend.engine().search(&mut conn, &config, &SearchRequest::default()).expect("an empty search");
     assert_eq!(answer.total, count, "an empty search finds every document of the search space");
-    let index_counts: HashMap<String, i64> = answer.facets[0].facets.iter().map(|r| (r.label.clone(), r.count)).collect();
+    let index_counts: HashMap<String, i64> =
+        answer.facets[0].facets.iter().map(|r| (r.label.clone(), r.count)).collect();
     assert_eq!(index_counts, sql_counts, "facet counts of the index equal the SQL counts");
     count
 }
@@ -253,7 +264,10 @@ fn import_killed_at_random_moments_leaves_a_consistent_store() {
             assert_eq!(count, DOCS as i64, "a finished import holds every document exactly once");
         } else {
             killed += 1;
-            assert!(count <= DOCS as i64 && count >= previous, "{count} documents after a killed import (before: {previous})");
+            assert!(
+                count <= DOCS as i64 && count >= previous,
+                "{count} documents after a killed import (before: {previous})"
+            );
         }
         previous = count;
     }

@@ -37,18 +37,30 @@ fn concurrent_clients_get_no_error_lose_no_write_and_memory_stays_flat() {
         .send()
         .and_then(|r| r.json::<Value>())
         .expect("a search");
-    let uris: Vec<String> =
-        first_page["result"].as_array().into_iter().flatten().filter_map(|d| d["id"].as_str().map(str::to_owned)).collect();
+    let uris: Vec<String> = first_page["result"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d["id"].as_str().map(str::to_owned))
+        .collect();
 
     let seconds = env_or("STUDIO_LOAD_SECONDS", 6);
     let clients = env_or("STUDIO_LOAD_CLIENTS", 16) as usize;
     let pid = server.child.id();
-    let plan = load_driver::Plan { base: server.base.clone(), token: server.token.clone(), config_id, uris, clients, tag: "load".into() };
+    let plan = load_driver::Plan {
+        base: server.base.clone(),
+        token: server.token.clone(),
+        config_id,
+        uris,
+        clients,
+        tag: "load".into(),
+    };
 
     // Phase one warms every cache and pool; phase two must not grow memory beyond a bound.
     let mut outcome = load_driver::run(&plan, Duration::from_secs(seconds));
     let rss_before = rss_kib(pid).expect("the server's memory is readable");
-    let second = load_driver::run(&load_driver::Plan { tag: "load2".into(), ..plan.clone() }, Duration::from_secs(seconds));
+    let second =
+        load_driver::run(&load_driver::Plan { tag: "load2".into(), ..plan.clone() }, Duration::from_secs(seconds));
     let rss_after = rss_kib(pid).expect("the server's memory is readable");
     let second_requests = second.latencies.len();
     outcome.latencies.extend(second.latencies.iter().copied());
@@ -84,7 +96,11 @@ fn concurrent_clients_get_no_error_lose_no_write_and_memory_stays_flat() {
         let config = stored[title][0];
         assert_eq!(config["id"].as_i64(), Some(*id));
         if let Some(value) = outcome.updated.get(id) {
-            assert_eq!(config["config"]["result"]["itemsPerPage"].as_i64(), Some(*value), "{title}: the last update is kept");
+            assert_eq!(
+                config["config"]["result"]["itemsPerPage"].as_i64(),
+                Some(*value),
+                "{title}: the last update is kept"
+            );
         }
     }
     let load_titles = stored.keys().filter(|t| t.starts_with("load")).count();

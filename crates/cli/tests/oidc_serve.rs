@@ -40,13 +40,7 @@ fn serve(dir: &Path, issuer: &str) -> Serve {
     let mut child = Command::new(STUDIO)
         .args(["serve", "--listen", "127.0.0.1:0", "--auth"])
         .arg(write_auth_file(dir))
-        .args([
-            "--oidc-issuer",
-            issuer,
-            "--oidc-audience",
-            "search-studio",
-            "--data-dir",
-        ])
+        .args(["--oidc-issuer", issuer, "--oidc-audience", "search-studio", "--data-dir"])
         .arg(dir.join("data"))
         .env("RUST_LOG", "trace")
         .stdout(Stdio::piped())
@@ -57,44 +51,25 @@ fn serve(dir: &Path, issuer: &str) -> Serve {
     let first = lines.next().map(|line| line.unwrap()).unwrap_or_default();
     let base = first
         .strip_prefix("listening on ")
-        .unwrap_or_else(|| {
-            panic!(
-                "`{first}`; its log: {}",
-                std::fs::read_to_string(&log).unwrap_or_default()
-            )
-        })
+        .unwrap_or_else(|| panic!("`{first}`; its log: {}", std::fs::read_to_string(&log).unwrap_or_default()))
         .to_owned();
     Serve { child, base }
 }
 
 fn access_token(provider: &OidcProvider, user: &str) -> String {
-    let answer =
-        provider.password_grant("ppt", Some("ppt-secret"), user, &format!("{user}-password"));
-    answer["access_token"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no access token: {answer}"))
-        .to_owned()
+    let answer = provider.password_grant("ppt", Some("ppt-secret"), user, &format!("{user}-password"));
+    answer["access_token"].as_str().unwrap_or_else(|| panic!("no access token: {answer}")).to_owned()
 }
 
 impl Serve {
-    fn call(
-        &self,
-        method: reqwest::Method,
-        path: &str,
-        token: &str,
-        body: Option<Value>,
-    ) -> (u16, Value) {
-        let mut request = reqwest::blocking::Client::new()
-            .request(method, format!("{}{path}", self.base))
-            .bearer_auth(token);
+    fn call(&self, method: reqwest::Method, path: &str, token: &str, body: Option<Value>) -> (u16, Value) {
+        let mut request =
+            reqwest::blocking::Client::new().request(method, format!("{}{path}", self.base)).bearer_auth(token);
         if let Some(body) = body {
             request = request.json(&body);
         }
         let answer = request.send().unwrap();
-        (
-            answer.status().as_u16(),
-            answer.json().unwrap_or(Value::Null),
-        )
+        (answer.status().as_u16(), answer.json().unwrap_or(Value::Null))
     }
 
     fn create(&self, token: &str, title: &str) -> (u16, Value) {
@@ -109,12 +84,8 @@ impl Serve {
 
 #[test]
 fn tokens_of_the_real_provider_are_accepted_with_their_users_rights_and_after_key_rotation() {
-    let options = ProviderOptions {
-        audience: Some("search-studio".into()),
-        ..ProviderOptions::default()
-    };
-    let provider = OidcProvider::start(options)
-        .expect("the provider starts (npm ci --prefix crates/testkit/servers)");
+    let options = ProviderOptions { audience: Some("search-studio".into()), ..ProviderOptions::default() };
+    let provider = OidcProvider::start(options).expect("the provider starts (npm ci --prefix crates/testkit/servers)");
     let dir = tempfile::tempdir().unwrap();
     let server = serve(dir.path(), provider.issuer());
 
@@ -122,44 +93,23 @@ fn tokens_of_the_real_provider_are_accepted_with_their_users_rights_and_after_ke
     let (status, created) = server.create(&ana, "Signed in");
     assert_eq!(status, 200, "{created}");
     let id = created["config"]["id"].as_i64().unwrap();
-    let (status, logs) = server.call(
-        reqwest::Method::GET,
-        &format!("/api/configurations/{id}/logs"),
-        &ana,
-        None,
-    );
-    assert_eq!(
-        (status, &logs["logs"][0]["user"]),
-        (200, &json!("ana")),
-        "{logs}"
-    );
+    let (status, logs) = server.call(reqwest::Method::GET, &format!("/api/configurations/{id}/logs"), &ana, None);
+    assert_eq!((status, &logs["logs"][0]["user"]), (200, &json!("ana")), "{logs}");
 
     let bob = access_token(&provider, "bob");
-    assert_eq!(
-        server
-            .call(reqwest::Method::GET, "/api/configurations", &bob, None)
-            .0,
-        200
-    );
+    assert_eq!(server.call(reqwest::Method::GET, "/api/configurations", &bob, None).0, 200);
     let (status, refused) = server.create(&bob, "Not allowed");
     assert_eq!(status, 403, "{refused}");
 
     provider.rotate_keys();
     let rotated = access_token(&provider, "ana");
-    assert_ne!(
-        ana.split('.').next(),
-        rotated.split('.').next(),
-        "the new token names the new key"
-    );
+    assert_ne!(ana.split('.').next(), rotated.split('.').next(), "the new token names the new key");
     let (status, created) = server.create(&rotated, "After rotation");
     assert_eq!(status, 200, "{created}");
 
     drop(server);
     let log = std::fs::read_to_string(dir.path().join("serve.log")).unwrap();
-    assert!(
-        log.contains("OpenID Connect"),
-        "the log says which provider's tokens are accepted"
-    );
+    assert!(log.contains("OpenID Connect"), "the log says which provider's tokens are accepted");
     for token in [&ana, &bob, &rotated] {
         for part in token.split('.') {
             assert!(!log.contains(part), "a token's part reached the log");
@@ -173,11 +123,7 @@ fn serve_stops_at_once_when_the_provider_cannot_be_read() {
     let out = Command::new(STUDIO)
         .args(["serve", "--listen", "127.0.0.1:0", "--auth"])
         .arg(write_auth_file(dir.path()))
-        .args([
-            "--oidc-issuer",
-            "http://127.0.0.1:9/realms/gone",
-            "--data-dir",
-        ])
+        .args(["--oidc-issuer", "http://127.0.0.1:9/realms/gone", "--data-dir"])
         .arg(dir.path().join("data"))
         .env("RUST_LOG", "off")
         .stdout(Stdio::null())
@@ -186,21 +132,10 @@ fn serve_stops_at_once_when_the_provider_cannot_be_read() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(
-        stderr.contains("--oidc-issuer http://127.0.0.1:9/realms/gone"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("--oidc-issuer http://127.0.0.1:9/realms/gone"), "{stderr}");
 
     // The groups claim names groups of the auth file, so the flag needs one.
-    let out = Command::new(STUDIO)
-        .args(["serve", "--oidc-issuer", "http://127.0.0.1:9/realms/gone"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = Command::new(STUDIO).args(["serve", "--oidc-issuer", "http://127.0.0.1:9/realms/gone"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--auth"));
 }

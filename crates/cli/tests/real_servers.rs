@@ -15,13 +15,15 @@ fn api_only_upstream(offer: Vec<&'static str>) -> (tempfile::TempDir, Served, Ap
     let data = tempfile::tempdir().unwrap();
     studio(&["demo-data"], data.path());
     let inner = serve_with(data.path(), &[], &[], Stdio::null());
-    let double = ApiOnlyServer::start(&inner.base, ApiOnlyOptions { openapi: true, offer, ui_dir: None }).expect("the double starts");
+    let double = ApiOnlyServer::start(&inner.base, ApiOnlyOptions { openapi: true, offer, ui_dir: None })
+        .expect("the double starts");
     (data, inner, double)
 }
 
 fn call(served: &Served, method: &str, path: &str) -> (u16, Value) {
     let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-    let answer = client(30).request(method, format!("{}{path}", served.base)).bearer_auth(&served.token).send().unwrap();
+    let answer =
+        client(30).request(method, format!("{}{path}", served.base)).bearer_auth(&served.token).send().unwrap();
     let status = answer.status().as_u16();
     (status, answer.json().unwrap_or(Value::Null))
 }
@@ -30,7 +32,12 @@ fn call(served: &Served, method: &str, path: &str) -> (u16, Value) {
 fn a_proxy_says_what_an_api_only_upstream_does_not_offer_and_documents_only_what_it_offers() {
     let (_data, inner, double) = api_only_upstream(vec!["set"]);
     let proxy_dir = tempfile::tempdir().unwrap();
-    let proxy = serve_with(proxy_dir.path(), &["--upstream", double.url()], &[("STUDIO_UPSTREAM_TOKEN", &inner.token)], Stdio::null());
+    let proxy = serve_with(
+        proxy_dir.path(),
+        &["--upstream", double.url()],
+        &[("STUDIO_UPSTREAM_TOKEN", &inner.token)],
+        Stdio::null(),
+    );
 
     let (status, list) = call(&proxy, "GET", "/api/configurations");
     assert_eq!(status, 200, "{list}");
@@ -61,8 +68,12 @@ fn a_proxy_says_what_an_api_only_upstream_does_not_offer_and_documents_only_what
 
 /// The test provider with access tokens of two seconds.
 fn provider() -> OidcProvider {
-    OidcProvider::start(ProviderOptions { access_ttl: Duration::from_secs(2), refresh_ttl: Duration::from_secs(120), audience: None })
-        .expect("the test provider starts (npm ci --prefix crates/testkit/servers)")
+    OidcProvider::start(ProviderOptions {
+        access_ttl: Duration::from_secs(2),
+        refresh_ttl: Duration::from_secs(120),
+        audience: None,
+    })
+    .expect("the test provider starts (npm ci --prefix crates/testkit/servers)")
 }
 
 /// A `studio serve` with the demo data that takes the provider's tokens: group `designers` may do everything.
@@ -72,19 +83,28 @@ fn oidc_server(issuer: &str) -> (tempfile::TempDir, Served) {
     let auth = data.path().join("auth.json");
     let groups = json!({"users": [], "groups": [{"name": "designers", "operations": ["read", "write", "search"], "searchSpaces": ["*"]}]});
     std::fs::write(&auth, groups.to_string()).unwrap();
-    let served = serve_with(data.path(), &["--auth", auth.to_str().unwrap(), "--oidc-issuer", issuer], &[], Stdio::null());
+    let served =
+        serve_with(data.path(), &["--auth", auth.to_str().unwrap(), "--oidc-issuer", issuer], &[], Stdio::null());
     (data, served)
 }
 
-const ANA: [(&str, &str); 3] =
-    [("STUDIO_UPSTREAM_USERNAME", "ana"), ("STUDIO_UPSTREAM_PASSWORD", "ana-password"), ("STUDIO_UPSTREAM_CLIENT_SECRET", "ppt-secret")];
+const ANA: [(&str, &str); 3] = [
+    ("STUDIO_UPSTREAM_USERNAME", "ana"),
+    ("STUDIO_UPSTREAM_PASSWORD", "ana-password"),
+    ("STUDIO_UPSTREAM_CLIENT_SECRET", "ppt-secret"),
+];
 
 #[test]
 fn a_proxy_signed_in_with_the_password_grant_outlives_many_token_lifetimes_and_an_ended_session() {
     let provider = provider();
     let (_data, inner) = oidc_server(provider.issuer());
     let proxy_dir = tempfile::tempdir().unwrap();
-    let proxy = serve_with(proxy_dir.path(), &["--upstream", &inner.base, "--upstream-issuer", provider.issuer()], &ANA, Stdio::null());
+    let proxy = serve_with(
+        proxy_dir.path(),
+        &["--upstream", &inner.base, "--upstream-issuer", provider.issuer()],
+        &ANA,
+        Stdio::null(),
+    );
 
     // Longer than a token's life plus the server's leeway for clock skew: only renewed tokens get through.
     let until = Instant::now() + Duration::from_secs(9);
@@ -98,7 +118,10 @@ fn a_proxy_signed_in_with_the_password_grant_outlives_many_token_lifetimes_and_a
     provider.revoke_sessions();
     std::thread::sleep(Duration::from_secs(2));
     let (status, body) = call(&proxy, "POST", "/api/configurations");
-    assert_eq!(status, 400, "signed in again with the password: the upstream judged the (empty) body, not the token: {body}");
+    assert_eq!(
+        status, 400,
+        "signed in again with the password: the upstream judged the (empty) body, not the token: {body}"
+    );
     let (status, list) = call(&proxy, "GET", "/api/configurations");
     assert_eq!(status, 200, "{list}");
 }
@@ -109,7 +132,16 @@ fn a_proxy_with_wrong_or_missing_credentials_stops_at_once_saying_why() {
     let dir = tempfile::tempdir().unwrap();
     let start = |envs: &[(&str, &str)]| {
         let out = Command::new(STUDIO)
-            .args(["serve", "--listen", "127.0.0.1:0", "--upstream", "http://127.0.0.1:9", "--upstream-issuer", provider.issuer(), "--data-dir"])
+            .args([
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--upstream",
+                "http://127.0.0.1:9",
+                "--upstream-issuer",
+                provider.issuer(),
+                "--data-dir",
+            ])
             .arg(dir.path())
             .env_remove("STUDIO_UPSTREAM_USERNAME")
             .env_remove("STUDIO_UPSTREAM_PASSWORD")
@@ -118,12 +150,21 @@ fn a_proxy_with_wrong_or_missing_credentials_stops_at_once_saying_why() {
             .unwrap();
         (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
     };
-    let (code, stderr) = start(&[("STUDIO_UPSTREAM_USERNAME", "ana"), ("STUDIO_UPSTREAM_PASSWORD", "nope"), ("STUDIO_UPSTREAM_CLIENT_SECRET", "ppt-secret")]);
+    let (code, stderr) = start(&[
+        ("STUDIO_UPSTREAM_USERNAME", "ana"),
+        ("STUDIO_UPSTREAM_PASSWORD", "nope"),
+        ("STUDIO_UPSTREAM_CLIENT_SECRET", "ppt-secret"),
+    ]);
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("Invalid user credentials"), "{stderr}");
     let (code, stderr) = start(&[]);
     assert_eq!(code, Some(1), "{stderr}");
-    assert!(stderr.contains("--upstream-issuer needs the user's credentials in STUDIO_UPSTREAM_USERNAME and STUDIO_UPSTREAM_PASSWORD"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "--upstream-issuer needs the user's credentials in STUDIO_UPSTREAM_USERNAME and STUDIO_UPSTREAM_PASSWORD"
+        ),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -134,7 +175,11 @@ fn pull_signs_in_with_the_password_grant() {
     let out = Command::new(STUDIO)
         .args(["pull", "--from", &inner.base, "--config", "1", "--issuer", provider.issuer(), "--data-dir"])
         .arg(local.path())
-        .envs([("STUDIO_REMOTE_USERNAME", "ana"), ("STUDIO_REMOTE_PASSWORD", "ana-password"), ("STUDIO_REMOTE_CLIENT_SECRET", "ppt-secret")])
+        .envs([
+            ("STUDIO_REMOTE_USERNAME", "ana"),
+            ("STUDIO_REMOTE_PASSWORD", "ana-password"),
+            ("STUDIO_REMOTE_CLIENT_SECRET", "ppt-secret"),
+        ])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);

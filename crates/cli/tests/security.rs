@@ -54,14 +54,21 @@ fn tokens_never_reach_the_logs_or_the_disk_even_at_trace_level() {
             .unwrap();
         assert_eq!(created.status(), 200);
         let id = created.json::<Value>().unwrap()["config"]["id"].as_i64().unwrap();
-        for path in ["/api/configurations".to_owned(), format!("/api/configurations/{id}/logs"), "/api/nothing".into()] {
+        for path in ["/api/configurations".to_owned(), format!("/api/configurations/{id}/logs"), "/api/nothing".into()]
+        {
             http.get(format!("{}{path}", server.base)).bearer_auth(&server.token).send().unwrap();
         }
-        let search = http.post(format!("{}/api/configurations/{id}/search", server.base)).bearer_auth(&server.token).json(&json!({}));
+        let search = http
+            .post(format!("{}/api/configurations/{id}/search", server.base))
+            .bearer_auth(&server.token)
+            .json(&json!({}));
         assert_eq!(search.send().unwrap().status(), 200);
         let refused = http.get(format!("{}/api/configurations", server.base)).bearer_auth(wrong).send().unwrap();
         assert_eq!(refused.status(), 401);
-        let odd = http.get(format!("{}/api/configurations", server.base)).header("authorization", format!("Basic {wrong}")).send();
+        let odd = http
+            .get(format!("{}/api/configurations", server.base))
+            .header("authorization", format!("Basic {wrong}"))
+            .send();
         assert_eq!(odd.unwrap().status(), 401);
     }
     let secrets = [upstream.token.clone(), proxy.token.clone(), wrong.to_owned()];
@@ -99,7 +106,10 @@ fn no_answer_carries_a_cors_header_not_even_a_preflight() {
             .header("origin", origin)
             .header("access-control-request-method", "POST")
             .send(),
-        http.get(format!("{}/api/configurations", server.base)).header("origin", origin).bearer_auth(&server.token).send(),
+        http.get(format!("{}/api/configurations", server.base))
+            .header("origin", origin)
+            .bearer_auth(&server.token)
+            .send(),
         http.get(format!("{}/api/configurations", server.base)).header("origin", origin).send(),
         http.get(format!("{}/healthz", server.base)).header("origin", origin).send(),
         http.get(format!("{}/api-docs", server.base)).header("origin", origin).send(),
@@ -147,7 +157,8 @@ fn slow_request_heads_and_bodies_are_cut_off() {
          Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"config\":",
         server.token
     );
-    let (answer, _) = closed_within(&server.base, head.as_bytes(), Duration::from_secs(20)).expect("a stalled body is cut off");
+    let (answer, _) =
+        closed_within(&server.base, head.as_bytes(), Duration::from_secs(20)).expect("a stalled body is cut off");
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     assert!(answer.contains("\"status\":408"), "the 408 has the error body: {answer}");
 
@@ -172,7 +183,8 @@ fn oversized_heads_and_bodies_are_refused() {
     let fine = http.get(format!("{}/healthz", server.base)).header("x-fine", "y".repeat(8 * 1024)).send().unwrap();
     assert_eq!(fine.status(), 200, "an 8 KiB header is fine");
     let body = json!({"config": {"title": "big", "searchSpace": "demo", "pad": "z".repeat(1024 * 1024)}});
-    let too_big = http.post(format!("{}/api/configurations", server.base)).bearer_auth(&server.token).json(&body).send().unwrap();
+    let too_big =
+        http.post(format!("{}/api/configurations", server.base)).bearer_auth(&server.token).json(&body).send().unwrap();
     assert_eq!(too_big.status(), 413);
     assert_eq!(too_big.json::<Value>().unwrap()["status"], 413);
 }
@@ -217,8 +229,10 @@ fn commands_write_only_into_the_data_directory_and_the_file_named() {
 
 #[test]
 fn the_desktop_window_runs_under_a_strict_content_security_policy() {
-    let conf: Value =
-        serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tauri.conf.json")).unwrap()).unwrap();
+    let conf: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tauri.conf.json")).unwrap(),
+    )
+    .unwrap();
     let app = &conf["app"];
     assert_eq!(app["withGlobalTauri"], false, "no global Tauri object for injected scripts to find");
     let csp = app["security"]["csp"].as_object().expect("a CSP is set, as directives");
@@ -235,10 +249,14 @@ fn the_desktop_window_runs_under_a_strict_content_security_policy() {
             assert!(!value.contains("'unsafe-inline'"), "{name}: {value}");
         }
     }
-    assert!(!directive("connect-src").split_whitespace().any(|s| s == "https:" || s == "http:"), "the window talks only to IPC");
+    assert!(
+        !directive("connect-src").split_whitespace().any(|s| s == "https:" || s == "http:"),
+        "the window talks only to IPC"
+    );
     assert!(conf["app"]["security"]["dangerousDisableAssetCspModification"].is_null());
     let caps: Value = serde_json::from_str(
-        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../src-tauri/capabilities/default.json")).unwrap(),
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../src-tauri/capabilities/default.json"))
+            .unwrap(),
     )
     .unwrap();
     for permission in caps["permissions"].as_array().unwrap() {

@@ -56,7 +56,8 @@ fn serve_over_tcp_keeps_configurations_across_a_restart_with_a_new_token() {
     let first = serve(dir.path());
     assert!(first.base.starts_with("http://127.0.0.1:"), "{}", first.base);
     assert_eq!(first.token.len(), 64);
-    let (status, created) = first.post("/api/configurations", json!({"config": {"title": "Over TCP", "searchSpace": "demo"}}));
+    let (status, created) =
+        first.post("/api/configurations", json!({"config": {"title": "Over TCP", "searchSpace": "demo"}}));
     assert_eq!(status, 200, "{created}");
     let id = created["config"]["id"].as_i64().unwrap();
     let unauthorised = first.client().get(format!("{}/api/configurations", first.base)).send().unwrap();
@@ -66,7 +67,8 @@ fn serve_over_tcp_keeps_configurations_across_a_restart_with_a_new_token() {
 
     let second = serve(dir.path());
     assert_ne!(second.token, old_token, "each start makes a new token");
-    let stale = second.client().get(format!("{}/api/configurations", second.base)).bearer_auth(&old_token).send().unwrap();
+    let stale =
+        second.client().get(format!("{}/api/configurations", second.base)).bearer_auth(&old_token).send().unwrap();
     assert_eq!(stale.status().as_u16(), 401);
     let (status, list) = second.get("/api/configurations");
     assert_eq!(status, 200);
@@ -81,8 +83,13 @@ fn serve_with_an_auth_file_uses_its_tokens() {
     let dir = tempfile::tempdir().unwrap();
     let auth = dir.path().join("auth.json");
     let digest = studio_server::token_digest("s3cret");
-    std::fs::write(&auth, json!({"users": [{"name": "ana", "tokenSha256": digest, "groups": ["all"]}],
-        "groups": [{"name": "all", "operations": ["read", "write", "search"], "searchSpaces": ["*"]}]}).to_string()).unwrap();
+    std::fs::write(
+        &auth,
+        json!({"users": [{"name": "ana", "tokenSha256": digest, "groups": ["all"]}],
+        "groups": [{"name": "all", "operations": ["read", "write", "search"], "searchSpaces": ["*"]}]})
+        .to_string(),
+    )
+    .unwrap();
     let mut child = Command::new(STUDIO)
         .args(["serve", "--listen", "127.0.0.1:0", "--auth"])
         .arg(&auth)
@@ -118,7 +125,12 @@ fn export_and_import_config_move_a_configuration_between_stores() {
     let a = tempfile::tempdir().unwrap();
     let b = tempfile::tempdir().unwrap();
     let file = a.path().join("seed.json");
-    std::fs::write(&file, json!({"config": {"title": "Carried", "searchSpace": "demo", "custom": 1, "result": {"itemsPerPage": 30}}}).to_string()).unwrap();
+    std::fs::write(
+        &file,
+        json!({"config": {"title": "Carried", "searchSpace": "demo", "custom": 1, "result": {"itemsPerPage": 30}}})
+            .to_string(),
+    )
+    .unwrap();
     let out = studio(&["import-config", file.to_str().unwrap()], a.path());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("as id 1"));

@@ -46,7 +46,8 @@ fn proxy(upstream: &str) -> Proxy {
 impl Proxy {
     async fn call(&self, method: &str, path: &str) -> (u16, Value) {
         let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-        let r = self.client.request(method, format!("{}{path}", self.base)).bearer_auth(&self.token).send().await.unwrap();
+        let r =
+            self.client.request(method, format!("{}{path}", self.base)).bearer_auth(&self.token).send().await.unwrap();
         let status = r.status().as_u16();
         (status, r.json().await.unwrap_or(Value::Null))
     }
@@ -62,7 +63,10 @@ impl Proxy {
 }
 
 fn good_list() -> Reply {
-    json(200, json!({"configurations": [{"id": 1, "user": "u", "created": null, "config": {"title": "Good"}}], "activeId": 1}))
+    json(
+        200,
+        json!({"configurations": [{"id": 1, "user": "u", "created": null, "config": {"title": "Good"}}], "activeId": 1}),
+    )
 }
 
 /// A fake upstream that misbehaves per configuration id in the path and answers the list well.
@@ -106,7 +110,8 @@ async fn the_proxy_answers_502_504_and_passes_4xx_through_and_stays_healthy() {
         ("PUT", "/api/configurations/12", 413, "refused the request (413): too large"),
     ];
     for (method, path, status, message) in cases {
-        let mut request = proxy.client.request(method.parse().unwrap(), format!("{}{path}", proxy.base)).bearer_auth(&proxy.token);
+        let mut request =
+            proxy.client.request(method.parse().unwrap(), format!("{}{path}", proxy.base)).bearer_auth(&proxy.token);
         if method == "PUT" {
             request = request.json(&json!({"config": {"title": "x"}}));
         }
@@ -133,7 +138,8 @@ async fn the_proxy_recovers_by_itself_when_the_upstream_comes_back() {
     let health = proxy.client.get(format!("{}/healthz", proxy.base)).send().await.unwrap();
     assert_eq!(health.status().as_u16(), 200);
 
-    let upstream = FakeServer::start_on(port, |n, _| if n == 0 { api_error(503, "starting") } else { good_list() }).await;
+    let upstream =
+        FakeServer::start_on(port, |n, _| if n == 0 { api_error(503, "starting") } else { good_list() }).await;
     proxy.assert_healthy().await;
     assert_eq!(upstream.hits(), 2, "the 503 of a starting upstream was retried");
 }
@@ -157,6 +163,10 @@ fn a_bad_upstream_address_fails_with_one_line_and_the_timeout_needs_an_upstream(
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--upstream-timeout 0: give a positive number of seconds"));
-    let out = Command::new(STUDIO).args(["serve", "--upstream-timeout", "3"]).env("SEARCH_STUDIO_DATA_DIR", dir.path()).output().unwrap();
+    let out = Command::new(STUDIO)
+        .args(["serve", "--upstream-timeout", "3"])
+        .env("SEARCH_STUDIO_DATA_DIR", dir.path())
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2), "--upstream-timeout without --upstream is a usage error");
 }

@@ -8,8 +8,8 @@ use async_trait::async_trait;
 use rusqlite::Connection;
 use serde_json::Value;
 use studio_model::{
-    Backend, BackendError, Caller, Configuration, ConfigurationList, Document, RecommendQuery, Recommendations,
-    SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome, LogEntry,
+    Backend, BackendError, Caller, Configuration, ConfigurationList, Document, LogEntry, RecommendQuery,
+    Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
 };
 
 use crate::configs;

@@ -65,7 +65,8 @@ pub(crate) fn create(conn: &mut Connection, caller: &Caller, body: &Value) -> Re
     let id = i32::try_from(tx.last_insert_rowid()).map_err(|_| StoreError::IdsExhausted)?;
     (config.id, config.user, config.created) = (Some(id), caller.user.clone(), Some(created));
     let envelope = serde_json::to_string(&config).map_err(StoreError::from)?;
-    tx.execute("UPDATE configurations SET envelope = ?1 WHERE id = ?2", params![envelope, id]).map_err(StoreError::from)?;
+    tx.execute("UPDATE configurations SET envelope = ?1 WHERE id = ?2", params![envelope, id])
+        .map_err(StoreError::from)?;
     if active_id(&tx)?.is_none() {
         tx.execute("INSERT INTO active_configuration (singleton, config_id) VALUES (1, ?1)", [id])
             .map_err(StoreError::from)?;
@@ -75,7 +76,12 @@ pub(crate) fn create(conn: &mut Connection, caller: &Caller, body: &Value) -> Re
     Ok(WriteOutcome { config, errors })
 }
 
-pub(crate) fn update(conn: &mut Connection, caller: &Caller, id: i32, body: &Value) -> Result<WriteOutcome, BackendError> {
+pub(crate) fn update(
+    conn: &mut Connection,
+    caller: &Caller,
+    id: i32,
+    body: &Value,
+) -> Result<WriteOutcome, BackendError> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreError::from)?;
     let current = get(&tx, id)?;
     let (config, errors) = merge_update(&current, body)?;
@@ -120,10 +126,14 @@ pub(crate) fn delete(conn: &mut Connection, caller: &Caller, id: i32) -> Result<
 
 pub(crate) fn logs(conn: &Connection, id: i32) -> Result<Vec<LogEntry>, BackendError> {
     let mut stmt = conn
-        .prepare_cached("SELECT at, user, action, envelope FROM configuration_log WHERE config_id = ?1 ORDER BY seq DESC")
+        .prepare_cached(
+            "SELECT at, user, action, envelope FROM configuration_log WHERE config_id = ?1 ORDER BY seq DESC",
+        )
         .map_err(StoreError::from)?;
     let rows = stmt
-        .query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?)))
+        .query_map([id], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?))
+        })
         .map_err(StoreError::from)?
         .collect::<Result<Vec<_>, _>>()
         .map_err(StoreError::from)?;

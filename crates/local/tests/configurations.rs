@@ -26,7 +26,11 @@ async fn configurations_survive_closing_and_reopening_the_store() {
         let backend = open(&dir);
         let outcome = backend.create_configuration(&ana(), body("Kept")).await.unwrap();
         backend
-            .update_configuration(&ana(), outcome.config.id.unwrap(), json!({"config": {"result": {"itemsPerPage": 25}}}))
+            .update_configuration(
+                &ana(),
+                outcome.config.id.unwrap(),
+                json!({"config": {"result": {"itemsPerPage": 25}}}),
+            )
             .await
             .unwrap()
             .config
@@ -86,7 +90,9 @@ async fn the_first_configuration_becomes_active_and_the_active_one_cannot_be_del
     backend.set_active(&ana(), second).await.unwrap();
     assert_eq!(backend.list_configurations().await.unwrap().active_id, Some(second));
     backend.delete_configuration(&ana(), first).await.unwrap();
-    assert!(matches!(backend.get_configuration(first).await, Err(BackendError::NotFound(m)) if m.contains(&first.to_string())));
+    assert!(
+        matches!(backend.get_configuration(first).await, Err(BackendError::NotFound(m)) if m.contains(&first.to_string()))
+    );
     assert!(matches!(backend.set_active(&ana(), 9999).await, Err(BackendError::NotFound(_))));
 }
 
@@ -95,7 +101,10 @@ async fn visible_lists_only_visible_configurations() {
     let dir = tempfile::tempdir().unwrap();
     let backend = open(&dir);
     backend.create_configuration(&ana(), body("shown")).await.unwrap();
-    backend.create_configuration(&ana(), json!({"config": {"title": "hidden", "searchSpace": "demo", "visible": false}})).await.unwrap();
+    backend
+        .create_configuration(&ana(), json!({"config": {"title": "hidden", "searchSpace": "demo", "visible": false}}))
+        .await
+        .unwrap();
     let titles: Vec<_> = backend.visible_configurations().await.unwrap().into_iter().map(|c| c.config.title).collect();
     assert_eq!(titles, ["shown"]);
 }
@@ -154,7 +163,8 @@ async fn twenty_concurrent_creates_get_distinct_ids_and_are_all_listed() {
     ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), 20);
-    let listed: Vec<_> = backend.list_configurations().await.unwrap().configurations.into_iter().map(|c| c.id.unwrap()).collect();
+    let listed: Vec<_> =
+        backend.list_configurations().await.unwrap().configurations.into_iter().map(|c| c.id.unwrap()).collect();
     assert_eq!(listed, ids);
 }
 
@@ -166,6 +176,7 @@ async fn a_store_from_a_newer_version_is_refused_not_damaged() {
     rusqlite::Connection::open(&path).unwrap().pragma_update(None, "user_version", 999).unwrap();
     let err = Store::open(&path).err().expect("refused");
     assert!(err.to_string().contains("newer"), "{err}");
-    let version: i64 = rusqlite::Connection::open(&path).unwrap().query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    let version: i64 =
+        rusqlite::Connection::open(&path).unwrap().query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
     assert_eq!(version, 999);
 }

@@ -35,8 +35,10 @@ async fn demo_loads_and_answers_search_similar_and_recommendations() {
 
     let solar = backend.search(id, SearchRequest { input: Some("SOLAR".into()), ..Default::default() }).await.unwrap();
     assert!(solar.total > 0 && solar.total < all.total);
-    let accented = backend.search(id, SearchRequest { input: Some("sao paulo".into()), ..Default::default() }).await.unwrap();
-    let plain = backend.search(id, SearchRequest { input: Some("São Paulo".into()), ..Default::default() }).await.unwrap();
+    let accented =
+        backend.search(id, SearchRequest { input: Some("sao paulo".into()), ..Default::default() }).await.unwrap();
+    let plain =
+        backend.search(id, SearchRequest { input: Some("São Paulo".into()), ..Default::default() }).await.unwrap();
     assert!(accented.total > 0);
     assert_eq!(accented.total, plain.total);
 
@@ -47,7 +49,10 @@ async fn demo_loads_and_answers_search_similar_and_recommendations() {
         .unwrap();
     assert_eq!(similar.len(), 5);
     let text = backend
-        .similar_documents(id, SimilarQuery { uri: source.id.clone(), number: Some(3), similarity: Some("text".into()) })
+        .similar_documents(
+            id,
+            SimilarQuery { uri: source.id.clone(), number: Some(3), similarity: Some("text".into()) },
+        )
         .await
         .unwrap();
     assert_eq!(text.len(), 3);
@@ -71,7 +76,8 @@ fn generator_is_deterministic_and_varied() {
     assert_eq!(a, b);
     assert_ne!(a, c);
     assert!(a.iter().any(|d| d.image.is_some()) && a.iter().any(|d| d.image.is_none()));
-    let years: std::collections::BTreeSet<i64> = demo::generate_documents(500, 1).map(|d| (d.date / 3.15e10) as i64).collect();
+    let years: std::collections::BTreeSet<i64> =
+        demo::generate_documents(500, 1).map(|d| (d.date / 3.15e10) as i64).collect();
     assert!(years.len() >= 5, "dates over several years");
     assert!(demo::demo_concepts().iter().filter(|c| c.level == 3).count() >= 100);
 }

@@ -12,13 +12,19 @@ fn store() -> (tempfile::TempDir, Store) {
 
 fn config(space: &str) -> Config {
     let mut config = Config { search_space: space.into(), ..Default::default() };
-    config.filter.facets_to_show.push(FacetSetting { uri: "dyn_lit_author".into(), title: "Author".into(), ..Default::default() });
+    config.filter.facets_to_show.push(FacetSetting {
+        uri: "dyn_lit_author".into(),
+        title: "Author".into(),
+        ..Default::default()
+    });
     config
 }
 
 fn search(store: &Store, engine: &SearchEngine, space: &str, input: &str) -> studio_model::SearchResponse {
     let mut conn = store.conn().unwrap();
-    engine.search(&mut conn, &config(space), &SearchRequest { input: Some(input.into()), ..Default::default() }).unwrap()
+    engine
+        .search(&mut conn, &config(space), &SearchRequest { input: Some(input.into()), ..Default::default() })
+        .unwrap()
 }
 
 #[test]
@@ -68,7 +74,13 @@ fn reimporting_an_id_replaces_the_document() {
     import_documents(&store, "other", format!("{}\n", line("orange", "Ana")).as_bytes(), &mut |_| {}).unwrap();
     let engine = SearchEngine::new();
     assert_eq!(search(&store, &engine, "s", "orange").total, 1);
-    let report = import_documents(&store, "s", format!("{}\n{}\n", line("lemon", "Ben"), line("lime", "Cem")).as_bytes(), &mut |_| {}).unwrap();
+    let report = import_documents(
+        &store,
+        "s",
+        format!("{}\n{}\n", line("lemon", "Ben"), line("lime", "Cem")).as_bytes(),
+        &mut |_| {},
+    )
+    .unwrap();
     assert_eq!(report.imported, 2);
 
     assert_eq!(search(&store, &engine, "s", "orange").total, 0, "old text is gone");

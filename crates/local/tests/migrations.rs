@@ -35,7 +35,8 @@ async fn an_older_store_is_backed_up_then_migrated_keeping_its_configurations() 
         .unwrap();
     assert_eq!(title, "From schema 1");
 
-    let migrated: i64 = rusqlite::Connection::open(&path).unwrap().query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    let migrated: i64 =
+        rusqlite::Connection::open(&path).unwrap().query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
     assert!(migrated > 1, "the store itself is at the newest schema ({migrated})");
     // A second open finds nothing to migrate and writes no new backup over the first.
     drop(backend);

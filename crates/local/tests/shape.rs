@@ -4,8 +4,8 @@
 //! hierarchical counts that are unions, with a selected parent matching its descendants' documents.
 
 use serde_json::json;
-use studio_local::{import_documents, LocalBackend, Store};
 use serde_json::Value;
+use studio_local::{import_documents, LocalBackend, Store};
 use studio_model::{Backend, Caller, Document, RecommendQuery, SearchRequest, SelectedFacet, SimilarQuery};
 
 /// Concepts A > B > C and A > D, declared by nesting.
@@ -39,11 +39,14 @@ async fn backend_with(docs: &str, config: Value) -> (tempfile::TempDir, LocalBac
 }
 
 async fn backend() -> (tempfile::TempDir, LocalBackend, i32) {
-    backend_with(DOCS, json!({"filter": {"facetsToShow": [
-        facet("dyn_uri_topic", "Topics", "hierarchical"),
-        facet("dyn_uri_all_concepts", "Everything", "flat"),
-        facet("dyn_lit_author", "Authors", "flat"),
-    ]}}))
+    backend_with(
+        DOCS,
+        json!({"filter": {"facetsToShow": [
+            facet("dyn_uri_topic", "Topics", "hierarchical"),
+            facet("dyn_uri_all_concepts", "Everything", "flat"),
+            facet("dyn_lit_author", "Authors", "flat"),
+        ]}}),
+    )
     .await
 }
 
@@ -70,7 +73,11 @@ async fn parent_counts_are_unions_and_a_parent_selects_its_descendants() {
 
     // A tag taken as it is from a document's dyn_uri_all_concepts group (URI in label) selects that concept.
     let reversed = SearchRequest {
-        selected_facets: vec![SelectedFacet { field: "dyn_uri_all_concepts".into(), label: Some("urn:D".into()), value: Some("D".into()) }],
+        selected_facets: vec![SelectedFacet {
+            field: "dyn_uri_all_concepts".into(),
+            label: Some("urn:D".into()),
+            value: Some("D".into()),
+        }],
         ..Default::default()
     };
     assert_eq!(backend.search(id, reversed).await.unwrap().total, 2);
@@ -107,7 +114,11 @@ async fn documents_have_the_shape_of_the_api() {
             ]
         })
     );
-    assert_eq!(backend.search(id, SearchRequest { input: Some("SECRET".into()), ..Default::default() }).await.unwrap().total, 1, "content is searched");
+    assert_eq!(
+        backend.search(id, SearchRequest { input: Some("SECRET".into()), ..Default::default() }).await.unwrap().total,
+        1,
+        "content is searched"
+    );
 
     // In the response's facets every group, dyn_uri_all_concepts included, has the name in label.
     let all = &found.facets[1];
@@ -120,12 +131,15 @@ async fn documents_have_the_shape_of_the_api() {
     let spaces = backend.search_spaces().await.unwrap();
     let fields: Vec<(&str, &str, &str)> =
         spaces[0].fields.iter().map(|f| (f.field.as_str(), f.label.as_str(), f.uri.as_str())).collect();
-    assert_eq!(fields, [
-        ("dyn_lit_author", "Author", "urn:searchstudio:field:dyn_lit_author"),
-        ("dyn_uri_all_concepts", "All concepts", "urn:searchstudio:field:dyn_uri_all_concepts"),
-        ("dyn_uri_region", "Region", "urn:searchstudio:field:dyn_uri_region"),
-        ("dyn_uri_topic", "Topic", "urn:searchstudio:field:dyn_uri_topic"),
-    ]);
+    assert_eq!(
+        fields,
+        [
+            ("dyn_lit_author", "Author", "urn:searchstudio:field:dyn_lit_author"),
+            ("dyn_uri_all_concepts", "All concepts", "urn:searchstudio:field:dyn_uri_all_concepts"),
+            ("dyn_uri_region", "Region", "urn:searchstudio:field:dyn_uri_region"),
+            ("dyn_uri_topic", "Topic", "urn:searchstudio:field:dyn_uri_topic"),
+        ]
+    );
     assert_eq!(serde_json::to_value(spaces[0].fields[0].kind).unwrap(), "literal");
     assert_eq!(spaces[0].documents, 5);
 }
@@ -133,7 +147,25 @@ async fn documents_have_the_shape_of_the_api() {
 #[tokio::test]
 async fn odd_input_never_fails_and_paging_follows_the_configuration() {
     let (_dir, backend, id) = backend().await;
-    for input in ["\"", "\"\"", "*", "AND OR NOT", "title:one", "(one", "one\"", "NEAR(one two)", "é", "-", "^one", "\u{1E900}", "one \u{1E900}*", "\u{E000}", "\u{301}", "one\u{0}two", "🙂 one"] {
+    for input in [
+        "\"",
+        "\"\"",
+        "*",
+        "AND OR NOT",
+        "title:one",
+        "(one",
+        "one\"",
+        "NEAR(one two)",
+        "é",
+        "-",
+        "^one",
+        "\u{1E900}",
+        "one \u{1E900}*",
+        "\u{E000}",
+        "\u{301}",
+        "one\u{0}two",
+        "🙂 one",
+    ] {
         let r = backend.search(id, SearchRequest { input: Some(input.into()), ..Default::default() }).await;
         assert!(r.is_ok(), "{input}: {r:?}");
     }
@@ -211,13 +243,20 @@ async fn documents_carry_the_configured_details_and_facet_titles() {
     );
     let x2 = doc(&found.result, "x2");
     let mood = serde_json::to_value(&x2.document_details[2]).unwrap();
-    assert_eq!(mood, json!({"field": "dyn_flt_sentiment", "label": "Mood", "facets": []}), "a field the document lacks");
+    assert_eq!(
+        mood,
+        json!({"field": "dyn_flt_sentiment", "label": "Mood", "facets": []}),
+        "a field the document lacks"
+    );
 
     // Similar documents and recommendations are shaped the same way.
-    let similar = backend.similar_documents(id, SimilarQuery { uri: "x2".into(), number: None, similarity: None }).await.unwrap();
+    let similar =
+        backend.similar_documents(id, SimilarQuery { uri: "x2".into(), number: None, similarity: None }).await.unwrap();
     assert_eq!(doc(&similar, "x1"), doc(&found.result, "x1"));
-    let recommended =
-        backend.recommendations(id, RecommendQuery { uri: "x2".into(), recommender: "same-author".into() }).await.unwrap();
+    let recommended = backend
+        .recommendations(id, RecommendQuery { uri: "x2".into(), recommender: "same-author".into() })
+        .await
+        .unwrap();
     assert_eq!(doc(&recommended.result, "x1"), doc(&found.result, "x1"));
 }
 
@@ -236,7 +275,12 @@ async fn a_search_with_config_overrides_shapes_documents_by_them() {
     );
     assert_eq!(
         labels(x1),
-        [("dyn_lit_author", "Author"), ("dyn_uri_topic", "Topic"), ("dyn_flt_sentiment", "Tone"), ("dyn_uri_all_concepts", "All concepts")]
+        [
+            ("dyn_lit_author", "Author"),
+            ("dyn_uri_topic", "Topic"),
+            ("dyn_flt_sentiment", "Tone"),
+            ("dyn_uri_all_concepts", "All concepts")
+        ]
     );
     // Without the overrides the stored configuration shapes them again.
     let stored = backend.search(id, SearchRequest::default()).await.unwrap();

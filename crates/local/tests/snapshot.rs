@@ -69,7 +69,8 @@ fn a_fresh_engine_answers_from_the_snapshot_as_from_a_rebuild() {
     // An unreadable snapshot is rebuilt (and rewritten), never an error.
     store.conn().unwrap().execute("UPDATE index_snapshots SET data = x'0102' WHERE part = 1", []).unwrap();
     assert_eq!(answers(&store), built);
-    let part: Vec<u8> = store.conn().unwrap().query_row("SELECT data FROM index_snapshots WHERE part = 1", [], |r| r.get(0)).unwrap();
+    let part: Vec<u8> =
+        store.conn().unwrap().query_row("SELECT data FROM index_snapshots WHERE part = 1", [], |r| r.get(0)).unwrap();
     assert!(part.len() > 2, "the damaged part was replaced");
 
     // After an import the old snapshot is stale: the new documents are counted.
@@ -84,10 +85,14 @@ fn an_id_repeated_within_one_batch_leaves_a_consistent_text_index() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open_dir(dir.path()).unwrap();
     let lines = concat!(
-        r#"{"id": "a", "title": "alpha first"}"#, "\n",
-        r#"{"id": "b", "title": "beta"}"#, "\n",
-        r#"{"id": "a", "title": "alpha second"}"#, "\n",
-        r#"{"id": "a", "title": "alpha third"}"#, "\n",
+        r#"{"id": "a", "title": "alpha first"}"#,
+        "\n",
+        r#"{"id": "b", "title": "beta"}"#,
+        "\n",
+        r#"{"id": "a", "title": "alpha second"}"#,
+        "\n",
+        r#"{"id": "a", "title": "alpha third"}"#,
+        "\n",
     );
     import_documents(&store, "s", lines.as_bytes(), &mut |_| {}).unwrap();
     let conn = store.conn().unwrap();

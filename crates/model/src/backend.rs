@@ -9,7 +9,9 @@ use ts_rs::TS;
 use utoipa::ToSchema;
 
 use crate::config::Configuration;
-use crate::document::{Document, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, RecommendQuery};
+use crate::document::{
+    Document, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery,
+};
 use crate::error::{BackendError, FieldError};
 use crate::offers::Offers;
 

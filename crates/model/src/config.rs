@@ -285,6 +285,12 @@ pub struct DetailSetting {
 
 impl Default for DetailSetting {
     fn default() -> Self {
-        DetailSetting { uri: String::new(), title: String::new(), show: true, ref_id: String::new(), extra: Extra::new() }
+        DetailSetting {
+            uri: String::new(),
+            title: String::new(),
+            show: true,
+            ref_id: String::new(),
+            extra: Extra::new(),
+        }
     }
 }

@@ -24,14 +24,11 @@ pub fn merge_create(body: &Value) -> Result<(Configuration, Vec<FieldError>), Ba
     let config = config_object(body)?;
     let missing: Vec<&str> = ["title", "searchSpace"]
         .into_iter()
-        .filter(|key| !config.get(*key).and_then(Value::as_str).is_some_and(|s| !s.trim().is_empty()))
+        .filter(|key| config.get(*key).and_then(Value::as_str).is_none_or(|s| s.trim().is_empty()))
         .collect();
     if !missing.is_empty() {
         let names: Vec<String> = missing.iter().map(|k| format!("config.{k}")).collect();
-        return Err(BackendError::BadRequest(format!(
-            "a new configuration needs a non-empty {}",
-            names.join(" and ")
-        )));
+        return Err(BackendError::BadRequest(format!("a new configuration needs a non-empty {}", names.join(" and "))));
     }
     merge_into(Configuration::template(), body)
 }
@@ -51,7 +48,9 @@ pub fn with_overrides(stored: &Configuration, overrides: &Value) -> Configuratio
 
 fn config_object(body: &Value) -> Result<&Map<String, Value>, BackendError> {
     let Some(envelope) = body.as_object() else {
-        return Err(BackendError::BadRequest("the body must be a JSON object shaped as a configuration envelope".into()));
+        return Err(BackendError::BadRequest(
+            "the body must be a JSON object shaped as a configuration envelope".into(),
+        ));
     };
     envelope
         .get("config")
@@ -81,7 +80,13 @@ fn merge_into(base: Configuration, body: &Value) -> Result<(Configuration, Vec<F
     Ok((merged, errors))
 }
 
-fn merge_object(target: &mut Map<String, Value>, body: &Map<String, Value>, fields: &[Field], path: &str, errors: &mut Vec<FieldError>) {
+fn merge_object(
+    target: &mut Map<String, Value>,
+    body: &Map<String, Value>,
+    fields: &[Field],
+    path: &str,
+    errors: &mut Vec<FieldError>,
+) {
     for (key, value) in body {
         let key_path = format!("{path}.{key}");
         let Some(field) = fields.iter().find(|f| f.name == key) else {
@@ -118,7 +123,13 @@ fn merge_object(target: &mut Map<String, Value>, body: &Map<String, Value>, fiel
 }
 
 /// Merges one element of `facetsToShow` or `detailsToShow` onto the item defaults.
-fn merge_item(item: &Value, fields: &[Field], defaults: Value, path: &str, errors: &mut Vec<FieldError>) -> Option<Value> {
+fn merge_item(
+    item: &Value,
+    fields: &[Field],
+    defaults: Value,
+    path: &str,
+    errors: &mut Vec<FieldError>,
+) -> Option<Value> {
     let Some(obj) = item.as_object() else {
         errors.push(FieldError { key: path.to_owned(), message: "must be an object; the item was left out".into() });
         return None;
@@ -137,7 +148,8 @@ fn merge_item(item: &Value, fields: &[Field], defaults: Value, path: &str, error
     }
     if let Some(ref_id) = obj.get("refId").and_then(Value::as_str) {
         if ref_id != uri {
-            errors.push(FieldError { key: format!("{path}.refId"), message: "must equal uri; it was set to uri".into() });
+            errors
+                .push(FieldError { key: format!("{path}.refId"), message: "must equal uri; it was set to uri".into() });
         }
     }
     target.insert("refId".into(), Value::String(uri));

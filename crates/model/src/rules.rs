@@ -33,7 +33,10 @@ const LOGO_TYPES: &[&str] = &["png", "jpeg", "gif", "webp", "svg+xml"];
 /// What one key accepts.
 pub(crate) enum Rule {
     Bool,
-    Int { min: i64, max: i64 },
+    Int {
+        min: i64,
+        max: i64,
+    },
     OneOf(&'static [&'static str]),
     Text,
     NonEmpty,
@@ -43,7 +46,10 @@ pub(crate) enum Rule {
     Object(&'static [Field]),
     /// An array of objects, each with these keys on top of `defaults()`; `uri` is mandatory and `refId`
     /// follows it.
-    Items { fields: &'static [Field], defaults: fn() -> Value },
+    Items {
+        fields: &'static [Field],
+        defaults: fn() -> Value,
+    },
     /// An array of strings.
     Strings,
 }

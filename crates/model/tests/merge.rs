@@ -168,7 +168,10 @@ fn update_replaces_present_keys_keeps_absent_ones_and_keeps_current_values_of_in
     assert_eq!(c.layout.navbar.font_color, "#000000");
     let uris: Vec<_> = c.filter.facets_to_show.iter().map(|f| f.uri.as_str()).collect();
     assert_eq!(uris, ["c"], "arrays are replaced as a whole");
-    assert_eq!((updated.id, updated.user.as_str(), updated.created.as_deref()), (first.id, first.user.as_str(), first.created.as_deref()));
+    assert_eq!(
+        (updated.id, updated.user.as_str(), updated.created.as_deref()),
+        (first.id, first.user.as_str(), first.created.as_deref())
+    );
 }
 
 #[test]
@@ -178,7 +181,8 @@ fn a_large_data_uri_logo_is_refused_with_its_size() {
     assert_eq!(keys(&errors), vec!["config.layout.logo"]);
     assert!(errors[0].message.contains("KiB"), "{}", errors[0].message);
     assert_eq!(stored["config"]["layout"]["logo"], "");
-    let (stored, errors) = create(json!({ "title": "A", "searchSpace": "s", "layout": { "logo": "data:image/svg+xml;base64,PHN2Zy8+" } }));
+    let (stored, errors) =
+        create(json!({ "title": "A", "searchSpace": "s", "layout": { "logo": "data:image/svg+xml;base64,PHN2Zy8+" } }));
     assert!(errors.is_empty());
     assert_eq!(stored["config"]["layout"]["logo"], "data:image/svg+xml;base64,PHN2Zy8+");
 }

@@ -86,9 +86,12 @@ fn unknown_fields_at_every_level_survive_a_read_write_round_trip() {
 #[test]
 fn numbers_in_unknown_fields_read_back_exactly() {
     let long = "1".to_owned() + &"5".repeat(107);
-    let text = format!(r#"{{"config": {{"filter": {{"order": ["search", {long}, 0.1, 2.2250738585072014e-308, 1.7976931348623157e308]}}}}}}"#);
+    let text = format!(
+        r#"{{"config": {{"filter": {{"order": ["search", {long}, 0.1, 2.2250738585072014e-308, 1.7976931348623157e308]}}}}}}"#
+    );
     let mut value = serde_json::to_value(Configuration::template()).unwrap();
-    value["config"]["filter"]["order"] = serde_json::from_str::<serde_json::Value>(&text).unwrap()["config"]["filter"]["order"].clone();
+    value["config"]["filter"]["order"] =
+        serde_json::from_str::<serde_json::Value>(&text).unwrap()["config"]["filter"]["order"].clone();
     let read: Configuration = serde_json::from_value(value).unwrap();
     let written = serde_json::to_string(&read).unwrap();
     let again: Configuration = serde_json::from_str(&written).unwrap();

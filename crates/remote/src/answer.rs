@@ -37,7 +37,8 @@ impl Answer<'_> {
         }
         let given = self.error_message();
         let request = self.request();
-        let message = || given.clone().unwrap_or_else(|| format!("{request} was answered {status} with no reason given"));
+        let message =
+            || given.clone().unwrap_or_else(|| format!("{request} was answered {status} with no reason given"));
         Err(match status {
             401 => RemoteError::TokenRejected { server, message: message() },
             403 => RemoteError::NotAllowed { server, message: message() },
@@ -95,8 +96,8 @@ impl Answer<'_> {
             return Err(self.not_the_api(format!("content type `{content_type}` instead of JSON")));
         }
         let body: &[u8] = if self.body.iter().all(u8::is_ascii_whitespace) { b"{}" } else { self.body };
-        let value: Value = serde_json::from_slice(body)
-            .map_err(|e| self.not_the_api(format!("the body is not valid JSON ({e})")))?;
+        let value: Value =
+            serde_json::from_slice(body).map_err(|e| self.not_the_api(format!("the body is not valid JSON ({e})")))?;
         if !value.is_object() {
             // A bare array is read only where a lenient answer takes one (other servers' extensions).
             let not_object = || self.not_the_api("the answer has the wrong shape: it is not a JSON object".into());
@@ -165,7 +166,10 @@ fn text_of(map: &Map<String, Value>, key: &str) -> Option<String> {
 /// Whether an error body is this API's own `{status, error, message}` (decisions.md §5): exactly those
 /// three keys. Spring's default body adds `timestamp` and `path`, OAuth's has `error_description`.
 fn is_api_error_body(map: &Map<String, Value>) -> bool {
-    map.len() == 3 && map.get("status").is_some_and(Value::is_u64) && text_of(map, "error").is_some() && map.get("message").is_some_and(Value::is_string)
+    map.len() == 3
+        && map.get("status").is_some_and(Value::is_u64)
+        && text_of(map, "error").is_some()
+        && map.get("message").is_some_and(Value::is_string)
 }
 
 /// The first [`SNIPPET_BYTES`] bytes of a body as one line of text, marked when cut.

@@ -39,7 +39,12 @@ impl RemoteBackend {
 
     /// A backend over the server at `base_url` that signs in as `sign_in` says; `keeper` is told about
     /// every new set of a provider's tokens.
-    pub fn signed_in(base_url: &str, sign_in: SignIn, options: RemoteOptions, keeper: Option<Arc<dyn TokenKeeper>>) -> Result<Self, RemoteError> {
+    pub fn signed_in(
+        base_url: &str,
+        sign_in: SignIn,
+        options: RemoteOptions,
+        keeper: Option<Arc<dyn TokenKeeper>>,
+    ) -> Result<Self, RemoteError> {
         Ok(RemoteBackend { client: RemoteClient::signed_in(base_url, sign_in, options, keeper)? })
     }
 

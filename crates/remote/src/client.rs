@@ -41,7 +41,12 @@ impl RemoteClient {
 
     /// A client of the server at `base_url` that signs in as `sign_in` says. `keeper` is told about every
     /// new set of a provider's tokens (to keep the refresh token for the next start).
-    pub fn signed_in(base_url: &str, sign_in: SignIn, options: RemoteOptions, keeper: Option<Arc<dyn TokenKeeper>>) -> Result<Self, RemoteError> {
+    pub fn signed_in(
+        base_url: &str,
+        sign_in: SignIn,
+        options: RemoteOptions,
+        keeper: Option<Arc<dyn TokenKeeper>>,
+    ) -> Result<Self, RemoteError> {
         Ok(RemoteClient { transport: Transport::new(base_url, sign_in, options, keeper)?, offers: Arc::default() })
     }
 
@@ -52,7 +57,8 @@ impl RemoteClient {
 
     /// Operation 1: the default template.
     pub async fn default_configuration(&self) -> Result<Configuration, RemoteError> {
-        let answer: wire::OneConfiguration = self.transport.send(Call::get("/api/configurations/default".into())).await?;
+        let answer: wire::OneConfiguration =
+            self.transport.send(Call::get("/api/configurations/default".into())).await?;
         Ok(answer.configuration)
     }
 
@@ -64,7 +70,8 @@ impl RemoteClient {
 
     /// Operation 3.
     pub async fn active_configuration(&self) -> Result<Configuration, RemoteError> {
-        let answer: wire::OneConfiguration = self.transport.send(Call::get("/api/configurations/active".into())).await?;
+        let answer: wire::OneConfiguration =
+            self.transport.send(Call::get("/api/configurations/active".into())).await?;
         Ok(answer.configuration)
     }
 
@@ -149,7 +156,8 @@ impl RemoteClient {
 
     /// `GET /api/searchspaces`.
     pub async fn search_spaces(&self) -> Result<Vec<SearchSpace>, RemoteError> {
-        let answer: wire::SearchSpaces = self.extension(Extension::SearchSpaces, Call::get("/api/searchspaces".into())).await?;
+        let answer: wire::SearchSpaces =
+            self.extension(Extension::SearchSpaces, Call::get("/api/searchspaces".into())).await?;
         Ok(answer.search_spaces)
     }
 

@@ -54,14 +54,21 @@ impl AnswerKind {
 /// the client would: `Ok` when it carries that answer, else the error the client would report. A status
 /// that HTTP cannot carry (outside 100–999) or a content type that is not a header value is itself reported
 /// as not this API.
-pub fn decode_answer(kind: AnswerKind, status: u16, content_type: Option<&str>, body: &[u8]) -> Result<(), RemoteError> {
+pub fn decode_answer(
+    kind: AnswerKind,
+    status: u16,
+    content_type: Option<&str>,
+    body: &[u8],
+) -> Result<(), RemoteError> {
     let mut headers = HeaderMap::new();
     if let Some(value) = content_type {
-        let value = HeaderValue::from_str(value).map_err(|_| not_http(status, "a content type that is not a header value"))?;
+        let value =
+            HeaderValue::from_str(value).map_err(|_| not_http(status, "a content type that is not a header value"))?;
         headers.insert(CONTENT_TYPE, value);
     }
     let status = StatusCode::from_u16(status).map_err(|_| not_http(status, "a status outside 100-999"))?;
-    let answer = Answer { server: "http://fuzz.invalid", method: &Method::GET, path: "/api", status, headers: &headers, body };
+    let answer =
+        Answer { server: "http://fuzz.invalid", method: &Method::GET, path: "/api", status, headers: &headers, body };
     match kind {
         AnswerKind::OneConfiguration => answer.read::<wire::OneConfiguration>().map(drop),
         AnswerKind::ConfigurationList => answer.read::<wire::ConfigurationList>().map(drop),
@@ -89,7 +96,12 @@ fn not_http(status: u16, what: &str) -> RemoteError {
 /// lacks the extension asked for, and the reason it gives by its most specific text (the text the client's
 /// errors carry). The web UI reads error answers by the same rules; both are pinned by
 /// `crates/remote/cases/error-answers.json`.
-pub fn read_error_answer(request: &str, status: u16, content_type: Option<&str>, body: &[u8]) -> (bool, Option<String>) {
+pub fn read_error_answer(
+    request: &str,
+    status: u16,
+    content_type: Option<&str>,
+    body: &[u8],
+) -> (bool, Option<String>) {
     let (method, path) = request.split_once(' ').unwrap_or(("GET", request));
     let method = Method::from_bytes(method.as_bytes()).unwrap_or(Method::GET);
     let mut headers = HeaderMap::new();

@@ -67,7 +67,9 @@ pub enum RemoteError {
     #[error("sign in to {server} again: {reason}")]
     SignInNeeded { server: String, reason: String },
     /// The server answered, but not as a server of this API would (HTML, wrong JSON, an unexpected status).
-    #[error("{server} answered something that is not the Search Studio API (HTTP {status}; {problem}); it began: {start}")]
+    #[error(
+        "{server} answered something that is not the Search Studio API (HTTP {status}; {problem}); it began: {start}"
+    )]
     NotTheApi { server: String, status: u16, problem: String, start: String },
 }
 

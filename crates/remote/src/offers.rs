@@ -76,7 +76,11 @@ fn normalise(path: &str) -> String {
         }
     }
     let trimmed = out.trim_end_matches('/');
-    if trimmed.starts_with('/') { trimmed.to_owned() } else { format!("/{trimmed}") }
+    if trimmed.starts_with('/') {
+        trimmed.to_owned()
+    } else {
+        format!("/{trimmed}")
+    }
 }
 
 /// The path prefix every documented path sits under: OpenAPI 2.0's `basePath`, or the path of OpenAPI 3's
@@ -98,7 +102,8 @@ pub(crate) fn offers_in_document(document: &Value) -> Option<Offers> {
     let is_openapi = document.get("swagger").is_some() || document.get("openapi").is_some();
     let paths = document.get("paths")?.as_object().filter(|_| is_openapi)?;
     let base = base_path(document);
-    let listed: Vec<(String, &Value)> = paths.iter().map(|(path, item)| (normalise(&format!("{base}{path}")), item)).collect();
+    let listed: Vec<(String, &Value)> =
+        paths.iter().map(|(path, item)| (normalise(&format!("{base}{path}")), item)).collect();
     let mut offers = Offers::all();
     for extension in Extension::ALL {
         let (method, path) = extension.route();

@@ -200,7 +200,8 @@ impl Session {
                 }
                 Err(RemoteError::GrantRefused { message, .. }) => {
                     *self.password.lock().unwrap_or_else(|p| p.into_inner()) = None;
-                    ended = Some(format!("{} refused the password of {} ({message})", self.issuer, credentials.username));
+                    ended =
+                        Some(format!("{} refused the password of {} ({message})", self.issuer, credentials.username));
                 }
                 Err(other) => return Err(other),
             }

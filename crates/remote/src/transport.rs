@@ -86,7 +86,12 @@ enum Attempt {
 
 impl Transport {
     /// A client for the server at `base_url` (`http(s)://host[:port][/prefix]`, the part before `/api`).
-    pub fn new(base_url: &str, sign_in: SignIn, options: RemoteOptions, keeper: Option<Arc<dyn crate::session::TokenKeeper>>) -> Result<Self, RemoteError> {
+    pub fn new(
+        base_url: &str,
+        sign_in: SignIn,
+        options: RemoteOptions,
+        keeper: Option<Arc<dyn crate::session::TokenKeeper>>,
+    ) -> Result<Self, RemoteError> {
         let base = check_base_url(base_url)?;
         let authorization = match sign_in {
             SignIn::Anonymous => Authorization::None,
@@ -138,7 +143,9 @@ impl Transport {
         loop {
             let wait = match self.attempt(&call, bearer.as_ref().map(|(_, header)| header)).await {
                 // A refused token is renewed once and the request sent again: the server did not act on it.
-                Attempt::Answered { status: StatusCode::UNAUTHORIZED, .. } if !renewed && call.authorize && self.session().is_some() => {
+                Attempt::Answered { status: StatusCode::UNAUTHORIZED, .. }
+                    if !renewed && call.authorize && self.session().is_some() =>
+                {
                     renewed = true;
                     if let (Some(session), Some((sent, _))) = (self.session(), &bearer) {
                         let fresh = session.rejected(sent).await?;
@@ -149,7 +156,14 @@ impl Transport {
                 Attempt::Answered { status, headers, body } => {
                     let again = call.repeat == Repeat::Safe && is_retryable(status) && retry < self.options.retries;
                     if !again {
-                        let answer = Answer { server: &self.base, method: &call.method, path: &call.path, status, headers: &headers, body: &body };
+                        let answer = Answer {
+                            server: &self.base,
+                            method: &call.method,
+                            path: &call.path,
+                            status,
+                            headers: &headers,
+                            body: &body,
+                        };
                         return answer.read();
                     }
                     self.retry_after(&headers).unwrap_or_else(|| self.options.backoff_for(retry + 1))
@@ -196,7 +210,11 @@ impl Transport {
     async fn read_body(&self, call: &Call, mut response: reqwest::Response) -> Result<Vec<u8>, Attempt> {
         let limit = self.options.max_answer_bytes;
         let too_large = || Attempt::Failed {
-            error: RemoteError::TooLarge { server: self.base.clone(), request: format!("{} {}", call.method, call.path), limit },
+            error: RemoteError::TooLarge {
+                server: self.base.clone(),
+                request: format!("{} {}", call.method, call.path),
+                limit,
+            },
             never_sent: false,
         };
         if response.content_length().is_some_and(|n| n > limit) {
@@ -224,7 +242,10 @@ impl Transport {
             return Attempt::Failed { error: RemoteError::TimedOut { server, after }, never_sent: false };
         }
         if e.is_connect() {
-            return Attempt::Failed { error: RemoteError::Unreachable { server, reason: root_cause(&e) }, never_sent: true };
+            return Attempt::Failed {
+                error: RemoteError::Unreachable { server, reason: root_cause(&e) },
+                never_sent: true,
+            };
         }
         Attempt::Failed { error: RemoteError::ConnectionLost { server, reason: root_cause(&e) }, never_sent: false }
     }

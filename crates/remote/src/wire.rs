@@ -50,7 +50,11 @@ pub(crate) struct Acknowledged {}
 /// The answer of make-active, which other servers shape in their own ways: `{configuration}`, `{config}`,
 /// the envelope itself, or a message only. `None` when it carries no configuration.
 pub(crate) fn set_active_configuration(answer: serde_json::Value) -> Option<Configuration> {
-    let candidates = [answer.get("configuration").cloned(), answer.get("config").filter(|c| c.get("config").is_some()).cloned(), Some(answer)];
+    let candidates = [
+        answer.get("configuration").cloned(),
+        answer.get("config").filter(|c| c.get("config").is_some()).cloned(),
+        Some(answer),
+    ];
     candidates
         .into_iter()
         .flatten()
@@ -80,7 +84,9 @@ pub(crate) fn visible_configurations(answer: serde_json::Value) -> Vec<Configura
 /// or `created`; the user from `user` or `username`; the configuration from `config` or `configuration`; an
 /// action this client does not know becomes `other`. Entries without a configuration are left out.
 pub(crate) fn log_entries(answer: serde_json::Value) -> Vec<LogEntry> {
-    let first = |entry: &serde_json::Value, keys: &[&str]| keys.iter().find_map(|k| entry.get(*k).filter(|v| !v.is_null()).cloned());
+    let first = |entry: &serde_json::Value, keys: &[&str]| {
+        keys.iter().find_map(|k| entry.get(*k).filter(|v| !v.is_null()).cloned())
+    };
     list_under(answer, "logs")
         .into_iter()
         .filter_map(|entry| {
@@ -90,8 +96,14 @@ pub(crate) fn log_entries(answer: serde_json::Value) -> Vec<LogEntry> {
                 Some(other) => other.to_string(),
                 None => String::new(),
             };
-            let action = serde_json::from_value(serde_json::Value::String(text(&["action"]))).unwrap_or(studio_model::LogAction::Other);
-            Some(LogEntry { at: text(&["at", "timestamp", "date", "created"]), user: text(&["user", "username"]), action, config })
+            let action = serde_json::from_value(serde_json::Value::String(text(&["action"])))
+                .unwrap_or(studio_model::LogAction::Other);
+            Some(LogEntry {
+                at: text(&["at", "timestamp", "date", "created"]),
+                user: text(&["user", "username"]),
+                action,
+                config,
+            })
         })
         .collect()
 }

@@ -27,7 +27,10 @@ fn every_kind_reads_a_good_answer_and_refuses_odd_ones_with_typed_errors() {
     assert!(matches!(err, RemoteError::NotTheApi { .. }), "{err:?}");
     let ours = br#"{"status":404,"error":"Not Found","message":"configuration 4 does not exist"}"#;
     let err = decode_answer(AnswerKind::Logs, 404, Some("application/json"), ours);
-    assert!(matches!(err, Err(RemoteError::NotFound { ref message }) if message == "configuration 4 does not exist"), "{err:?}");
+    assert!(
+        matches!(err, Err(RemoteError::NotFound { ref message }) if message == "configuration 4 does not exist"),
+        "{err:?}"
+    );
 }
 
 /// Other servers' error bodies are shown by their most specific text with the status, never by a bare
@@ -45,7 +48,12 @@ fn error_answers_read_as_the_shared_cases_say() {
             None => serde_json::to_vec(&case["body"]).unwrap(),
         };
         let content_type = case.get("contentType").and_then(|v| v.as_str()).unwrap_or("application/json");
-        let got = read_error_answer(case["request"].as_str().unwrap(), case["status"].as_u64().unwrap() as u16, Some(content_type), &body);
+        let got = read_error_answer(
+            case["request"].as_str().unwrap(),
+            case["status"].as_u64().unwrap() as u16,
+            Some(content_type),
+            &body,
+        );
         let want = (case["notOffered"].as_bool().unwrap(), case["text"].as_str().map(str::to_owned));
         assert_eq!(got, want, "case: {}", case["name"]);
     }

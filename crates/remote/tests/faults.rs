@@ -63,12 +63,16 @@ async fn an_answer_larger_than_the_limit_is_refused_whether_or_not_its_length_is
     let err = small.list_configurations().await.unwrap_err();
     let RemoteError::TooLarge { limit, request, .. } = &err else { panic!("{err:?}") };
     assert_eq!((*limit, request.as_str()), (10_000, "GET /api/configurations"));
-    assert_eq!(err.to_string(), format!("{} sent an answer larger than 10000 bytes to GET /api/configurations; it was not read", server.base));
+    assert_eq!(
+        err.to_string(),
+        format!("{} sent an answer larger than 10000 bytes to GET /api/configurations; it was not read", server.base)
+    );
     assert_eq!(server.hits(), 2, "a too large answer is not asked for again");
     assert!(matches!(BackendError::from(err), BackendError::BadGateway(_)));
 
     // Sent in chunks without a declared length, it is refused once the chunks add up to more than the limit.
-    let chunks: String = big.as_bytes().chunks(4_000).map(|c| format!("{:x}\r\n{}\r\n", c.len(), String::from_utf8_lossy(c))).collect();
+    let chunks: String =
+        big.as_bytes().chunks(4_000).map(|c| format!("{:x}\r\n{}\r\n", c.len(), String::from_utf8_lossy(c))).collect();
     let chunked = format!(
         "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n{chunks}0\r\n\r\n"
     );
@@ -82,7 +86,10 @@ async fn an_answer_larger_than_the_limit_is_refused_whether_or_not_its_length_is
 
 #[tokio::test]
 async fn html_instead_of_json_is_not_the_api_with_status_and_first_bytes() {
-    let page = format!("<!doctype html><html><head><title>Welcome to nginx!</title></head><body>{}</body></html>", "x".repeat(500));
+    let page = format!(
+        "<!doctype html><html><head><title>Welcome to nginx!</title></head><body>{}</body></html>",
+        "x".repeat(500)
+    );
     let server = FakeServer::start(move |_, _| response(200, "text/html; charset=utf-8", &page, &[])).await;
     let err = client(&server).list_configurations().await.unwrap_err();
     let RemoteError::NotTheApi { status, problem, start, .. } = &err else { panic!("{err:?}") };
@@ -125,7 +132,10 @@ async fn a_500_with_or_without_a_body_is_a_server_failure_and_is_not_retried() {
     let err = client.get_configuration(1).await.unwrap_err();
     assert_eq!(err.to_string(), format!("{} failed to answer (500): database is locked", server.base));
     let err = client.get_configuration(1).await.unwrap_err();
-    assert!(matches!(&err, RemoteError::ServerFailed { status: 500, message, .. } if message == "its answer had no body"), "{err:?}");
+    assert!(
+        matches!(&err, RemoteError::ServerFailed { status: 500, message, .. } if message == "its answer had no body"),
+        "{err:?}"
+    );
     let err = client.get_configuration(1).await.unwrap_err();
     assert!(err.to_string().ends_with("its answer began: <h1>Internal Server Error</h1>"), "{err}");
     assert_eq!(server.hits(), 3);
@@ -145,7 +155,10 @@ async fn statuses_401_403_404_are_their_own_errors() {
     .await;
     let client = client(&server);
     let err = client.list_configurations().await.unwrap_err();
-    assert_eq!(err.to_string(), format!("{} rejected the access token (401): missing or unknown access token", server.base));
+    assert_eq!(
+        err.to_string(),
+        format!("{} rejected the access token (401): missing or unknown access token", server.base)
+    );
     assert!(matches!(BackendError::from(err), BackendError::Unauthorized(_)));
     let err = client.list_configurations().await.unwrap_err();
     assert!(matches!(err, RemoteError::NotAllowed { .. }), "{err:?}");
@@ -179,7 +192,9 @@ fn base_urls_are_checked_and_normalised() {
         assert!(matches!(err, RemoteError::BadBaseUrl { .. }), "{err:?}");
         assert!(err.to_string().starts_with(&format!("`{bad}` is not a usable server address")), "{err}");
     }
-    for (given, base) in [("http://h:1/", "http://h:1"), ("http://h:1/api/", "http://h:1"), ("https://h/app", "https://h/app")] {
+    for (given, base) in
+        [("http://h:1/", "http://h:1"), ("http://h:1/api/", "http://h:1"), ("https://h/app", "https://h/app")]
+    {
         assert_eq!(RemoteClient::new(given, None, RemoteOptions::default()).unwrap().base_url(), base);
     }
 }

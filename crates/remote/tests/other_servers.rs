@@ -47,7 +47,10 @@ async fn an_extension_the_server_lacks_is_not_offered_and_not_asked_for_again() 
     assert_eq!(err, BackendError::NotOffered(format!("{} does not offer making a configuration active", server.base)));
     assert_eq!(err.status(), 501);
     let err = backend.delete_configuration(&caller, 4).await.unwrap_err();
-    assert!(matches!(&err, BackendError::NotOffered(m) if m.ends_with("does not offer deleting a configuration")), "{err:?}");
+    assert!(
+        matches!(&err, BackendError::NotOffered(m) if m.ends_with("does not offer deleting a configuration")),
+        "{err:?}"
+    );
     assert!(matches!(backend.search_spaces().await, Err(BackendError::NotOffered(_))));
     assert!(matches!(backend.configuration_logs(4).await, Err(BackendError::NotOffered(_))));
 
@@ -114,7 +117,10 @@ async fn other_servers_shapes_of_the_extensions_answers_are_read() {
     assert_eq!(visible.iter().map(|c| c.id).collect::<Vec<_>>(), [Some(4)]);
     let logs = client.configuration_logs(4).await.unwrap();
     assert_eq!(logs.len(), 2, "an entry without a configuration is left out");
-    assert_eq!((logs[0].user.as_str(), logs[0].action, logs[0].at.as_str()), ("ana", LogAction::Other, "2026-11-23T10:00:00Z"));
+    assert_eq!(
+        (logs[0].user.as_str(), logs[0].action, logs[0].at.as_str()),
+        ("ana", LogAction::Other, "2026-11-23T10:00:00Z")
+    );
     assert_eq!((logs[1].user.as_str(), logs[1].action), ("bob", LogAction::Update));
 }
 
@@ -124,7 +130,9 @@ async fn a_failed_read_of_the_openapi_document_is_tried_again_and_carries_no_tok
         let target = seen.line.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
         match (n, target.as_str()) {
             (0, "GET /api-docs") => api_error(500, "starting up"),
-            (_, "GET /api-docs") => json(200, json!({"swagger": "2.0", "basePath": "/api", "paths": {"/configurations": {"get": {}}}})),
+            (_, "GET /api-docs") => {
+                json(200, json!({"swagger": "2.0", "basePath": "/api", "paths": {"/configurations": {"get": {}}}}))
+            }
             _ => api_error(404, "no"),
         }
     })
@@ -132,5 +140,8 @@ async fn a_failed_read_of_the_openapi_document_is_tried_again_and_carries_no_tok
     let backend = RemoteBackend::new(&server.base, Some("t0ken")).unwrap();
     assert_eq!(backend.offers().await.missing(), [], "nothing is known yet: everything counts as offered");
     assert_eq!(backend.offers().await.missing().len(), 5, "the document is read again and lists no extension");
-    assert!(server.seen().iter().all(|s| s.header("authorization").is_none()), "the public document is read without the token");
+    assert!(
+        server.seen().iter().all(|s| s.header("authorization").is_none()),
+        "the public document is read without the token"
+    );
 }

@@ -48,9 +48,13 @@ async fn answers_missing_every_optional_field_are_read_with_defaults() {
     assert!(written.errors.is_empty());
     let search = client.search(3, &Default::default()).await.unwrap();
     assert_eq!((search.total, search.result.len(), search.message.as_str()), (0, 0, ""));
-    let rec = client.recommendations(3, &RecommendQuery { uri: "urn:d1".into(), recommender: "r".into() }).await.unwrap();
+    let rec =
+        client.recommendations(3, &RecommendQuery { uri: "urn:d1".into(), recommender: "r".into() }).await.unwrap();
     assert_eq!((rec.total, rec.success, rec.result_type), (None, None, None));
-    let similar = client.similar_documents(3, &SimilarQuery { uri: "urn:d0".into(), number: Some(2), similarity: None }).await.unwrap();
+    let similar = client
+        .similar_documents(3, &SimilarQuery { uri: "urn:d0".into(), number: Some(2), similarity: None })
+        .await
+        .unwrap();
     assert_eq!(similar[0].id, "urn:d1");
     assert_eq!((similar[0].image.as_deref(), similar[0].facet_list.len()), (None, 0));
     let queries: Vec<String> = server.seen().iter().map(|s| s.line.clone()).collect();
@@ -72,7 +76,10 @@ async fn the_all_concepts_group_keeps_uri_in_label_and_name_in_value() {
     });
     let answer = json!({"message": "took 3 ms", "result": [document.clone()]});
     let server = FakeServer::start(move |_, _| json(200, answer.clone())).await;
-    let similar = client(&server, None).similar_documents(1, &SimilarQuery { uri: "urn:doc:0".into(), ..Default::default() }).await.unwrap();
+    let similar = client(&server, None)
+        .similar_documents(1, &SimilarQuery { uri: "urn:doc:0".into(), ..Default::default() })
+        .await
+        .unwrap();
     let all = similar[0].facet_list.iter().find(|g| g.field == ALL_CONCEPTS_FIELD).unwrap();
     assert_eq!((all.facets[0].label.as_str(), all.facets[0].value.as_deref()), ("urn:c:energy", Some("Energy")));
     assert_eq!(serde_json::to_value(&similar[0]).unwrap(), document, "the document is kept whole, unknown `score` too");

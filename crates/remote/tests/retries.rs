@@ -36,7 +36,10 @@ async fn three_failures_give_up_with_the_last_answer() {
     .await;
     let client = RemoteClient::new(&server.base, None, fast()).unwrap();
     let err = client.get_configuration(1).await.unwrap_err();
-    assert!(matches!(&err, RemoteError::ServerFailed { status: 503, message, .. } if message == "still down"), "{err:?}");
+    assert!(
+        matches!(&err, RemoteError::ServerFailed { status: 503, message, .. } if message == "still down"),
+        "{err:?}"
+    );
     assert_eq!(server.hits(), 3);
 }
 

@@ -16,15 +16,21 @@ use serde_json::{json, Value};
 use studio_model::{Backend, BackendError, Caller};
 use studio_remote::oidc::browser::BrowserSignIn;
 use studio_remote::oidc::{ClientCredentials, Provider, Tokens};
-use studio_remote::{PasswordCredentials, ProviderSignIn, RemoteBackend, RemoteError, RemoteOptions, SignIn, TokenKeeper};
+use studio_remote::{
+    PasswordCredentials, ProviderSignIn, RemoteBackend, RemoteError, RemoteOptions, SignIn, TokenKeeper,
+};
 use studio_testkit::{browser_sign_in, OidcProvider, ProviderOptions};
 use support::{json as reply_json, response, FakeServer, Seen};
 
 const ACCESS_TTL: Duration = Duration::from_secs(2);
 
 fn provider() -> OidcProvider {
-    OidcProvider::start(ProviderOptions { access_ttl: ACCESS_TTL, refresh_ttl: Duration::from_secs(120), audience: None })
-        .expect("the test provider starts (npm ci --prefix crates/testkit/servers)")
+    OidcProvider::start(ProviderOptions {
+        access_ttl: ACCESS_TTL,
+        refresh_ttl: Duration::from_secs(120),
+        audience: None,
+    })
+    .expect("the test provider starts (npm ci --prefix crates/testkit/servers)")
 }
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -84,7 +90,13 @@ fn a_session_of_several_token_lifetimes_never_fails_and_renews_before_expiry() {
     let provider = provider();
     runtime().block_on(async {
         let (server, log) = checking_server(provider.issuer().to_owned(), 0).await;
-        let backend = RemoteBackend::signed_in(&server.base, password_sign_in(provider.issuer(), "ana-password"), RemoteOptions::default(), None).unwrap();
+        let backend = RemoteBackend::signed_in(
+            &server.base,
+            password_sign_in(provider.issuer(), "ana-password"),
+            RemoteOptions::default(),
+            None,
+        )
+        .unwrap();
         let until = std::time::Instant::now() + ACCESS_TTL * 4;
         let mut calls = 0;
         while std::time::Instant::now() < until {
@@ -94,7 +106,11 @@ fn a_session_of_several_token_lifetimes_never_fails_and_renews_before_expiry() {
         }
         let log = log.lock().unwrap();
         let distinct: std::collections::HashSet<&String> = log.tokens.iter().collect();
-        assert!(distinct.len() >= 4, "tokens were renewed as they expired: {} distinct in {calls} calls", distinct.len());
+        assert!(
+            distinct.len() >= 4,
+            "tokens were renewed as they expired: {} distinct in {calls} calls",
+            distinct.len()
+        );
         assert_eq!(log.refused, 0, "renewed before expiry, so the server never had to refuse one");
     });
 }
@@ -104,8 +120,17 @@ fn a_refused_token_is_renewed_once_and_the_request_sent_again_even_a_create() {
     let provider = provider();
     runtime().block_on(async {
         let (server, log) = checking_server(provider.issuer().to_owned(), 1).await;
-        let backend = RemoteBackend::signed_in(&server.base, password_sign_in(provider.issuer(), "ana-password"), RemoteOptions::default(), None).unwrap();
-        let created = backend.create_configuration(&Caller { user: "ana".into() }, json!({"config": {"title": "t", "searchSpace": "s"}})).await.unwrap();
+        let backend = RemoteBackend::signed_in(
+            &server.base,
+            password_sign_in(provider.issuer(), "ana-password"),
+            RemoteOptions::default(),
+            None,
+        )
+        .unwrap();
+        let created = backend
+            .create_configuration(&Caller { user: "ana".into() }, json!({"config": {"title": "t", "searchSpace": "s"}}))
+            .await
+            .unwrap();
         assert_eq!(created.config.id, Some(7));
         let log = log.lock().unwrap();
         assert_eq!((log.tokens.len(), log.refused), (2, 1), "sent once more after the 401");
@@ -118,7 +143,13 @@ fn when_the_providers_session_ends_the_password_signs_in_again_unnoticed() {
     let provider = provider();
     let rt = runtime();
     let (server, log) = rt.block_on(checking_server(provider.issuer().to_owned(), 0));
-    let backend = RemoteBackend::signed_in(&server.base, password_sign_in(provider.issuer(), "ana-password"), RemoteOptions::default(), None).unwrap();
+    let backend = RemoteBackend::signed_in(
+        &server.base,
+        password_sign_in(provider.issuer(), "ana-password"),
+        RemoteOptions::default(),
+        None,
+    )
+    .unwrap();
     rt.block_on(backend.list_configurations()).unwrap();
     provider.revoke_sessions();
     std::thread::sleep(ACCESS_TTL);
@@ -131,7 +162,13 @@ fn a_wrong_password_is_refused_with_the_providers_reason() {
     let provider = provider();
     runtime().block_on(async {
         let (server, log) = checking_server(provider.issuer().to_owned(), 0).await;
-        let backend = RemoteBackend::signed_in(&server.base, password_sign_in(provider.issuer(), "wrong"), RemoteOptions::default(), None).unwrap();
+        let backend = RemoteBackend::signed_in(
+            &server.base,
+            password_sign_in(provider.issuer(), "wrong"),
+            RemoteOptions::default(),
+            None,
+        )
+        .unwrap();
         let err = backend.client().list_configurations().await.unwrap_err();
         assert!(matches!(err, RemoteError::SignInNeeded { .. }), "{err:?}");
         assert!(err.to_string().contains("refused the password of ana (Invalid user credentials"), "{err}");
@@ -198,7 +235,8 @@ fn without_a_password_an_ended_session_asks_to_sign_in_again_and_new_tokens_resu
         password: None,
         tokens: Some(tokens),
     });
-    let backend = RemoteBackend::signed_in(&server.base, sign_in, RemoteOptions::default(), Some(kept.clone())).unwrap();
+    let backend =
+        RemoteBackend::signed_in(&server.base, sign_in, RemoteOptions::default(), Some(kept.clone())).unwrap();
     rt.block_on(backend.list_configurations()).unwrap();
     std::thread::sleep(ACCESS_TTL);
     rt.block_on(backend.list_configurations()).expect("refreshed with the browser sign-in's refresh token");
@@ -230,7 +268,8 @@ fn a_kept_refresh_token_alone_resumes_a_session() {
         tokens: Some(kept),
     });
     let backend = RemoteBackend::signed_in(&server.base, sign_in, RemoteOptions::default(), None).unwrap();
-    rt.block_on(backend.list_configurations()).expect("the refresh token gave a new access token before the first request");
+    rt.block_on(backend.list_configurations())
+        .expect("the refresh token gave a new access token before the first request");
     assert_eq!(log.lock().unwrap().refused, 0);
 }
 
@@ -240,7 +279,13 @@ fn tokens_are_renewed_as_the_shared_cases_say() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/cases/token-renewal.json");
     let cases: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let now = SystemTime::now();
-    let at = |ms: i64| if ms >= 0 { now + Duration::from_millis(ms as u64) } else { now - Duration::from_millis(ms.unsigned_abs()) };
+    let at = |ms: i64| {
+        if ms >= 0 {
+            now + Duration::from_millis(ms as u64)
+        } else {
+            now - Duration::from_millis(ms.unsigned_abs())
+        }
+    };
     for case in cases["cases"].as_array().unwrap() {
         let tokens = Tokens {
             access_token: if case["missing"] == true { String::new() } else { "token".into() },
@@ -258,7 +303,13 @@ fn requests_that_find_the_token_expired_share_one_renewal() {
     let provider = provider();
     let rt = runtime();
     let (server, log) = rt.block_on(checking_server(provider.issuer().to_owned(), 0));
-    let backend = RemoteBackend::signed_in(&server.base, password_sign_in(provider.issuer(), "ana-password"), RemoteOptions::default(), None).unwrap();
+    let backend = RemoteBackend::signed_in(
+        &server.base,
+        password_sign_in(provider.issuer(), "ana-password"),
+        RemoteOptions::default(),
+        None,
+    )
+    .unwrap();
     rt.block_on(backend.list_configurations()).unwrap();
     std::thread::sleep(ACCESS_TTL);
     rt.block_on(async {
@@ -291,7 +342,8 @@ fn a_password_the_provider_refuses_is_forgotten_not_tried_on_every_request() {
         password: Some(PasswordCredentials { username: "ana".into(), password: "changed-since".into() }),
         tokens: Some(tokens),
     });
-    let backend = RemoteBackend::signed_in(&server.base, sign_in, RemoteOptions::default(), Some(kept.clone())).unwrap();
+    let backend =
+        RemoteBackend::signed_in(&server.base, sign_in, RemoteOptions::default(), Some(kept.clone())).unwrap();
     rt.block_on(backend.list_configurations()).unwrap();
     provider.revoke_sessions();
     std::thread::sleep(ACCESS_TTL);
@@ -299,5 +351,8 @@ fn a_password_the_provider_refuses_is_forgotten_not_tried_on_every_request() {
     assert!(first.to_string().contains("refused the password of ana (Invalid user credentials"), "{first}");
     assert_eq!(kept.1.load(std::sync::atomic::Ordering::SeqCst), 1, "the keeper is told to forget the sign-in");
     let second = rt.block_on(backend.client().list_configurations()).unwrap_err();
-    assert!(second.to_string().contains("there is no valid sign-in"), "the refused password is not tried again: {second}");
+    assert!(
+        second.to_string().contains("there is no valid sign-in"),
+        "the refused password is not tried again: {second}"
+    );
 }

@@ -25,7 +25,10 @@ impl<S: Send + Sync> FromRequest<S> for JsonBody {
         let content_type = request.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_owned);
         let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
             if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                AppError::new(StatusCode::PAYLOAD_TOO_LARGE, format!("the body is larger than {} bytes (1 MiB)", MAX_BODY_BYTES))
+                AppError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!("the body is larger than {} bytes (1 MiB)", MAX_BODY_BYTES),
+                )
             } else {
                 AppError::bad_request(format!("the body could not be read: {}", rejection.body_text()))
             }

@@ -61,7 +61,8 @@ pub fn router(backend: Arc<dyn Backend>, auth: Arc<Auth>, ui_dir: Option<PathBuf
     };
     // Requests are logged (at debug level) by method, path and status; never with their headers, which
     // carry the bearer token.
-    app.layer(axum::middleware::map_response_with_state(csp, security_headers)).layer(TraceLayer::new_for_http().make_span_with(request_span))
+    app.layer(axum::middleware::map_response_with_state(csp, security_headers))
+        .layer(TraceLayer::new_for_http().make_span_with(request_span))
 }
 
 /// The policy the web UI runs under in a browser, as strict as the desktop window's (tauri.conf.json): no
@@ -126,7 +127,10 @@ async fn not_found() -> AppError {
 }
 
 async fn method_not_allowed() -> AppError {
-    AppError::new(StatusCode::METHOD_NOT_ALLOWED, "this path does not accept that method; GET /api-docs lists the methods")
+    AppError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "this path does not accept that method; GET /api-docs lists the methods",
+    )
 }
 
 async fn no_ui() -> impl IntoResponse {

@@ -54,7 +54,8 @@ pub fn with_limits(app: Router, limits: Limits) -> Router {
     app.layer(axum::middleware::from_fn(move |request: Request, next: Next| async move {
         let head = head_bytes(&request);
         if head > limits.max_header_bytes {
-            let message = format!("the request's headers are {head} bytes; at most {} are accepted", limits.max_header_bytes);
+            let message =
+                format!("the request's headers are {head} bytes; at most {} are accepted", limits.max_header_bytes);
             return AppError::new(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE, message).into_response();
         }
         match tokio::time::timeout(limits.request_timeout, next.run(request)).await {
@@ -72,7 +73,8 @@ fn head_bytes(request: &Request) -> usize {
 }
 
 fn timed_out(timeout: Duration) -> Response {
-    let message = format!("the request was not complete and answered within {} s, so it was stopped", timeout.as_secs());
+    let message =
+        format!("the request was not complete and answered within {} s, so it was stopped", timeout.as_secs());
     AppError::new(StatusCode::REQUEST_TIMEOUT, message).into_response()
 }
 
@@ -112,6 +114,9 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits, shutdown:
     }
     drop(listener);
     if tokio::time::timeout(DRAIN_TIMEOUT, graceful.shutdown()).await.is_err() {
-        tracing::warn!("some connections were still open {} s after the shutdown; they were closed", DRAIN_TIMEOUT.as_secs());
+        tracing::warn!(
+            "some connections were still open {} s after the shutdown; they were closed",
+            DRAIN_TIMEOUT.as_secs()
+        );
     }
 }

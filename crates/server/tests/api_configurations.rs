@@ -43,11 +43,15 @@ async fn list_active_and_get_follow_creates() {
     let first = app.create("First", "demo").await;
     let second = app.create("Second", "demo").await;
     let list = app.get("/api/configurations").await;
-    let titles: Vec<_> = list.body["configurations"].as_array().unwrap().iter().map(|c| c["config"]["title"].clone()).collect();
+    let titles: Vec<_> =
+        list.body["configurations"].as_array().unwrap().iter().map(|c| c["config"]["title"].clone()).collect();
     assert_eq!(titles, [json!("First"), json!("Second")]);
     assert_eq!(list.body["activeId"], first);
     assert_eq!(app.get("/api/configurations/active").await.body["configuration"]["id"], first);
-    assert_eq!(app.get(&format!("/api/configurations/{second}")).await.body["configuration"]["config"]["title"], "Second");
+    assert_eq!(
+        app.get(&format!("/api/configurations/{second}")).await.body["configuration"]["config"]["title"],
+        "Second"
+    );
     let missing = assert_error(&app.get("/api/configurations/4242").await, 404);
     assert!(missing.contains("4242"), "{missing}");
 }
@@ -65,7 +69,8 @@ async fn update_reports_invalid_keys_and_stores_the_rest() {
         )
         .await;
     assert_eq!(answer.status, 200);
-    let keys: Vec<_> = answer.body["errors"].as_array().unwrap().iter().map(|e| e["key"].as_str().unwrap().to_owned()).collect();
+    let keys: Vec<_> =
+        answer.body["errors"].as_array().unwrap().iter().map(|e| e["key"].as_str().unwrap().to_owned()).collect();
     assert_eq!(keys, ["config.result.itemsPerPage", "config.layout.documents.fontColor"]);
     let stored = app.get(&format!("/api/configurations/{id}")).await.body["configuration"].clone();
     assert_eq!(stored["config"]["result"]["summaryLength"], 120);
@@ -77,7 +82,8 @@ async fn update_reports_invalid_keys_and_stores_the_rest() {
 #[tokio::test]
 async fn create_without_title_or_search_space_is_400_and_creates_nothing() {
     let app = app();
-    let answer = app.call("POST", "/api/configurations", Some(ADMIN), Some(json!({"config": {"title": "No space"}}))).await;
+    let answer =
+        app.call("POST", "/api/configurations", Some(ADMIN), Some(json!({"config": {"title": "No space"}}))).await;
     let message = assert_error(&answer, 400);
     assert!(message.contains("config.searchSpace"), "{message}");
     assert_eq!(app.get("/api/configurations").await.body["configurations"], json!([]));
@@ -104,7 +110,12 @@ async fn extensions_set_active_visible_logs_and_delete() {
     let app = app();
     let first = app.create("First", "demo").await;
     let hidden = app
-        .call("POST", "/api/configurations", Some(ADMIN), Some(json!({"config": {"title": "Hidden", "searchSpace": "demo", "visible": false}})))
+        .call(
+            "POST",
+            "/api/configurations",
+            Some(ADMIN),
+            Some(json!({"config": {"title": "Hidden", "searchSpace": "demo", "visible": false}})),
+        )
         .await
         .body["config"]["id"]
         .as_i64()
@@ -119,7 +130,8 @@ async fn extensions_set_active_visible_logs_and_delete() {
     assert_eq!(set.status, 200, "{}", set.body);
     assert_eq!(app.get("/api/configurations").await.body["activeId"], hidden);
 
-    let conflict = assert_error(&app.call("DELETE", &format!("/api/configurations/{hidden}"), Some(ADMIN), None).await, 409);
+    let conflict =
+        assert_error(&app.call("DELETE", &format!("/api/configurations/{hidden}"), Some(ADMIN), None).await, 409);
     assert!(conflict.contains("active"), "{conflict}");
     let deleted = app.call("DELETE", &format!("/api/configurations/{first}"), Some(ADMIN), None).await;
     assert_eq!(deleted.status, 200);
@@ -127,7 +139,8 @@ async fn extensions_set_active_visible_logs_and_delete() {
 
     let logs = app.get(&format!("/api/configurations/{first}/logs")).await;
     assert_eq!(logs.status, 200);
-    let actions: Vec<_> = logs.body["logs"].as_array().unwrap().iter().map(|l| l["action"].as_str().unwrap().to_owned()).collect();
+    let actions: Vec<_> =
+        logs.body["logs"].as_array().unwrap().iter().map(|l| l["action"].as_str().unwrap().to_owned()).collect();
     assert_eq!(actions, ["delete", "create"]);
     assert_eq!(logs.body["logs"][0]["user"], "ana");
     assert!(logs.body["logs"][0]["at"].as_str().unwrap().ends_with('Z'));
@@ -162,7 +175,17 @@ async fn health_and_api_docs_need_no_token_and_docs_cover_every_path() {
         assert!(paths.get(path).and_then(|p| p.get(method)).is_some(), "{method} {path} missing from /api-docs");
     }
     let schemas = docs.body["components"]["schemas"].as_object().unwrap();
-    for name in ["Configuration", "Config", "ResultSettings", "FacetSetting", "Layout", "Details", "Document", "SearchResponse", "ErrorBody"] {
+    for name in [
+        "Configuration",
+        "Config",
+        "ResultSettings",
+        "FacetSetting",
+        "Layout",
+        "Details",
+        "Document",
+        "SearchResponse",
+        "ErrorBody",
+    ] {
         assert!(schemas.contains_key(name), "schema {name} missing");
     }
     assert_eq!(docs.body["components"]["securitySchemes"]["bearer"]["scheme"], "bearer");

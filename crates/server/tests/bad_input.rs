@@ -27,7 +27,10 @@ async fn malformed_bodies_are_400_and_change_nothing() {
         for body in ["{\"config\": ", "[1,2,3]", "\"text\"", "42", "{\"config\": []}", "{\"title\": \"no envelope\"}"] {
             let answer = app.send(raw(method, &path, Some("application/json"), body.to_owned())).await;
             let message = assert_error(&answer, 400);
-            assert!(message.contains("JSON") || message.contains("config") || message.contains("object"), "{body}: {message}");
+            assert!(
+                message.contains("JSON") || message.contains("config") || message.contains("object"),
+                "{body}: {message}"
+            );
         }
     }
     assert_eq!(snapshot(&app).await, before);
@@ -44,11 +47,13 @@ async fn wrong_types_in_a_search_body_name_the_field() {
         (json!({"selectedFacets": {"field": "x"}}), "selectedFacets"),
         (json!({"selectedFacets": [{"field": 3}]}), "selectedFacets[0].field"),
     ] {
-        let answer = app.call("POST", &format!("/api/configurations/{id}/search"), Some(ADMIN), Some(body.clone())).await;
+        let answer =
+            app.call("POST", &format!("/api/configurations/{id}/search"), Some(ADMIN), Some(body.clone())).await;
         let message = assert_error(&answer, 400);
         assert!(message.contains(field), "{body}: {message}");
     }
-    let negative = app.call("POST", &format!("/api/configurations/{id}/search"), Some(ADMIN), Some(json!({"start": -1}))).await;
+    let negative =
+        app.call("POST", &format!("/api/configurations/{id}/search"), Some(ADMIN), Some(json!({"start": -1}))).await;
     assert!(assert_error(&negative, 400).contains("start"));
     let array = app.call("POST", &format!("/api/configurations/{id}/search"), Some(ADMIN), Some(json!([]))).await;
     assert_error(&array, 400);
@@ -89,7 +94,10 @@ async fn a_body_without_json_content_type_is_415() {
         let message = assert_error(&app.send(raw("POST", "/api/configurations", ct, body.clone())).await, 415);
         assert!(message.contains("application/json"), "{message}");
     }
-    assert_eq!(app.send(raw("POST", "/api/configurations", Some("application/json; charset=utf-8"), body)).await.status, 200);
+    assert_eq!(
+        app.send(raw("POST", "/api/configurations", Some("application/json; charset=utf-8"), body)).await.status,
+        200
+    );
     assert_ne!(snapshot(&app).await, before);
 }
 

@@ -33,9 +33,9 @@ fn after_update(base: &Configuration, source: &Configuration) -> Result<Value, S
 /// The configuration of `candidates` that a copy of `source` should update: the one with the same title and
 /// search space, when there is exactly one.
 fn same_configuration(source: &Configuration, candidates: &[Configuration]) -> Option<i32> {
-    let mut same = candidates.iter().filter(|c| {
-        c.config.title == source.config.title && c.config.search_space == source.config.search_space
-    });
+    let mut same = candidates
+        .iter()
+        .filter(|c| c.config.title == source.config.title && c.config.search_space == source.config.search_space);
     match (same.next(), same.next()) {
         (Some(only), None) => only.id,
         _ => None,
@@ -58,22 +58,12 @@ pub async fn plan(
     let (base, diff) = match target_id {
         Some(id) => {
             let base = target.get_configuration(id).await?;
-            let diff = diff_fields(
-                &serde_json::to_value(&base)?,
-                &after_update(&base, &copied)?,
-            );
+            let diff = diff_fields(&serde_json::to_value(&base)?, &after_update(&base, &copied)?);
             (Some(base), diff)
         }
         None => (None, diff_fields(&json!({}), &copied_body(&copied)?)),
     };
-    Ok(CopyPlan {
-        target: target_name.to_owned(),
-        source_id,
-        target_id,
-        base,
-        diff,
-        candidates,
-    })
+    Ok(CopyPlan { target: target_name.to_owned(), source_id, target_id, base, diff, candidates })
 }
 
 /// Copies configuration `source_id` of `source` to `target` (key `target_key` in `store`): creates it when
@@ -93,17 +83,7 @@ pub async fn copy(
 ) -> Result<PublishOutcome, SyncError> {
     let copied = source.get_configuration(source_id).await?;
     let Some(id) = target_id else {
-        return write(
-            store,
-            target,
-            target_key,
-            caller,
-            None,
-            copied_body(&copied)?,
-            None,
-            Drafts::Keep,
-        )
-        .await;
+        return write(store, target, target_key, caller, None, copied_body(&copied)?, None, Drafts::Keep).await;
     };
     let base = match base {
         Some(base) => base,
@@ -111,15 +91,5 @@ pub async fn copy(
     };
     let mine = after_update(&base, &copied)?;
     let base = Some(serde_json::to_value(&base)?);
-    write(
-        store,
-        target,
-        target_key,
-        caller,
-        Some(id),
-        mine,
-        base,
-        Drafts::Keep,
-    )
-    .await
+    write(store, target, target_key, caller, Some(id), mine, base, Drafts::Keep).await
 }

@@ -68,7 +68,13 @@ pub fn three_way(base: &Value, mine: &Value, theirs: &Value) -> Vec<FieldChange>
                 return None;
             }
             let conflicting = mv != bv && tv != bv && mv != tv;
-            Some(FieldChange { path: p.clone(), base: bv.cloned(), mine: mv.cloned(), theirs: tv.cloned(), conflicting })
+            Some(FieldChange {
+                path: p.clone(),
+                base: bv.cloned(),
+                mine: mv.cloned(),
+                theirs: tv.cloned(),
+                conflicting,
+            })
         })
         .collect()
 }

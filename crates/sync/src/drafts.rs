@@ -39,7 +39,13 @@ impl SyncStore {
 
     /// Keeps `draft` (started from `base`) as the draft of configuration `config_id` on `backend`,
     /// replacing the one kept before.
-    pub fn save_draft(&self, backend: &str, config_id: i32, draft: &Value, base: Option<&Value>) -> Result<DraftRecord, SyncError> {
+    pub fn save_draft(
+        &self,
+        backend: &str,
+        config_id: i32,
+        draft: &Value,
+        base: Option<&Value>,
+    ) -> Result<DraftRecord, SyncError> {
         let updated_at = now();
         let base_text = base.map(serde_json::to_string).transpose()?;
         self.store.conn()?.execute(
@@ -48,7 +54,13 @@ impl SyncStore {
              SET draft = excluded.draft, base = excluded.base, updated_at = excluded.updated_at",
             params![backend, config_id, serde_json::to_string(draft)?, base_text, updated_at],
         )?;
-        Ok(DraftRecord { backend: backend.to_owned(), config_id, draft: draft.clone(), base: base.cloned(), updated_at })
+        Ok(DraftRecord {
+            backend: backend.to_owned(),
+            config_id,
+            draft: draft.clone(),
+            base: base.cloned(),
+            updated_at,
+        })
     }
 
     /// The draft of one configuration, if one is kept.
@@ -80,12 +92,23 @@ impl SyncStore {
         )?;
         let rows = stmt
             .query_map([backend], |r| {
-                Ok((r.get::<_, i32>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<String>>(2)?, r.get::<_, String>(3)?))
+                Ok((
+                    r.get::<_, i32>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
             })?
             .collect::<Result<Vec<_>, _>>()?;
         rows.into_iter()
             .map(|(config_id, draft, base, updated_at)| {
-                Ok(DraftRecord { backend: backend.to_owned(), config_id, draft: serde_json::from_str(&draft)?, base: json(base)?, updated_at })
+                Ok(DraftRecord {
+                    backend: backend.to_owned(),
+                    config_id,
+                    draft: serde_json::from_str(&draft)?,
+                    base: json(base)?,
+                    updated_at,
+                })
             })
             .collect()
     }
@@ -116,7 +139,9 @@ impl SyncStore {
             "SELECT at, user, envelope FROM published_versions WHERE backend = ?1 AND config_id = ?2 ORDER BY seq DESC",
         )?;
         let rows = stmt
-            .query_map(params![backend, config_id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?
+            .query_map(params![backend, config_id], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
+            })?
             .collect::<Result<Vec<_>, _>>()?;
         rows.into_iter().map(|(at, user, env)| Ok((at, user, serde_json::from_str(&env)?))).collect()
     }

@@ -87,16 +87,24 @@ pub fn read(text: &str) -> Result<Vec<Value>, SyncError> {
 
 /// Stores each envelope as a new configuration of `backend`. Stops at the first one the backend refuses
 /// as a whole (the ones before it stay created and are listed in the error message).
-pub async fn import(backend: &dyn Backend, caller: &Caller, envelopes: Vec<Value>) -> Result<Vec<ImportedConfig>, SyncError> {
+pub async fn import(
+    backend: &dyn Backend,
+    caller: &Caller,
+    envelopes: Vec<Value>,
+) -> Result<Vec<ImportedConfig>, SyncError> {
     let mut done: Vec<ImportedConfig> = Vec::with_capacity(envelopes.len());
     for (i, envelope) in envelopes.into_iter().enumerate() {
         let from_id = envelope.get("id").and_then(Value::as_i64).and_then(|v| i32::try_from(v).ok());
         let outcome = backend.create_configuration(caller, envelope).await.map_err(|e| {
             let created: Vec<String> = done.iter().map(|d| d.id.to_string()).collect();
-            let kept = if created.is_empty() { String::new() } else { format!(" (already created: {})", created.join(", ")) };
+            let kept =
+                if created.is_empty() { String::new() } else { format!(" (already created: {})", created.join(", ")) };
             SyncError::BadFile(format!("configuration {} in the file could not be imported: {e}{kept}", i + 1))
         })?;
-        let id = outcome.config.id.ok_or_else(|| SyncError::Task("the backend created a configuration without an id".into()))?;
+        let id = outcome
+            .config
+            .id
+            .ok_or_else(|| SyncError::Task("the backend created a configuration without an id".into()))?;
         done.push(ImportedConfig { from_id, id, title: outcome.config.config.title, errors: outcome.errors });
     }
     Ok(done)

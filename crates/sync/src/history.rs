@@ -8,7 +8,12 @@ use crate::error::SyncError;
 use crate::types::{HistoryEntry, HistorySource, LOCAL_KEY};
 
 /// Every known earlier version of configuration `id` on backend `key`, newest first.
-pub async fn history(store: &SyncStore, backend: &dyn Backend, key: &str, id: i32) -> Result<Vec<HistoryEntry>, SyncError> {
+pub async fn history(
+    store: &SyncStore,
+    backend: &dyn Backend,
+    key: &str,
+    id: i32,
+) -> Result<Vec<HistoryEntry>, SyncError> {
     let mut entries: Vec<HistoryEntry> = match backend.configuration_logs(id).await {
         Ok(logs) => logs
             .into_iter()

@@ -30,5 +30,6 @@ pub use error::SyncError;
 pub use history::history;
 pub use publish::publish;
 pub use types::{
-    Conflict, CopyPlan, DraftRecord, FieldChange, FieldDiff, HistoryEntry, HistorySource, PublishOutcome, Side, LOCAL_KEY,
+    Conflict, CopyPlan, DraftRecord, FieldChange, FieldDiff, HistoryEntry, HistorySource, PublishOutcome, Side,
+    LOCAL_KEY,
 };

@@ -65,18 +65,9 @@ pub(crate) async fn write(
             let base = base.unwrap_or_else(|| theirs.clone());
             if settings(&theirs) != settings(&base) {
                 let fields = three_way(&base, &mine, &theirs);
-                return Ok(PublishOutcome::Conflict {
-                    conflict: Conflict {
-                        base,
-                        mine,
-                        theirs,
-                        fields,
-                    },
-                });
+                return Ok(PublishOutcome::Conflict { conflict: Box::new(Conflict { base, mine, theirs, fields }) });
             }
-            backend
-                .update_configuration(caller, id, mine.clone())
-                .await?
+            backend.update_configuration(caller, id, mine.clone()).await?
         }
     };
     store.record_published(key, &outcome.config, &caller.user)?;
@@ -89,5 +80,5 @@ pub(crate) async fn write(
             store.save_draft(key, stored_id, &mine, Some(&stored))?;
         }
     }
-    Ok(PublishOutcome::Published { outcome })
+    Ok(PublishOutcome::Published { outcome: Box::new(outcome) })
 }

@@ -52,13 +52,22 @@ fn bookmark(store: &Store, source: &str, remote_id: i32) -> Result<Option<Bookma
         .optional()?)
 }
 
-fn save_bookmark(store: &Store, source: &str, remote_id: i32, local_id: i32, space: &str, next: i64, total: i64, finished: bool) -> Result<(), SyncError> {
+/// Where a pull stands after a page: saved so that the next call resumes there.
+struct Position<'a> {
+    local_id: i32,
+    space: &'a str,
+    next: i64,
+    total: i64,
+    finished: bool,
+}
+
+fn save_bookmark(store: &Store, source: &str, remote_id: i32, at: &Position) -> Result<(), SyncError> {
     store.conn()?.execute(
         "INSERT INTO pulls (source, remote_id, local_id, search_space, next_start, total, finished, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
          ON CONFLICT (source, remote_id) DO UPDATE SET local_id = excluded.local_id, search_space = excluded.search_space,
            next_start = excluded.next_start, total = excluded.total, finished = excluded.finished, updated_at = excluded.updated_at",
-        params![source, remote_id, local_id, space, next, total, finished as i64, now()],
+        params![source, remote_id, at.local_id, at.space, at.next, at.total, at.finished as i64, now()],
     )?;
     Ok(())
 }
@@ -116,12 +125,19 @@ fn document_lines(docs: &[Document]) -> Result<Vec<u8>, SyncError> {
     Ok(out)
 }
 
-async fn blocking<T: Send + 'static>(work: impl FnOnce() -> Result<T, studio_local::StoreError> + Send + 'static) -> Result<T, SyncError> {
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, studio_local::StoreError> + Send + 'static,
+) -> Result<T, SyncError> {
     Ok(tokio::task::spawn_blocking(work).await.map_err(|e| SyncError::Task(e.to_string()))??)
 }
 
 /// The local copy of the remote configuration: created on the first pull, updated on a later fresh one.
-async fn local_copy(local: &LocalBackend, caller: &Caller, remote: &Configuration, previous: Option<i32>) -> Result<i32, SyncError> {
+async fn local_copy(
+    local: &LocalBackend,
+    caller: &Caller,
+    remote: &Configuration,
+    previous: Option<i32>,
+) -> Result<i32, SyncError> {
     let body = serde_json::to_value(remote)?;
     if let Some(id) = previous {
         if local.get_configuration(id).await.is_ok() {
@@ -175,10 +191,16 @@ pub async fn pull(
             next += page.result.len() as i64;
         }
         let finished = page.result.is_empty() || next >= total;
-        save_bookmark(&store, source, remote_id, local_id, &space, next, total, finished)?;
+        save_bookmark(&store, source, remote_id, &Position { local_id, space: &space, next, total, finished })?;
         progress(next as u64, total as u64);
         if finished {
-            return Ok(PullReport { local_id, search_space: space, documents: next as u64, total: total as u64, resumed_from });
+            return Ok(PullReport {
+                local_id,
+                search_space: space,
+                documents: next as u64,
+                total: total as u64,
+                resumed_from,
+            });
         }
     }
 }

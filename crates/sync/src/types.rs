@@ -72,9 +72,9 @@ pub enum Side {
 #[serde(tag = "status", rename_all = "camelCase")]
 pub enum PublishOutcome {
     /// Stored; `outcome.errors` lists the keys the server refused.
-    Published { outcome: WriteOutcome },
+    Published { outcome: Box<WriteOutcome> },
     /// Nothing was written: the server's version changed since the draft started.
-    Conflict { conflict: Conflict },
+    Conflict { conflict: Box<Conflict> },
 }
 
 /// Where a version in the history comes from.

@@ -45,5 +45,9 @@ fn checked_in_typescript_types_match_the_rust_types() {
         return;
     }
     let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(checked_in == fresh, "{} is stale; regenerate it with UPDATE_BINDINGS=1 cargo test -p studio-sync --test bindings", path.display());
+    assert!(
+        checked_in == fresh,
+        "{} is stale; regenerate it with UPDATE_BINDINGS=1 cargo test -p studio-sync --test bindings",
+        path.display()
+    );
 }

@@ -31,7 +31,10 @@ async fn export_all_then_import_keeps_every_field_and_creates_new_configurations
     let text = serde_json::to_string_pretty(&files::export_all(&source).await.unwrap()).unwrap();
 
     let (_b, target) = store();
-    target.create_configuration(&os_caller(), json!({"config": {"title": "Already here", "searchSpace": "x"}})).await.unwrap();
+    target
+        .create_configuration(&os_caller(), json!({"config": {"title": "Already here", "searchSpace": "x"}}))
+        .await
+        .unwrap();
     let envelopes = files::read(&text).unwrap();
     assert_eq!(envelopes.len(), 2);
     let imported = files::import(&target, &os_caller(), envelopes).await.unwrap();

@@ -17,7 +17,10 @@ async fn setup() -> (support::Remote, i32) {
     let remote = support::serve(|_| {}).await;
     let created = remote
         .client()
-        .create_configuration(&caller(), json!({"config": {"title": "Shop", "searchSpace": "demo", "x-unknown": {"keep": 1}}}))
+        .create_configuration(
+            &caller(),
+            json!({"config": {"title": "Shop", "searchSpace": "demo", "x-unknown": {"keep": 1}}}),
+        )
         .await
         .unwrap();
     (remote, created.config.id.unwrap())
@@ -41,12 +44,20 @@ async fn the_second_publish_shows_the_conflict_and_each_resolution_stores_what_w
     let base = serde_json::to_value(ana.get_configuration(id).await.unwrap()).unwrap();
 
     // Ana and Bo both start from the same version. Bo publishes first.
-    let bo_draft = with(with(base.clone(), &["config", "title"], json!("Bo's shop")), &["config", "result", "itemsPerPage"], json!(25));
+    let bo_draft = with(
+        with(base.clone(), &["config", "title"], json!("Bo's shop")),
+        &["config", "result", "itemsPerPage"],
+        json!(25),
+    );
     let first = publish(&sync, &bo, key, &caller(), Some(id), bo_draft, Some(base.clone())).await.unwrap();
     assert!(matches!(first, PublishOutcome::Published { .. }));
 
     // Ana changed the title too, and the navbar colour.
-    let ana_draft = with(with(base.clone(), &["config", "title"], json!("Ana's shop")), &["config", "layout", "navbar", "backgroundColor"], json!("#123456"));
+    let ana_draft = with(
+        with(base.clone(), &["config", "title"], json!("Ana's shop")),
+        &["config", "layout", "navbar", "backgroundColor"],
+        json!("#123456"),
+    );
     sync.save_draft(key, id, &ana_draft, Some(&base)).unwrap();
     let second = publish(&sync, &ana, key, &caller(), Some(id), ana_draft.clone(), Some(base.clone())).await.unwrap();
     let PublishOutcome::Conflict { conflict } = second else { panic!("expected a conflict, got {second:?}") };
@@ -74,7 +85,9 @@ async fn the_second_publish_shows_the_conflict_and_each_resolution_stores_what_w
     let bo_base = with(base.clone(), &["config", "title"], json!("Bo's shop"));
     let bo_base = with(bo_base, &["config", "result", "itemsPerPage"], json!(25));
     let bo_edit = with(bo_base.clone(), &["config", "title"], json!("Bo again"));
-    let PublishOutcome::Conflict { conflict } = publish(&sync, &bo, key, &caller(), Some(id), bo_edit, Some(bo_base)).await.unwrap() else {
+    let PublishOutcome::Conflict { conflict } =
+        publish(&sync, &bo, key, &caller(), Some(id), bo_edit, Some(bo_base)).await.unwrap()
+    else {
         panic!("expected a conflict")
     };
     let theirs_all = resolve(&conflict.base, &conflict.mine, &conflict.theirs, &BTreeMap::new(), Side::Theirs);
@@ -110,5 +123,8 @@ async fn restoring_an_old_version_makes_a_draft_that_publishes_as_a_new_version(
     let now = client.get_configuration(id).await.unwrap();
     assert_eq!(now.config.title, "Shop");
     assert_eq!(now.id, Some(id), "restoring updates the same configuration");
-    assert_eq!(history(&sync, &client, key, id).await.unwrap().iter().filter(|v| v.source == HistorySource::Server).count(), 3);
+    assert_eq!(
+        history(&sync, &client, key, id).await.unwrap().iter().filter(|v| v.source == HistorySource::Server).count(),
+        3
+    );
 }

@@ -34,21 +34,30 @@ async fn a_cancelled_pull_resumes_and_the_local_search_then_answers_as_the_remot
     // First run: cancelled after the third page.
     let cancel = AtomicBool::new(false);
     let mut seen = Vec::new();
-    let first = pull(&local, &client, &remote.base, remote_id, &caller(), &mut |done, total| {
-        seen.push((done, total));
-        if seen.len() == 3 {
-            cancel.store(true, Ordering::Relaxed);
-        }
-    }, &cancel)
+    let first = pull(
+        &local,
+        &client,
+        &remote.base,
+        remote_id,
+        &caller(),
+        &mut |done, total| {
+            seen.push((done, total));
+            if seen.len() == 3 {
+                cancel.store(true, Ordering::Relaxed);
+            }
+        },
+        &cancel,
+    )
     .await;
     assert!(matches!(first, Err(SyncError::Cancelled)), "{first:?}");
     assert_eq!(seen, [(100, 2400), (200, 2400), (300, 2400)]);
 
     // Second run: resumes at 300 and finishes.
     let mut last = (0, 0);
-    let report = pull(&local, &client, &remote.base, remote_id, &caller(), &mut |d, t| last = (d, t), &AtomicBool::new(false))
-        .await
-        .unwrap();
+    let report =
+        pull(&local, &client, &remote.base, remote_id, &caller(), &mut |d, t| last = (d, t), &AtomicBool::new(false))
+            .await
+            .unwrap();
     assert_eq!(report.resumed_from, 300);
     assert_eq!((report.documents, report.total), (2400, 2400));
     assert_eq!(last, (2400, 2400));
@@ -78,6 +87,8 @@ async fn a_cancelled_pull_resumes_and_the_local_search_then_answers_as_the_remot
     assert_eq!((ours.total, &ours.facets), (theirs.total, &theirs.facets));
 
     // Pulling again after it finished starts over and updates the same local copy.
-    let again = pull(&local, &client, &remote.base, remote_id, &caller(), &mut |_, _| {}, &AtomicBool::new(false)).await.unwrap();
+    let again = pull(&local, &client, &remote.base, remote_id, &caller(), &mut |_, _| {}, &AtomicBool::new(false))
+        .await
+        .unwrap();
     assert_eq!((again.local_id, again.resumed_from, again.documents), (report.local_id, 0, 2400));
 }

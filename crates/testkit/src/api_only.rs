@@ -22,11 +22,7 @@ pub struct ApiOnlyOptions {
 impl Default for ApiOnlyOptions {
     /// An OpenAPI document, no extensions, no UI.
     fn default() -> Self {
-        ApiOnlyOptions {
-            openapi: true,
-            offer: Vec::new(),
-            ui_dir: None,
-        }
+        ApiOnlyOptions { openapi: true, offer: Vec::new(), ui_dir: None }
     }
 }
 
@@ -62,10 +58,7 @@ impl ApiOnlyServer {
                 output: String::new(),
             });
         }
-        Ok(ApiOnlyServer {
-            _process: process,
-            url,
-        })
+        Ok(ApiOnlyServer { _process: process, url })
     }
 
     /// `http://127.0.0.1:PORT`

@@ -6,23 +6,18 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum TestkitError {
     /// The scripts' npm packages are missing.
-    #[error("the test servers' packages are not installed ({dir} is missing): run `npm ci --prefix crates/testkit/servers`")]
+    #[error(
+        "the test servers' packages are not installed ({dir} is missing): run `npm ci --prefix crates/testkit/servers`"
+    )]
     NotInstalled { dir: PathBuf },
 
     /// `node` could not be started.
     #[error("cannot start `node {script}` (Node.js 20.19 or later must be on PATH): {source}")]
-    Spawn {
-        script: String,
-        source: std::io::Error,
-    },
+    Spawn { script: String, source: std::io::Error },
 
     /// The server ended, or said nothing usable, before announcing where it listens.
     #[error("{script} did not start: {reason}; what it wrote:\n{output}")]
-    NotStarted {
-        script: String,
-        reason: String,
-        output: String,
-    },
+    NotStarted { script: String, reason: String, output: String },
 
     /// The browser stand-in did not reach the redirect URI.
     #[error("the browser stand-in failed ({status}): {output}")]

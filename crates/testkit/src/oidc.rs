@@ -30,11 +30,7 @@ pub struct ProviderOptions {
 impl Default for ProviderOptions {
     /// Keycloak's defaults: 5 minutes for access tokens, 30 for refresh tokens.
     fn default() -> Self {
-        ProviderOptions {
-            access_ttl: Duration::from_secs(300),
-            refresh_ttl: Duration::from_secs(1800),
-            audience: None,
-        }
+        ProviderOptions { access_ttl: Duration::from_secs(300), refresh_ttl: Duration::from_secs(1800), audience: None }
     }
 }
 
@@ -70,11 +66,7 @@ impl OidcProvider {
         }
         let (process, announced) = ServerProcess::start("oidc-provider.mjs", &args)?;
         let issuer = announced["issuer"].as_str().unwrap_or_default().to_owned();
-        let origin = issuer
-            .split("/realms/")
-            .next()
-            .unwrap_or_default()
-            .to_owned();
+        let origin = issuer.split("/realms/").next().unwrap_or_default().to_owned();
         if !issuer.starts_with("http://127.0.0.1:") || !issuer.contains("/realms/") {
             return Err(TestkitError::NotStarted {
                 script: "oidc-provider.mjs".into(),
@@ -82,12 +74,7 @@ impl OidcProvider {
                 output: String::new(),
             });
         }
-        Ok(OidcProvider {
-            _process: process,
-            issuer,
-            origin,
-            http: reqwest::blocking::Client::new(),
-        })
+        Ok(OidcProvider { _process: process, issuer, origin, http: reqwest::blocking::Client::new() })
     }
 
     /// `http://127.0.0.1:PORT/realms/studio`
@@ -124,62 +111,35 @@ impl OidcProvider {
     /// The raw answer of the token endpoint to a password grant (client secret sent in the form when
     /// given), whatever its status: `{access_token, refresh_token, …}` or `{error, error_description}`.
     /// Panics if the provider cannot be reached or answers something that is not JSON.
-    pub fn password_grant(
-        &self,
-        client_id: &str,
-        client_secret: Option<&str>,
-        user: &str,
-        password: &str,
-    ) -> Value {
-        let mut form = vec![
-            ("grant_type", "password"),
-            ("client_id", client_id),
-            ("username", user),
-            ("password", password),
-        ];
+    pub fn password_grant(&self, client_id: &str, client_secret: Option<&str>, user: &str, password: &str) -> Value {
+        let mut form =
+            vec![("grant_type", "password"), ("client_id", client_id), ("username", user), ("password", password)];
         if let Some(secret) = client_secret {
             form.push(("client_secret", secret));
         }
         let url = self.token_endpoint();
-        let answer = self
-            .http
-            .post(&url)
-            .form(&form)
-            .send()
-            .unwrap_or_else(|error| panic!("POST {url} failed: {error}"));
+        let answer =
+            self.http.post(&url).form(&form).send().unwrap_or_else(|error| panic!("POST {url} failed: {error}"));
         let status = answer.status();
-        answer
-            .json()
-            .unwrap_or_else(|error| panic!("POST {url} answered {status} without JSON: {error}"))
+        answer.json().unwrap_or_else(|error| panic!("POST {url} answered {status} without JSON: {error}"))
     }
 }
 
 /// Opens `authorize_url` in the browser stand-in and signs in as `user`: Ok once the browser has reached
 /// the loopback redirect URI (whatever that answered), an error if sign-in failed or it got lost.
-pub fn browser_sign_in(
-    authorize_url: &str,
-    user: &str,
-    password: &str,
-) -> Result<(), TestkitError> {
+pub fn browser_sign_in(authorize_url: &str, user: &str, password: &str) -> Result<(), TestkitError> {
     let script = servers_dir().join("browser.mjs");
     let output = Command::new("node")
         .arg(&script)
         .arg(authorize_url)
         .args(["--username", user, "--password", password])
         .output()
-        .map_err(|source| TestkitError::Spawn {
-            script: "browser.mjs".into(),
-            source,
-        })?;
+        .map_err(|source| TestkitError::Spawn { script: "browser.mjs".into(), source })?;
     if output.status.success() {
         return Ok(());
     }
     Err(TestkitError::Browser {
         status: output.status.to_string(),
-        output: format!(
-            "{}{}",
-            String::from_utf8_lossy(&output.stderr),
-            String::from_utf8_lossy(&output.stdout)
-        ),
+        output: format!("{}{}", String::from_utf8_lossy(&output.stderr), String::from_utf8_lossy(&output.stdout)),
     })
 }

@@ -27,10 +27,7 @@ pub(crate) struct ServerProcess {
 
 impl ServerProcess {
     /// Starts `node servers/<script> <args>` and returns it with the JSON object it announced.
-    pub(crate) fn start(
-        script: &str,
-        args: &[OsString],
-    ) -> Result<(ServerProcess, Value), TestkitError> {
+    pub(crate) fn start(script: &str, args: &[OsString]) -> Result<(ServerProcess, Value), TestkitError> {
         let mut child = Command::new("node")
             .arg(servers_dir().join(script))
             .args(args)
@@ -39,20 +36,14 @@ impl ServerProcess {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|source| TestkitError::Spawn {
-                script: script.to_owned(),
-                source,
-            })?;
+            .map_err(|source| TestkitError::Spawn { script: script.to_owned(), source })?;
         let stdin = child.stdin.take();
         let output = Arc::new(Mutex::new(String::new()));
         if let Some(stderr) = child.stderr.take() {
             keep_output(stderr, Arc::clone(&output));
         }
         let first_line = child.stdout.take().map(announcement);
-        let mut server = ServerProcess {
-            child,
-            _stdin: stdin,
-        };
+        let mut server = ServerProcess { child, _stdin: stdin };
 
         let not_started = |reason: String| TestkitError::NotStarted {
             script: script.to_owned(),
@@ -67,18 +58,11 @@ impl ServerProcess {
                 thread::sleep(Duration::from_millis(100));
                 return Err(not_started("it ended without a word on stdout".into()));
             }
-            Some(Err(_)) => {
-                return Err(not_started(format!(
-                    "nothing on stdout within {} s",
-                    STARTUP.as_secs()
-                )))
-            }
+            Some(Err(_)) => return Err(not_started(format!("nothing on stdout within {} s", STARTUP.as_secs()))),
         };
         match serde_json::from_str::<Value>(&line) {
             Ok(value) if value.is_object() => Ok((server, value)),
-            _ => Err(not_started(format!(
-                "its first line was {line:?}, not a JSON object"
-            ))),
+            _ => Err(not_started(format!("its first line was {line:?}, not a JSON object"))),
         }
     }
 }

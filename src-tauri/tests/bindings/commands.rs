@@ -11,14 +11,12 @@ use std::path::PathBuf;
 use search_studio::connections::{ConnectionInput, Connections, SignInInput};
 use search_studio::{ConnectionState, Settings, Theme};
 use studio_model::{
-    Configuration, ConfigurationList, Document, LogEntry, Offers, RecommendQuery, Recommendations,
-    SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
+    Configuration, ConfigurationList, Document, LogEntry, Offers, RecommendQuery, Recommendations, SearchRequest,
+    SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
 };
 use studio_sync::files::ImportedConfig;
 use studio_sync::{CopyPlan, DraftRecord, HistoryEntry, PublishOutcome};
-use syn::{
-    Expr, FnArg, GenericArgument, Item, ItemFn, Lit, Meta, Pat, PathArguments, ReturnType, Type,
-};
+use syn::{Expr, FnArg, GenericArgument, Item, ItemFn, Lit, Meta, Pat, PathArguments, ReturnType, Type};
 use ts_rs::TS;
 
 macro_rules! command_list {
@@ -83,33 +81,26 @@ impl TypeWriter {
             Type::Reference(r) => self.write(&r.elem, context),
             Type::Tuple(t) if t.elems.is_empty() => "void".into(),
             Type::Path(p) => {
-                let last = p
-                    .path
-                    .segments
-                    .last()
-                    .unwrap_or_else(|| panic!("{context}: an empty type path"));
+                let last = p.path.segments.last().unwrap_or_else(|| panic!("{context}: an empty type path"));
                 let ident = last.ident.to_string();
                 match ident.as_str() {
-                    "Option" => {
-                        match self.write(first_type_argument(&last.arguments, context), context) {
-                            unknown if unknown == "unknown" => unknown,
-                            inner => format!("{inner} | null"),
-                        }
-                    }
-                    "Vec" => format!(
-                        "Array<{}>",
-                        self.write(first_type_argument(&last.arguments, context), context)
-                    ),
+                    "Option" => match self.write(first_type_argument(&last.arguments, context), context) {
+                        unknown if unknown == "unknown" => unknown,
+                        inner => format!("{inner} | null"),
+                    },
+                    "Vec" => format!("Array<{}>", self.write(first_type_argument(&last.arguments, context), context)),
                     "String" | "str" => "string".into(),
                     "bool" => "boolean".into(),
-                    "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize"
-                    | "isize" | "f32" | "f64" => "number".into(),
+                    "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize" | "f32" | "f64" => {
+                        "number".into()
+                    }
                     // What the UI sends as a JSON value is checked by the backend, not by a type here.
                     "Value" => "unknown".into(),
                     named => {
-                        let ts = self.names.get(named).unwrap_or_else(|| {
-                            panic!("{context}: add {named} to type_names() in {}", file!())
-                        });
+                        let ts = self
+                            .names
+                            .get(named)
+                            .unwrap_or_else(|| panic!("{context}: add {named} to type_names() in {}", file!()));
                         self.used.insert(ts.clone());
                         ts.clone()
                     }
@@ -166,12 +157,7 @@ fn js_doc(function: &ItemFn) -> String {
     match lines.as_slice() {
         [] => String::new(),
         [one] => format!("    /** {one} */\n"),
-        many => format!(
-            "    /**\n{}     */\n",
-            many.iter()
-                .map(|l| format!("     * {l}\n"))
-                .collect::<String>()
-        ),
+        many => format!("    /**\n{}     */\n", many.iter().map(|l| format!("     * {l}\n")).collect::<String>()),
     }
 }
 
@@ -187,48 +173,28 @@ fn wrapper(source: &syn::File, module: &str, name: &str, types: &mut TypeWriter)
         })
         .unwrap_or_else(|| panic!("{context}: no such function"));
     assert!(
-        function.attrs.iter().any(|a| a
-            .path()
-            .segments
-            .last()
-            .is_some_and(|s| s.ident == "command")),
+        function.attrs.iter().any(|a| a.path().segments.last().is_some_and(|s| s.ident == "command")),
         "{context}: not a #[tauri::command]"
     );
     let mut params = Vec::new();
     let mut args = Vec::new();
     for input in &function.sig.inputs {
-        let FnArg::Typed(arg) = input else {
-            panic!("{context}: a command takes no self")
-        };
+        let FnArg::Typed(arg) = input else { panic!("{context}: a command takes no self") };
         if let Type::Path(p) = arg.ty.as_ref() {
             if p.path.segments.last().is_some_and(|s| s.ident == "State") {
                 continue; // the shell's own state, not sent by the UI
             }
         }
-        let Pat::Ident(ident) = arg.pat.as_ref() else {
-            panic!("{context}: an argument without a plain name")
-        };
+        let Pat::Ident(ident) = arg.pat.as_ref() else { panic!("{context}: an argument without a plain name") };
         let camel = camel_case(&ident.ident.to_string());
         params.push(format!("{camel}: {}", types.write(&arg.ty, &context)));
         args.push(camel);
     }
-    let ReturnType::Type(_, answer) = &function.sig.output else {
-        panic!("{context}: a command answers a Result")
-    };
-    let Type::Path(result) = answer.as_ref() else {
-        panic!("{context}: a command answers a Result")
-    };
-    let last = result
-        .path
-        .segments
-        .last()
-        .unwrap_or_else(|| panic!("{context}: an empty answer type"));
+    let ReturnType::Type(_, answer) = &function.sig.output else { panic!("{context}: a command answers a Result") };
+    let Type::Path(result) = answer.as_ref() else { panic!("{context}: a command answers a Result") };
+    let last = result.path.segments.last().unwrap_or_else(|| panic!("{context}: an empty answer type"));
     let answer = types.write(first_type_argument(&last.arguments, &context), &context);
-    let args = if args.is_empty() {
-        "{}".to_owned()
-    } else {
-        format!("{{ {} }}", args.join(", "))
-    };
+    let args = if args.is_empty() { "{}".to_owned() } else { format!("{{ {} }}", args.join(", ")) };
     format!(
         "{}    {}: ({}): Promise<{answer}> => invoke<{answer}>('{name}', {args}),\n",
         js_doc(function),
@@ -240,8 +206,7 @@ fn wrapper(source: &syn::File, module: &str, name: &str, types: &mut TypeWriter)
 /// Which generated file exports TypeScript type `name`.
 fn type_file(name: &str, files: &[(&str, String)]) -> &'static str {
     let declared = |text: &String| {
-        text.contains(&format!("export type {name} "))
-            || text.contains(&format!("export type {name}<"))
+        text.contains(&format!("export type {name} ")) || text.contains(&format!("export type {name}<"))
     };
     TYPE_FILES
         .into_iter()
@@ -252,19 +217,13 @@ fn type_file(name: &str, files: &[(&str, String)]) -> &'static str {
 }
 
 fn generated() -> String {
-    let mut types = TypeWriter {
-        names: type_names(),
-        used: BTreeSet::new(),
-    };
+    let mut types = TypeWriter { names: type_names(), used: BTreeSet::new() };
     let mut sources: BTreeMap<&str, syn::File> = BTreeMap::new();
     let mut wrappers = String::new();
     for (module, name) in COMMANDS {
         let source = sources.entry(module).or_insert_with(|| {
-            let path = root()
-                .join("src-tauri/commands")
-                .join(format!("{module}.rs"));
-            let text = std::fs::read_to_string(&path)
-                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let path = root().join("src-tauri/commands").join(format!("{module}.rs"));
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         });
         wrappers.push_str(&wrapper(source, module, name, &mut types));
@@ -272,19 +231,11 @@ fn generated() -> String {
 
     let files: Vec<(&str, String)> = TYPE_FILES
         .into_iter()
-        .map(|f| {
-            (
-                f,
-                std::fs::read_to_string(types_dir().join(format!("{f}.ts"))).unwrap_or_default(),
-            )
-        })
+        .map(|f| (f, std::fs::read_to_string(types_dir().join(format!("{f}.ts"))).unwrap_or_default()))
         .collect();
     let mut imports: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for name in &types.used {
-        imports
-            .entry(type_file(name, &files))
-            .or_default()
-            .push(name);
+        imports.entry(type_file(name, &files)).or_default().push(name);
     }
     let mut out = String::from(
         "// Generated from the desktop shell's command list (src-tauri/commands/list.rs) and the commands' Rust\n\
@@ -293,10 +244,7 @@ fn generated() -> String {
     );
     for file in TYPE_FILES {
         if let Some(names) = imports.get(file) {
-            out.push_str(&format!(
-                "import type {{ {} }} from './{file}';\n",
-                names.join(", ")
-            ));
+            out.push_str(&format!("import type {{ {} }} from './{file}';\n", names.join(", ")));
         }
     }
     out.push_str(

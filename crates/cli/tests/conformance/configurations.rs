@@ -32,7 +32,10 @@ pub async fn create_read_update(fx: Fixture) -> Transcript {
         "layout": {"navbar": {"backgroundColor": "red"}}}});
     let second = t.ok("create with invalid keys", b.create_configuration(who, invalid).await);
     let keys: Vec<_> = second.errors.iter().map(|e| e.key.as_str()).collect();
-    assert!(keys.contains(&"config.result.itemsPerPage") && keys.contains(&"config.layout.navbar.backgroundColor"), "{keys:?}");
+    assert!(
+        keys.contains(&"config.result.itemsPerPage") && keys.contains(&"config.layout.navbar.backgroundColor"),
+        "{keys:?}"
+    );
     assert_eq!(second.config.config.result.items_per_page, 10, "an invalid key takes its default");
 
     for (step, bad) in [
@@ -48,14 +51,25 @@ pub async fn create_read_update(fx: Fixture) -> Transcript {
     assert_eq!((list.configurations.len(), list.active_id), (2, Some(1)), "the first created is active");
     t.ok("active", b.active_configuration().await);
 
-    let updated = t.ok("update", b.update_configuration(who, 2, json!({"config": {"title": "Renamed", "visible": false}})).await);
+    let updated =
+        t.ok("update", b.update_configuration(who, 2, json!({"config": {"title": "Renamed", "visible": false}})).await);
     assert_eq!((updated.config.config.title.as_str(), updated.config.config.visible), ("Renamed", false));
     assert_eq!(updated.config.config.search_space, fx.space, "absent keys keep their values");
-    let partly = t.ok("update with an invalid key", b.update_configuration(who, 2, json!({"config": {"result": {"itemsPerPage": "many", "showTags": false}}})).await);
+    let partly = t.ok(
+        "update with an invalid key",
+        b.update_configuration(who, 2, json!({"config": {"result": {"itemsPerPage": "many", "showTags": false}}}))
+            .await,
+    );
     assert_eq!(partly.errors.len(), 1);
     assert!(!partly.config.config.result.show_tags);
-    assert!(matches!(t.err("update missing", b.update_configuration(who, 99, body("x", "y")).await), BackendError::NotFound(_)));
-    assert!(matches!(t.err("update with text", b.update_configuration(who, 2, json!("text")).await), BackendError::BadRequest(_)));
+    assert!(matches!(
+        t.err("update missing", b.update_configuration(who, 99, body("x", "y")).await),
+        BackendError::NotFound(_)
+    ));
+    assert!(matches!(
+        t.err("update with text", b.update_configuration(who, 2, json!("text")).await),
+        BackendError::BadRequest(_)
+    ));
     t.ok("get updated", b.get_configuration(2).await);
     let visible = t.ok("visible", b.visible_configurations().await);
     assert_eq!(visible.iter().map(|c| c.id).collect::<Vec<_>>(), [Some(1)]);
@@ -80,7 +94,10 @@ pub async fn extensions(fx: Fixture) -> Transcript {
     let history = t.ok("logs of deleted", b.configuration_logs(1).await);
     assert_eq!(history.iter().map(|e| e.action).collect::<Vec<_>>(), [LogAction::Delete, LogAction::Create]);
     let history = t.ok("logs of 2", b.configuration_logs(2).await);
-    assert_eq!(history.iter().map(|e| e.action).collect::<Vec<_>>(), [LogAction::SetActive, LogAction::Update, LogAction::Create]);
+    assert_eq!(
+        history.iter().map(|e| e.action).collect::<Vec<_>>(),
+        [LogAction::SetActive, LogAction::Update, LogAction::Create]
+    );
     assert_eq!(history[0].user, who.user);
     assert!(matches!(t.err("logs missing", b.configuration_logs(77).await), BackendError::NotFound(_)));
     let list = t.ok("list after", b.list_configurations().await);
@@ -104,9 +121,15 @@ pub async fn unknown_fields_round_trip(fx: Fixture) -> Transcript {
     let id = created.config.id.expect("an id");
     let read = t.ok("read back", b.get_configuration(id).await);
     let envelope = serde_json::to_value(&read).unwrap();
-    for pointer in ["/config/experimentalRanking/boost/1", "/config/result/highlightColor", "/config/filter/facetsToShow/0/collapsed",
-        "/config/layout/basicActionColor/hover", "/config/layout/favicon", "/config/details/detailsToShow/0/width",
-        "/config/filter/componentOrder/2"] {
+    for pointer in [
+        "/config/experimentalRanking/boost/1",
+        "/config/result/highlightColor",
+        "/config/filter/facetsToShow/0/collapsed",
+        "/config/layout/basicActionColor/hover",
+        "/config/layout/favicon",
+        "/config/details/detailsToShow/0/width",
+        "/config/filter/componentOrder/2",
+    ] {
         assert!(envelope.pointer(pointer).is_some(), "{pointer} was lost: {envelope}");
     }
     assert!(envelope["config"]["details"].get("sidebar").is_some(), "a null unknown field is kept too");

@@ -89,7 +89,13 @@ impl Fixture {
         drop(corpus_store(&data));
         let server = studio_serve(&data, &[], &[]);
         let backend = RemoteBackend::new(&server.base, Some(&server.token)).expect("remote backend");
-        Fixture { backend: Arc::new(backend), caller: os_caller(), space: DEMO_SPACE, _servers: vec![server], _dir: dir }
+        Fixture {
+            backend: Arc::new(backend),
+            caller: os_caller(),
+            space: DEMO_SPACE,
+            _servers: vec![server],
+            _dir: dir,
+        }
     }
 
     /// `RemoteBackend → studio serve --upstream → studio serve → LocalBackend` over a fresh store.
@@ -104,6 +110,12 @@ impl Fixture {
             &[("STUDIO_UPSTREAM_TOKEN", &upstream.token)],
         );
         let backend = RemoteBackend::new(&proxy.base, Some(&proxy.token)).expect("remote backend");
-        Fixture { backend: Arc::new(backend), caller: os_caller(), space: DEMO_SPACE, _servers: vec![upstream, proxy], _dir: dir }
+        Fixture {
+            backend: Arc::new(backend),
+            caller: os_caller(),
+            space: DEMO_SPACE,
+            _servers: vec![upstream, proxy],
+            _dir: dir,
+        }
     }
 }

@@ -32,12 +32,19 @@ pub async fn search(fx: Fixture) -> Transcript {
 
     let topic = all.facets.iter().find(|g| !g.facets.is_empty()).expect("a facet with refiners");
     let refiner = &topic.facets[0];
-    let filter = SelectedFacet { field: topic.field.clone(), label: Some(refiner.label.clone()), value: refiner.value.clone() };
-    let filtered = t.ok("filter by a facet", b.search(id, SearchRequest { selected_facets: vec![filter], ..Default::default() }).await);
+    let filter =
+        SelectedFacet { field: topic.field.clone(), label: Some(refiner.label.clone()), value: refiner.value.clone() };
+    let filtered = t.ok(
+        "filter by a facet",
+        b.search(id, SearchRequest { selected_facets: vec![filter], ..Default::default() }).await,
+    );
     assert_eq!(filtered.total, refiner.count);
     let overridden = SearchRequest { config: Some(json!({"result": {"itemsPerPage": 3}})), ..Default::default() };
     assert_eq!(t.ok("unsaved overrides", b.search(id, overridden).await).result.len(), 3);
-    assert!(matches!(t.err("search missing configuration", b.search(999, SearchRequest::default()).await), BackendError::NotFound(_)));
+    assert!(matches!(
+        t.err("search missing configuration", b.search(999, SearchRequest::default()).await),
+        BackendError::NotFound(_)
+    ));
     t
 }
 
@@ -58,18 +65,31 @@ pub async fn similar_and_recommendations(fx: Fixture) -> Transcript {
     let default = t.ok("similar", b.similar_documents(id, similar(&first.id, None, None)).await);
     assert_eq!(default.len(), 5, "numberOfSimilarDocuments");
     assert!(default.iter().all(|d| d.id != first.id));
-    assert_eq!(t.ok("similar 3 by text", b.similar_documents(id, similar(&first.id, Some(3), Some("text"))).await).len(), 3);
+    assert_eq!(
+        t.ok("similar 3 by text", b.similar_documents(id, similar(&first.id, Some(3), Some("text"))).await).len(),
+        3
+    );
     t.ok("similar by concepts", b.similar_documents(id, similar(&first.id, Some(2), Some("concepts"))).await);
     for (step, query) in [
         ("similar unknown plugin", similar(&first.id, None, Some("magic"))),
         ("similar unknown document", similar("urn:no-such-document", None, None)),
         ("similar empty uri", similar("", None, None)),
     ] {
-        assert!(matches!(t.err(step, b.similar_documents(id, query).await), BackendError::NotFound(_) | BackendError::BadRequest(_)), "{step}");
+        assert!(
+            matches!(
+                t.err(step, b.similar_documents(id, query).await),
+                BackendError::NotFound(_) | BackendError::BadRequest(_)
+            ),
+            "{step}"
+        );
     }
-    assert!(matches!(t.err("similar missing configuration", b.similar_documents(999, similar(&first.id, None, None)).await), BackendError::NotFound(_)));
+    assert!(matches!(
+        t.err("similar missing configuration", b.similar_documents(999, similar(&first.id, None, None)).await),
+        BackendError::NotFound(_)
+    ));
 
-    let recommend = |uri: &str, recommender: &str| RecommendQuery { uri: uri.to_owned(), recommender: recommender.to_owned() };
+    let recommend =
+        |uri: &str, recommender: &str| RecommendQuery { uri: uri.to_owned(), recommender: recommender.to_owned() };
     let related = t.ok("recommend related", b.recommendations(id, recommend(&first.id, "related-concepts")).await);
     assert_eq!((related.status, related.success), (Some(200), Some(true)));
     assert_eq!(related.total, Some(related.result.len() as i32));

@@ -61,7 +61,9 @@ fn normalise(value: Value) -> Value {
                 .map(|(k, v)| {
                     let v = match (k.as_str(), &v) {
                         ("created" | "at", Value::String(s)) if looks_like_a_timestamp(s) => json!("<timestamp>"),
-                        ("message", Value::String(s)) if s.starts_with("took ") && s.ends_with(" ms") => json!("took N ms"),
+                        ("message", Value::String(s)) if s.starts_with("took ") && s.ends_with(" ms") => {
+                            json!("took N ms")
+                        }
                         _ => normalise(v),
                     };
                     (k, v)

@@ -77,7 +77,10 @@ fn client_loop(plan: Plan, client: usize, stop: Arc<AtomicBool>) -> Outcome {
             60..=64 => ("list", http.get(format!("{base}/api/configurations"))),
             65..=74 => {
                 let uri = plan.uris.choose(&mut rng).cloned().unwrap_or_default();
-                ("similar", http.get(format!("{base}/api/configurations/{}/getSimilar", plan.config_id)).query(&[("uri", uri)]))
+                (
+                    "similar",
+                    http.get(format!("{base}/api/configurations/{}/getSimilar", plan.config_id)).query(&[("uri", uri)]),
+                )
             }
             75..=86 => {
                 let title = format!("{}-{client}-{n}", plan.tag);
@@ -106,7 +109,8 @@ fn client_loop(plan: Plan, client: usize, stop: Arc<AtomicBool>) -> Outcome {
                 }
                 "update" => {
                     let id = body["config"]["id"].as_i64().unwrap_or_default();
-                    out.updated.insert(id, body["config"]["config"]["result"]["itemsPerPage"].as_i64().unwrap_or_default());
+                    out.updated
+                        .insert(id, body["config"]["config"]["result"]["itemsPerPage"].as_i64().unwrap_or_default());
                 }
                 _ => {}
             },

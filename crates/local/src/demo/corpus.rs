@@ -54,7 +54,8 @@ fn pick_concept(rng: &mut Rng, tree: Tree) -> &'static str {
 }
 
 fn fill(template: &str, company: &str, topic: &str, place: &str, other: &str, rng: &mut Rng) -> String {
-    let mut out = template.replace("{company}", company).replace("{place}", place).replace("{other}", &other.to_lowercase());
+    let mut out =
+        template.replace("{company}", company).replace("{place}", place).replace("{other}", &other.to_lowercase());
     out = out.replace("{topic}", &topic.to_lowercase());
     while let Some(i) = out.find("{n}") {
         out.replace_range(i..i + 3, &(2 + rng.below(60)).to_string());
@@ -129,7 +130,11 @@ pub(crate) fn document(rng: &mut Rng, i: usize, space: &str) -> Document {
     if let Some(t) = second_topic {
         topics.push(refiner(t, Some(concept_uri("topic", t))));
     }
-    let group = |field: &str, label: &str, facets: Vec<Refiner>| FacetGroup { field: field.into(), label: label.into(), facets };
+    let group = |field: &str, label: &str, facets: Vec<Refiner>| FacetGroup {
+        field: field.into(),
+        label: label.into(),
+        facets,
+    };
     let facet_list = vec![
         group("dyn_uri_topic", "Topic", topics),
         group("dyn_uri_region", "Region", vec![refiner(place, Some(concept_uri("region", place)))]),

@@ -7,10 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use studio_model::BackendError;
 
-use super::{
-    demo_configuration, write_concepts, write_documents, DemoReport, DEMO_DOCUMENTS, DEMO_SEED,
-    DEMO_SPACE,
-};
+use super::{demo_configuration, write_concepts, write_documents, DemoReport, DEMO_DOCUMENTS, DEMO_SEED, DEMO_SPACE};
 use crate::backend::{os_caller, LocalBackend};
 use crate::configs;
 use crate::error::StoreError;
@@ -74,26 +71,14 @@ pub fn load_demo_data(
     let data = load_data(local.store(), on_progress, cancel)?;
     let mut conn = local.store().conn()?;
     let existing = configs::list(&conn)?;
-    let configuration = match existing
-        .configurations
-        .iter()
-        .find(|c| c.config.search_space == DEMO_SPACE)
-    {
-        Some(config) => DemoConfiguration::Existing {
-            id: config.id.unwrap_or_default(),
-        },
+    let configuration = match existing.configurations.iter().find(|c| c.config.search_space == DEMO_SPACE) {
+        Some(config) => DemoConfiguration::Existing { id: config.id.unwrap_or_default() },
         None => {
             let created = configs::create(&mut conn, &os_caller(), &demo_configuration())?;
-            DemoConfiguration::Created {
-                id: created.config.id.unwrap_or_default(),
-                title: created.config.config.title,
-            }
+            DemoConfiguration::Created { id: created.config.id.unwrap_or_default(), title: created.config.config.title }
         }
     };
-    Ok(DemoDataReport {
-        data,
-        configuration,
-    })
+    Ok(DemoDataReport { data, configuration })
 }
 
 /// The concept scheme and the documents, without the configuration; `cancel` as for [`load_demo_data`].
@@ -107,15 +92,9 @@ pub(super) fn load_data(
     let concepts = import_concepts(store, Cursor::new(concepts), &mut |_| {})?;
     let mut documents = Vec::new();
     write_documents(&mut documents, DEMO_DOCUMENTS, DEMO_SEED)?;
-    let reader = BufReader::new(Cancellable {
-        inner: Cursor::new(documents),
-        cancel,
-    });
+    let reader = BufReader::new(Cancellable { inner: Cursor::new(documents), cancel });
     let documents = import_documents(store, DEMO_SPACE, reader, on_progress)?;
-    Ok(DemoReport {
-        concepts,
-        documents,
-    })
+    Ok(DemoReport { concepts, documents })
 }
 
 #[cfg(test)]
@@ -140,18 +119,12 @@ mod tests {
         let first = load_demo_data(&local, &mut |n| last = n, &AtomicBool::new(false)).unwrap();
         assert_eq!(first.data.documents.imported, DEMO_DOCUMENTS as u64);
         assert_eq!(last, DEMO_DOCUMENTS as u64);
-        let DemoConfiguration::Created { id, title } = first.configuration else {
-            panic!("{first:?}")
-        };
+        let DemoConfiguration::Created { id, title } = first.configuration else { panic!("{first:?}") };
         assert_eq!(title, "Industry news (demo)");
         let again = load_demo_data(&local, &mut |_| {}, &AtomicBool::new(false)).unwrap();
         assert_eq!(again.configuration, DemoConfiguration::Existing { id });
         let list = configs::list(&local.store().conn().unwrap()).unwrap();
-        assert_eq!(
-            list.configurations.len(),
-            1,
-            "one configuration over the demo space"
-        );
+        assert_eq!(list.configurations.len(), 1, "one configuration over the demo space");
         assert_eq!(list.configurations[0].config.search_space, DEMO_SPACE);
     }
 

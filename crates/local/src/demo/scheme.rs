@@ -8,63 +8,96 @@ pub(crate) type Tree = &'static [(&'static str, &'static [(&'static str, &'stati
 
 /// The topic facet's tree.
 pub(crate) const TOPICS: Tree = &[
-    ("Energy", &[
-        ("Renewables", &["Solar power", "Wind power", "Hydropower", "Geothermal energy"]),
-        ("Fossil fuels", &["Oil", "Natural gas", "Coal", "Refining"]),
-        ("Grid and storage", &["Batteries", "Transmission lines", "Smart grids", "Hydrogen"]),
-        ("Energy policy", &["Carbon pricing", "Subsidies", "Emissions targets", "Energy security"]),
-    ]),
-    ("Technology", &[
-        ("Artificial intelligence", &["Machine learning", "Language models", "Computer vision", "Robotics"]),
-        ("Semiconductors", &["Chip design", "Foundries", "Memory chips", "Chip supply chain"]),
-        ("Cloud and software", &["Cloud computing", "Cybersecurity", "Open source", "Data centres"]),
-        ("Consumer technology", &["Smartphones", "Wearables", "Video games", "Streaming"]),
-    ]),
-    ("Finance", &[
-        ("Markets", &["Equities", "Bonds", "Commodities", "Currencies"]),
-        ("Banking", &["Retail banking", "Investment banking", "Fintech", "Bank regulation"]),
-        ("Corporate", &["Mergers", "Public offerings", "Earnings", "Layoffs"]),
-        ("Economy", &["Inflation", "Interest rates", "Employment", "Trade"]),
-    ]),
-    ("Health", &[
-        ("Medicine", &["Oncology", "Cardiology", "Vaccines", "Rare diseases"]),
-        ("Pharmaceuticals", &["Drug approvals", "Clinical trials", "Generic drugs", "Drug pricing"]),
-        ("Public health", &["Pandemics", "Nutrition", "Mental health", "Ageing"]),
-        ("Health technology", &["Telemedicine", "Medical devices", "Digital records", "Diagnostics"]),
-    ]),
-    ("Mobility", &[
-        ("Automotive", &["Electric vehicles", "Autonomous driving", "Car sales", "Charging networks"]),
-        ("Aviation", &["Airlines", "Aircraft makers", "Airports", "Sustainable aviation fuel"]),
-        ("Rail and transit", &["High-speed rail", "Urban transit", "Freight rail", "Ticketing"]),
-        ("Logistics", &["Shipping", "Ports", "Warehousing", "Last-mile delivery"]),
-    ]),
-    ("Environment", &[
-        ("Climate", &["Heatwaves", "Floods", "Droughts", "Climate science"]),
-        ("Nature", &["Biodiversity", "Forests", "Oceans", "Agriculture"]),
-        ("Circular economy", &["Recycling", "Plastics", "Packaging", "Repair"]),
-        ("Water", &["Water supply", "Wastewater", "Desalination", "Irrigation"]),
-    ]),
+    (
+        "Energy",
+        &[
+            ("Renewables", &["Solar power", "Wind power", "Hydropower", "Geothermal energy"]),
+            ("Fossil fuels", &["Oil", "Natural gas", "Coal", "Refining"]),
+            ("Grid and storage", &["Batteries", "Transmission lines", "Smart grids", "Hydrogen"]),
+            ("Energy policy", &["Carbon pricing", "Subsidies", "Emissions targets", "Energy security"]),
+        ],
+    ),
+    (
+        "Technology",
+        &[
+            ("Artificial intelligence", &["Machine learning", "Language models", "Computer vision", "Robotics"]),
+            ("Semiconductors", &["Chip design", "Foundries", "Memory chips", "Chip supply chain"]),
+            ("Cloud and software", &["Cloud computing", "Cybersecurity", "Open source", "Data centres"]),
+            ("Consumer technology", &["Smartphones", "Wearables", "Video games", "Streaming"]),
+        ],
+    ),
+    (
+        "Finance",
+        &[
+            ("Markets", &["Equities", "Bonds", "Commodities", "Currencies"]),
+            ("Banking", &["Retail banking", "Investment banking", "Fintech", "Bank regulation"]),
+            ("Corporate", &["Mergers", "Public offerings", "Earnings", "Layoffs"]),
+            ("Economy", &["Inflation", "Interest rates", "Employment", "Trade"]),
+        ],
+    ),
+    (
+        "Health",
+        &[
+            ("Medicine", &["Oncology", "Cardiology", "Vaccines", "Rare diseases"]),
+            ("Pharmaceuticals", &["Drug approvals", "Clinical trials", "Generic drugs", "Drug pricing"]),
+            ("Public health", &["Pandemics", "Nutrition", "Mental health", "Ageing"]),
+            ("Health technology", &["Telemedicine", "Medical devices", "Digital records", "Diagnostics"]),
+        ],
+    ),
+    (
+        "Mobility",
+        &[
+            ("Automotive", &["Electric vehicles", "Autonomous driving", "Car sales", "Charging networks"]),
+            ("Aviation", &["Airlines", "Aircraft makers", "Airports", "Sustainable aviation fuel"]),
+            ("Rail and transit", &["High-speed rail", "Urban transit", "Freight rail", "Ticketing"]),
+            ("Logistics", &["Shipping", "Ports", "Warehousing", "Last-mile delivery"]),
+        ],
+    ),
+    (
+        "Environment",
+        &[
+            ("Climate", &["Heatwaves", "Floods", "Droughts", "Climate science"]),
+            ("Nature", &["Biodiversity", "Forests", "Oceans", "Agriculture"]),
+            ("Circular economy", &["Recycling", "Plastics", "Packaging", "Repair"]),
+            ("Water", &["Water supply", "Wastewater", "Desalination", "Irrigation"]),
+        ],
+    ),
 ];
 
 /// (continent, [(country, [cities])]) of the region facet.
 pub(crate) const REGIONS: Tree = &[
-    ("Europe", &[("Germany", &["Berlin", "Munich"]), ("France", &["Paris", "Lyon"]), ("Spain", &["Madrid", "Barcelona"])]),
-    ("North America", &[
-        ("United States", &["New York", "San Francisco"]),
-        ("Canada", &["Toronto", "Vancouver"]),
-        ("Mexico", &["Mexico City", "Monterrey"]),
-    ]),
-    ("Asia", &[("Japan", &["Tokyo", "Osaka"]), ("India", &["Mumbai", "Bengaluru"]), ("China", &["Shanghai", "Shenzhen"])]),
-    ("Africa", &[
-        ("Nigeria", &["Lagos", "Abuja"]),
-        ("Kenya", &["Nairobi", "Mombasa"]),
-        ("South Africa", &["Johannesburg", "Cape Town"]),
-    ]),
-    ("South America", &[
-        ("Brazil", &["São Paulo", "Rio de Janeiro"]),
-        ("Chile", &["Santiago", "Valparaíso"]),
-        ("Colombia", &["Bogotá", "Medellín"]),
-    ]),
+    (
+        "Europe",
+        &[("Germany", &["Berlin", "Munich"]), ("France", &["Paris", "Lyon"]), ("Spain", &["Madrid", "Barcelona"])],
+    ),
+    (
+        "North America",
+        &[
+            ("United States", &["New York", "San Francisco"]),
+            ("Canada", &["Toronto", "Vancouver"]),
+            ("Mexico", &["Mexico City", "Monterrey"]),
+        ],
+    ),
+    (
+        "Asia",
+        &[("Japan", &["Tokyo", "Osaka"]), ("India", &["Mumbai", "Bengaluru"]), ("China", &["Shanghai", "Shenzhen"])],
+    ),
+    (
+        "Africa",
+        &[
+            ("Nigeria", &["Lagos", "Abuja"]),
+            ("Kenya", &["Nairobi", "Mombasa"]),
+            ("South Africa", &["Johannesburg", "Cape Town"]),
+        ],
+    ),
+    (
+        "South America",
+        &[
+            ("Brazil", &["São Paulo", "Rio de Janeiro"]),
+            ("Chile", &["Santiago", "Valparaíso"]),
+            ("Colombia", &["Bogotá", "Medellín"]),
+        ],
+    ),
 ];
 
 /// One concept of the demo scheme.
@@ -103,7 +136,12 @@ pub(crate) fn flatten(scheme: &str, tree: Tree) -> Vec<DemoConcept> {
         out.push(DemoConcept { uri: top_uri.clone(), label: (*top).to_owned(), broader: Vec::new(), level: 1 });
         for (second, thirds) in seconds.iter() {
             let second_uri = concept_uri(scheme, second);
-            out.push(DemoConcept { uri: second_uri.clone(), label: (*second).to_owned(), broader: vec![top_uri.clone()], level: 2 });
+            out.push(DemoConcept {
+                uri: second_uri.clone(),
+                label: (*second).to_owned(),
+                broader: vec![top_uri.clone()],
+                level: 2,
+            });
             for third in thirds.iter() {
                 out.push(DemoConcept {
                     uri: concept_uri(scheme, third),

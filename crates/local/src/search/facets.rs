@@ -18,7 +18,8 @@ pub(crate) fn shown_values(field: &FieldIndex, setting: &FacetSetting, selected:
         return None;
     }
     let depth = setting.hierarchical_depth.clamp(1, 32) as usize;
-    let mut out: Vec<u32> = (0..field.values.len() as u32).filter(|&v| field.values[v as usize].parents.is_empty()).collect();
+    let mut out: Vec<u32> =
+        (0..field.values.len() as u32).filter(|&v| field.values[v as usize].parents.is_empty()).collect();
     let mut level = out.clone();
     for _ in 1..depth {
         level = level.iter().flat_map(|&v| field.values[v as usize].children.iter().copied()).collect();
@@ -105,7 +106,8 @@ impl CountJob<'_> {
     }
 
     fn cost(&self) -> f64 {
-        let (walk, intersect) = costs(self.field, &self.scope, self.only.as_ref().map_or(self.field.values.len(), Vec::len));
+        let (walk, intersect) =
+            costs(self.field, &self.scope, self.only.as_ref().map_or(self.field.values.len(), Vec::len));
         walk.min(intersect)
     }
 }
@@ -171,11 +173,7 @@ impl Arrange<'_> {
     fn compare(&self, a: u32, b: u32) -> Ordering {
         let (va, vb): (&FacetValue, &FacetValue) = (&self.field.values[a as usize], &self.field.values[b as usize]);
         let by_label = va.label_lower.cmp(&vb.label_lower).then_with(|| va.label.cmp(&vb.label));
-        let primary = if self.alphabetical {
-            by_label
-        } else {
-            self.counts[a as usize].cmp(&self.counts[b as usize])
-        };
+        let primary = if self.alphabetical { by_label } else { self.counts[a as usize].cmp(&self.counts[b as usize]) };
         let primary = if self.ascending { primary } else { primary.reverse() };
         let rest = if self.alphabetical { Ordering::Equal } else { by_label };
         primary.then(rest).then_with(|| va.uri.cmp(&vb.uri))
@@ -183,11 +181,8 @@ impl Arrange<'_> {
 
     /// Sorted, cut refiners among `candidates`, nested below `level` (1 = top) when hierarchical.
     fn level(&self, candidates: &[u32], level: usize, shown: &mut Vec<bool>) -> Vec<Refiner> {
-        let mut list: Vec<u32> = candidates
-            .iter()
-            .copied()
-            .filter(|&v| self.counts[v as usize] > 0 || self.selected.contains(&v))
-            .collect();
+        let mut list: Vec<u32> =
+            candidates.iter().copied().filter(|&v| self.counts[v as usize] > 0 || self.selected.contains(&v)).collect();
         list.sort_unstable();
         list.dedup();
         let cmp = |a: &u32, b: &u32| self.compare(*a, *b);
@@ -215,7 +210,12 @@ impl Arrange<'_> {
 
     fn refiner(&self, v: u32, children: Option<Vec<Refiner>>) -> Refiner {
         let value = &self.field.values[v as usize];
-        Refiner { count: self.counts[v as usize] as i64, label: value.label.clone(), value: value.uri.clone(), children }
+        Refiner {
+            count: self.counts[v as usize] as i64,
+            label: value.label.clone(),
+            value: value.uri.clone(),
+            children,
+        }
     }
 }
 
@@ -272,7 +272,13 @@ mod tests {
                 ancestors: ancestors(v),
             })
             .collect();
-        FieldIndex::from_parts("f".into(), list, HashMap::new(), (0..=n).collect(), (0..n).map(|d| d % values).collect())
+        FieldIndex::from_parts(
+            "f".into(),
+            list,
+            HashMap::new(),
+            (0..=n).collect(),
+            (0..n).map(|d| d % values).collect(),
+        )
     }
 
     /// Enough work to share with a second thread gives the same counts as counting each job alone, and

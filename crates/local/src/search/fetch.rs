@@ -63,11 +63,9 @@ pub(crate) fn documents(
 pub(crate) fn text_of(conn: &Connection, index: &SpaceIndex, doc: u32) -> Result<String, StoreError> {
     let Some(&rowid) = index.rowids.get(doc as usize) else { return Ok(String::new()) };
     let text: Option<String> = conn
-        .query_row(
-            "SELECT title || ' ' || description || ' ' || body FROM documents WHERE num = ?1",
-            [rowid],
-            |r| r.get(0),
-        )
+        .query_row("SELECT title || ' ' || description || ' ' || body FROM documents WHERE num = ?1", [rowid], |r| {
+            r.get(0)
+        })
         .optional()?;
     Ok(text.unwrap_or_default())
 }

@@ -37,9 +37,8 @@ impl Hierarchy {
     /// Loads the scheme of `space` and the global scheme.
     pub(crate) fn load(conn: &Connection, space: &str) -> Result<Hierarchy, StoreError> {
         let mut h = Hierarchy::default();
-        let mut stmt = conn.prepare_cached(
-            "SELECT uri, label FROM concepts WHERE scope IN (?1, ?2) ORDER BY scope = ?2",
-        )?;
+        let mut stmt =
+            conn.prepare_cached("SELECT uri, label FROM concepts WHERE scope IN (?1, ?2) ORDER BY scope = ?2")?;
         let mut rows = stmt.query([GLOBAL_SCOPE, space])?;
         while let Some(row) = rows.next()? {
             h.labels.insert(row.get(0)?, row.get(1)?);

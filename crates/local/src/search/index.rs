@@ -247,7 +247,9 @@ impl RowidMap {
 
     pub(crate) fn get(&self, rowid: i64) -> Option<DocRow> {
         match self {
-            RowidMap::Array(a) => usize::try_from(rowid).ok().and_then(|r| a.get(r)).copied().filter(|r| r.dense != u32::MAX),
+            RowidMap::Array(a) => {
+                usize::try_from(rowid).ok().and_then(|r| a.get(r)).copied().filter(|r| r.dense != u32::MAX)
+            }
             RowidMap::Hash(h) => h.get(&rowid).copied(),
         }
     }

@@ -93,13 +93,23 @@ impl SearchEngine {
     }
 
     /// Operation 9: searches the search space of `config`.
-    pub fn search(&self, conn: &mut Connection, config: &Config, request: &SearchRequest) -> Result<SearchResponse, BackendError> {
+    pub fn search(
+        &self,
+        conn: &mut Connection,
+        config: &Config,
+        request: &SearchRequest,
+    ) -> Result<SearchResponse, BackendError> {
         let index = self.index(conn, &config.search_space)?;
         Ok(run::search(conn, &index, config, request)?)
     }
 
     /// Operation 7: documents similar to `query.uri` in the search space of `config`.
-    pub fn similar(&self, conn: &mut Connection, config: &Config, query: &SimilarQuery) -> Result<Vec<Document>, BackendError> {
+    pub fn similar(
+        &self,
+        conn: &mut Connection,
+        config: &Config,
+        query: &SimilarQuery,
+    ) -> Result<Vec<Document>, BackendError> {
         if query.uri.is_empty() {
             return Err(BackendError::BadRequest("the query parameter uri is required".into()));
         }
@@ -118,7 +128,12 @@ impl SearchEngine {
     }
 
     /// Operation 8: recommendations for `query.uri` in the search space of `config`.
-    pub fn recommend(&self, conn: &mut Connection, config: &Config, query: &RecommendQuery) -> Result<Recommendations, BackendError> {
+    pub fn recommend(
+        &self,
+        conn: &mut Connection,
+        config: &Config,
+        query: &RecommendQuery,
+    ) -> Result<Recommendations, BackendError> {
         if query.uri.is_empty() {
             return Err(BackendError::BadRequest("the query parameter uri is required".into()));
         }
@@ -151,9 +166,9 @@ impl SearchEngine {
 }
 
 fn find(conn: &Connection, index: &SpaceIndex, uri: &str) -> Result<u32, BackendError> {
-    index.by_doc_id(conn, uri)?.ok_or_else(|| {
-        BackendError::NotFound(format!("document {uri} does not exist in search space {}", index.space))
-    })
+    index
+        .by_doc_id(conn, uri)?
+        .ok_or_else(|| BackendError::NotFound(format!("document {uri} does not exist in search space {}", index.space)))
 }
 
 fn unknown_plugin(what: &str, name: &str, available: &[&str]) -> BackendError {

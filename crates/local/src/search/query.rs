@@ -78,11 +78,8 @@ impl TextQuery {
         if self.clauses.is_empty() {
             return None;
         }
-        let parts: Vec<String> = self
-            .clauses
-            .iter()
-            .map(|c| format!("\"{}\"{}", c.text, if c.prefix { "*" } else { "" }))
-            .collect();
+        let parts: Vec<String> =
+            self.clauses.iter().map(|c| format!("\"{}\"{}", c.text, if c.prefix { "*" } else { "" })).collect();
         Some(parts.join(" "))
     }
 }

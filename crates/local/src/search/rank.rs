@@ -67,8 +67,7 @@ pub(crate) fn matches(
     expression: &str,
     wanted: Option<&RoaringBitmap>,
 ) -> Result<Matches, StoreError> {
-    let mut collector =
-        Collector { index, wanted, bits: vec![0; index.rowids.len().div_ceil(8)], scored: Vec::new() };
+    let mut collector = Collector { index, wanted, bits: vec![0; index.rowids.len().div_ceil(8)], scored: Vec::new() };
     COLLECTOR.with(|c| c.set((&mut collector as *mut Collector).cast()));
     let guard = CollectorGuard;
     // `studio_collect` answers NULL, so the statement returns no row: one step runs the whole query.
@@ -288,7 +287,9 @@ mod tests {
         let mut stmt = conn
             .prepare("SELECT rowid, bm25(documents_fts, 5.0, 2.0, 1.0) FROM documents_fts WHERE documents_fts MATCH ?1")
             .unwrap();
-        for expression in ["\"the\" \"of\"", "\"energy\" OR \"harbour\"", "\"the\" \"wa\"*", "\"city council\" OR \"water\""] {
+        for expression in
+            ["\"the\" \"of\"", "\"energy\" OR \"harbour\"", "\"the\" \"wa\"*", "\"city council\" OR \"water\""]
+        {
             let bm25: Vec<(u32, f64)> = stmt
                 .query_map([expression], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?)))
                 .unwrap()
@@ -304,7 +305,10 @@ mod tests {
             expected.sort_by_key(|p| p.0);
             assert_eq!(scored.len(), expected.len());
             for ((dense, ours), (_, theirs)) in scored.iter().zip(&expected) {
-                assert!((ours - theirs).abs() <= 1e-9 * theirs.abs().max(1.0), "{expression} doc {dense}: {ours} vs {theirs}");
+                assert!(
+                    (ours - theirs).abs() <= 1e-9 * theirs.abs().max(1.0),
+                    "{expression} doc {dense}: {ours} vs {theirs}"
+                );
             }
             let wanted: RoaringBitmap = bm25.iter().map(|p| p.0).step_by(3).collect();
             let some = matches(&conn, &index, expression, Some(&wanted)).unwrap();
@@ -331,23 +335,34 @@ mod tests {
             .unwrap();
         let mut compared = 0;
         for expression in ["\"river\" \"flood\"", "\"energy\" OR \"harbour\"", "\"the\" \"wa\"*"] {
-            let rows: Vec<(i64, f64, Option<f64>)> =
-                stmt.query_map([expression], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect();
+            let rows: Vec<(i64, f64, Option<f64>)> = stmt
+                .query_map([expression], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
             for (rowid, bm25, ours) in &rows {
                 let ours = ours.unwrap_or_else(|| panic!("row {rowid} of {expression} has no score"));
-                assert!((bm25 - ours).abs() <= 1e-9 * bm25.abs().max(1.0), "{expression} row {rowid}: bm25 {bm25}, ours {ours}");
+                assert!(
+                    (bm25 - ours).abs() <= 1e-9 * bm25.abs().max(1.0),
+                    "{expression} row {rowid}: bm25 {bm25}, ours {ours}"
+                );
             }
             compared += rows.len();
         }
         for expression in ["\"the\"", "\"climate policy\"", "\"wa\"*"] {
-            let rows: Vec<(i64, f64, Option<f64>)> =
-                stmt.query_map([expression], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect();
-            let order = |score: &dyn Fn(&(i64, f64, Option<f64>)) -> f64| {
-                let mut sorted = rows.clone();
-                sorted.sort_by(|a, b| score(a).total_cmp(&score(b)).then(a.0.cmp(&b.0)));
-                sorted.into_iter().map(|r| r.0).collect::<Vec<i64>>()
+            let rows: Vec<(i64, f64, Option<f64>)> = stmt
+                .query_map([expression], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            // Row ids ordered by one of the two scores (FTS5's, ours), ties by row id.
+            let order = |which: usize| {
+                let mut sorted: Vec<(f64, i64)> =
+                    rows.iter().map(|r| (if which == 0 { r.1 } else { r.2.expect("scored") }, r.0)).collect();
+                sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                sorted.into_iter().map(|r| r.1).collect::<Vec<i64>>()
             };
-            assert_eq!(order(&|r| r.1), order(&|r| r.2.expect("scored")), "order of {expression}");
+            assert_eq!(order(0), order(1), "order of {expression}");
             compared += rows.len();
         }
         assert!(compared > 100, "the queries matched enough rows to compare ({compared})");

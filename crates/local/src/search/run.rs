@@ -18,6 +18,9 @@ use crate::error::StoreError;
 pub const FIELD_URI_PREFIX: &str = "urn:searchstudio:field:";
 
 /// The field a `facetsToShow` item names: its id, or the uri `search_spaces` lists for it.
+/// A shown group's field, its selected values and its count job.
+type ShownField<'a> = (&'a FieldIndex, &'a [u32], usize);
+
 pub(crate) fn resolve_field<'a>(index: &'a SpaceIndex, uri: &str) -> Option<&'a FieldIndex> {
     index.field(uri).or_else(|| uri.strip_prefix(FIELD_URI_PREFIX).and_then(|id| index.field(id)))
 }
@@ -71,7 +74,12 @@ fn filters(index: &SpaceIndex, request: &SearchRequest) -> Vec<FieldFilter> {
 }
 
 /// Runs a search of `config` over `index`.
-pub(crate) fn search(conn: &Connection, index: &SpaceIndex, config: &Config, request: &SearchRequest) -> Result<SearchResponse, StoreError> {
+pub(crate) fn search(
+    conn: &Connection,
+    index: &SpaceIndex,
+    config: &Config,
+    request: &SearchRequest,
+) -> Result<SearchResponse, StoreError> {
     let query = TextQuery::parse(request.input.as_deref().unwrap_or(""));
     let filters = filters(index, request);
     // The documents every selection allows; None without selections.
@@ -115,7 +123,7 @@ pub(crate) fn search(conn: &Connection, index: &SpaceIndex, config: &Config, req
     // selections allow.
     let mut jobs: Vec<CountJob> = Vec::new();
     // Per group shown: its setting, and the field it shows with the selected values and the count job.
-    let mut groups: Vec<(&FacetSetting, Option<(&FieldIndex, &[u32], usize)>)> = Vec::new();
+    let mut groups: Vec<(&FacetSetting, Option<ShownField>)> = Vec::new();
     for setting in config.filter.facets_to_show.iter().filter(|s| s.show) {
         let Some(field) = resolve_field(index, item_name(&setting.uri, &setting.ref_id)) else {
             groups.push((setting, None));

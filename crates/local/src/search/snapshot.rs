@@ -116,6 +116,9 @@ fn decode_field(bytes: &[u8]) -> Option<FieldIndex> {
     sound.then(|| FieldIndex::from_parts(id, values, by_key, offsets, direct))
 }
 
+/// A snapshot's first part: its document count, the store's, row ids, text lengths and the field count.
+type Head = (u32, u64, Vec<i64>, Vec<u32>, u32);
+
 /// The snapshot of `space` if one matches `generation` and this code's format.
 pub(crate) fn load(conn: &Connection, space: &str, generation: Generation) -> Result<Option<SpaceIndex>, StoreError> {
     let mut stmt = conn.prepare_cached(
@@ -123,7 +126,7 @@ pub(crate) fn load(conn: &Connection, space: &str, generation: Generation) -> Re
          WHERE search_space = ?1 AND generation = ?2 AND global_generation = ?3 AND format = ?4 ORDER BY part",
     )?;
     let mut rows = stmt.query(params![space, generation.0, generation.1, FORMAT])?;
-    let mut head: Option<(u32, u64, Vec<i64>, Vec<u32>, u32)> = None;
+    let mut head: Option<Head> = None;
     let mut fields = Vec::new();
     while let Some(row) = rows.next()? {
         let part: i64 = row.get(0)?;

@@ -17,7 +17,8 @@ pub fn search_spaces(conn: &Connection) -> Result<Vec<SearchSpace>, StoreError> 
         .prepare_cached("SELECT search_space, count(*) FROM documents GROUP BY search_space ORDER BY search_space")?
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<Result<_, _>>()?;
-    let mut stmt = conn.prepare_cached("SELECT field, label FROM facet_fields WHERE search_space = ?1 ORDER BY field")?;
+    let mut stmt =
+        conn.prepare_cached("SELECT field, label FROM facet_fields WHERE search_space = ?1 ORDER BY field")?;
     let mut out = Vec::with_capacity(counts.len());
     for (id, documents) in counts {
         let mut fields: Vec<FacetField> = stmt

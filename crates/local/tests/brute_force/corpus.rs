@@ -23,7 +23,8 @@ impl Rng {
     }
 }
 
-pub const WORDS: &[&str] = &["alpha", "beta", "gamma", "delta", "Alpha", "café", "CAFE", "résumé", "resume", "omega", "zeta", "betamax"];
+pub const WORDS: &[&str] =
+    &["alpha", "beta", "gamma", "delta", "Alpha", "café", "CAFE", "résumé", "resume", "omega", "zeta", "betamax"];
 pub const AUTHORS: &[&str] = &["Ann", "bob", "Çem", "dora", "Eve", "ann"];
 pub const SENTIMENTS: &[&str] = &["-0.5", "0.25", "0.9"];
 pub const TOPICS: usize = 12;

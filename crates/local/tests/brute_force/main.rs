@@ -12,7 +12,8 @@ use oracle::Clause;
 use studio_local::{import_concepts, import_documents, SearchEngine, Store};
 use studio_model::{Config, FacetSetting, SearchRequest, SelectedFacet};
 
-const FIELDS: &[&str] = &["dyn_uri_topic", "dyn_uri_place", "dyn_lit_author", "dyn_flt_sentiment", "dyn_uri_all_concepts"];
+const FIELDS: &[&str] =
+    &["dyn_uri_topic", "dyn_uri_place", "dyn_lit_author", "dyn_flt_sentiment", "dyn_uri_all_concepts"];
 
 fn random_query(rng: &mut Rng) -> (String, Vec<Clause>) {
     let mut input = Vec::new();
@@ -133,12 +134,18 @@ fn engine_agrees_with_brute_force() {
             let config = random_config(&mut rng);
             let total_guess = in_space.len();
             let start = if rng.chance(50) { 0 } else { rng.below(total_guess + 2) };
-            let request = SearchRequest { input: Some(input.clone()), selected_facets: selected.clone(), start: Some(start as i32), config: None };
+            let request = SearchRequest {
+                input: Some(input.clone()),
+                selected_facets: selected.clone(),
+                start: Some(start as i32),
+                config: None,
+            };
             let got = engine.search(&mut conn, &config, &request).unwrap();
             let ctx = format!("seed {seed} query {q}: input {input:?} selected {selected:?}");
 
             // Expected matches and order.
-            let scores = if clauses.is_empty() { vec![Some(0.0); c.docs.len()] } else { oracle::scores(&c.docs, &clauses) };
+            let scores =
+                if clauses.is_empty() { vec![Some(0.0); c.docs.len()] } else { oracle::scores(&c.docs, &clauses) };
             let base: BTreeSet<usize> = in_space.iter().copied().filter(|&i| scores[i].is_some()).collect();
             let mut per_field: Vec<(String, BTreeSet<usize>, Vec<usize>)> = Vec::new();
             for item in &selected {
@@ -161,10 +168,19 @@ fn engine_agrees_with_brute_force() {
             let mut ordered: Vec<usize> = result.into_iter().collect();
             ordered.sort_by(|&a, &b| {
                 let (da, db) = (&c.docs[a], &c.docs[b]);
-                let by_score = if clauses.is_empty() { std::cmp::Ordering::Equal } else { scores[a].unwrap().total_cmp(&scores[b].unwrap()) };
+                let by_score = if clauses.is_empty() {
+                    std::cmp::Ordering::Equal
+                } else {
+                    scores[a].unwrap().total_cmp(&scores[b].unwrap())
+                };
                 by_score.then(db.date.total_cmp(&da.date)).then(da.id.cmp(&db.id))
             });
-            let page: Vec<&str> = ordered.iter().skip(start).take(config.result.items_per_page as usize).map(|&i| c.docs[i].id.as_str()).collect();
+            let page: Vec<&str> = ordered
+                .iter()
+                .skip(start)
+                .take(config.result.items_per_page as usize)
+                .map(|&i| c.docs[i].id.as_str())
+                .collect();
             let got_page: Vec<&str> = got.result.iter().map(|d| d.id.as_str()).collect();
             assert_eq!(got_page, page, "page, {ctx}");
             if !clauses.is_empty() && page.len() > 1 {
@@ -184,10 +200,18 @@ fn engine_agrees_with_brute_force() {
                 let mut scope = base.clone();
                 let mut sel: Vec<usize> = Vec::new();
                 for f in &per_field {
-                    if f.0 == id { sel = f.2.clone() } else { scope.retain(|d| f.1.contains(d)) }
+                    if f.0 == id {
+                        sel = f.2.clone()
+                    } else {
+                        scope.retain(|d| f.1.contains(d))
+                    }
                 }
                 let expected = oracle::group(&field, s, &scope, &sel);
-                assert_eq!(group, &expected, "facet {} ({} {} {} max {} depth {}), {ctx}", id, s.facet_mode, s.sorting, s.sorting_order, s.maximum_terms, s.hierarchical_depth);
+                assert_eq!(
+                    group, &expected,
+                    "facet {} ({} {} {} max {} depth {}), {ctx}",
+                    id, s.facet_mode, s.sorting, s.sorting_order, s.maximum_terms, s.hierarchical_depth
+                );
             }
         }
     }

@@ -30,7 +30,11 @@ fn hits(column: &[String], clause: &Clause) -> usize {
     (0..=column.len() - k)
         .filter(|&i| {
             clause.tokens.iter().enumerate().all(|(j, t)| {
-                if clause.prefix && j == k - 1 { column[i + j].starts_with(t.as_str()) } else { column[i + j] == *t }
+                if clause.prefix && j == k - 1 {
+                    column[i + j].starts_with(t.as_str())
+                } else {
+                    column[i + j] == *t
+                }
             })
         })
         .count()
@@ -51,7 +55,11 @@ pub fn scores(docs: &[Doc], clauses: &[Clause]) -> Vec<Option<f64>> {
         .map(|c| {
             let hit = cols.iter().filter(|cs| cs.iter().any(|col| hits(col, c) > 0)).count() as i64;
             let idf = (((n - hit) as f64 + 0.5) / (hit as f64 + 0.5)).ln();
-            if idf <= 0.0 { 1e-6 } else { idf }
+            if idf <= 0.0 {
+                1e-6
+            } else {
+                idf
+            }
         })
         .collect();
     let weights = [5.0, 2.0, 1.0];
@@ -94,24 +102,38 @@ impl Field {
 pub fn field(c: &Corpus, id: &str) -> Option<Field> {
     let docs: Vec<(usize, &Doc)> = c.docs.iter().enumerate().filter(|(_, d)| d.space == "s").collect();
     let mut values: Vec<Value> = Vec::new();
-    let topic_docs = |t: usize| -> BTreeSet<usize> { docs.iter().filter(|(_, d)| d.topics.contains(&t)).map(|(i, _)| *i).collect() };
-    let place_docs = |p: usize| -> BTreeSet<usize> { docs.iter().filter(|(_, d)| d.places.contains(&p)).map(|(i, _)| *i).collect() };
+    let topic_docs =
+        |t: usize| -> BTreeSet<usize> { docs.iter().filter(|(_, d)| d.topics.contains(&t)).map(|(i, _)| *i).collect() };
+    let place_docs =
+        |p: usize| -> BTreeSet<usize> { docs.iter().filter(|(_, d)| d.places.contains(&p)).map(|(i, _)| *i).collect() };
     let mut concepts: Vec<(String, String, Vec<String>, BTreeSet<usize>)> = Vec::new();
     if id == "dyn_uri_topic" || id == "dyn_uri_all_concepts" {
         let mut used: BTreeSet<usize> = docs.iter().flat_map(|(_, d)| d.topics.clone()).collect();
         loop {
             let more: BTreeSet<usize> = used.iter().flat_map(|&t| c.topic_parents[t].clone()).collect();
-            if more.is_subset(&used) { break; }
+            if more.is_subset(&used) {
+                break;
+            }
             used.extend(more);
         }
         for t in used {
-            concepts.push((topic_uri(t), topic_label(t), c.topic_parents[t].iter().map(|&p| topic_uri(p)).collect(), topic_docs(t)));
+            concepts.push((
+                topic_uri(t),
+                topic_label(t),
+                c.topic_parents[t].iter().map(|&p| topic_uri(p)).collect(),
+                topic_docs(t),
+            ));
         }
     }
     if id == "dyn_uri_place" || id == "dyn_uri_all_concepts" {
         let used: BTreeSet<usize> = docs.iter().flat_map(|(_, d)| d.places.clone()).collect();
         for p in used {
-            concepts.push((place_uri(p), place_label(p), PLACE_PARENT[p].iter().map(|&q| place_uri(q)).collect(), place_docs(p)));
+            concepts.push((
+                place_uri(p),
+                place_label(p),
+                PLACE_PARENT[p].iter().map(|&q| place_uri(q)).collect(),
+                place_docs(p),
+            ));
         }
     }
     let uris: Vec<String> = concepts.iter().map(|c| c.0.clone()).collect();
@@ -121,10 +143,13 @@ pub fn field(c: &Corpus, id: &str) -> Option<Field> {
     }
     let literal = |get: &dyn Fn(&Doc) -> Vec<String>| -> Vec<Value> {
         let labels: BTreeSet<String> = docs.iter().flat_map(|(_, d)| get(d)).collect();
-        labels.into_iter().map(|l| {
-            let own = docs.iter().filter(|(_, d)| get(d).contains(&l)).map(|(i, _)| *i).collect();
-            (l, None, Vec::new(), own)
-        }).collect()
+        labels
+            .into_iter()
+            .map(|l| {
+                let own = docs.iter().filter(|(_, d)| get(d).contains(&l)).map(|(i, _)| *i).collect();
+                (l, None, Vec::new(), own)
+            })
+            .collect()
     };
     match id {
         "dyn_lit_author" => values = literal(&|d: &Doc| d.authors.clone()),
@@ -175,7 +200,16 @@ pub fn group(field: &Field, s: &FacetSetting, scope: &BTreeSet<usize>, selected:
     let hier = s.facet_mode == "hierarchical";
     let mut shown = BTreeSet::new();
     #[allow(clippy::too_many_arguments)]
-    fn level(f: &Field, counts: &[usize], s: &FacetSetting, sel: &[usize], cands: Vec<usize>, depth: usize, hier: bool, shown: &mut BTreeSet<usize>) -> Vec<Refiner> {
+    fn level(
+        f: &Field,
+        counts: &[usize],
+        s: &FacetSetting,
+        sel: &[usize],
+        cands: Vec<usize>,
+        depth: usize,
+        hier: bool,
+        shown: &mut BTreeSet<usize>,
+    ) -> Vec<Refiner> {
         let mut list: Vec<usize> = cands.into_iter().filter(|&v| counts[v] > 0 || sel.contains(&v)).collect();
         list.sort_by(|&a, &b| compare(f, counts, s, a, b));
         let mut out = Vec::new();
@@ -187,7 +221,12 @@ pub fn group(field: &Field, s: &FacetSetting, scope: &BTreeSet<usize>, selected:
             let kids = f.children(v);
             let children = (hier && depth < s.hierarchical_depth as usize && !kids.is_empty())
                 .then(|| level(f, counts, s, sel, kids, depth + 1, hier, shown));
-            out.push(Refiner { count: counts[v] as i64, label: f.values[v].0.clone(), value: f.values[v].1.clone(), children });
+            out.push(Refiner {
+                count: counts[v] as i64,
+                label: f.values[v].0.clone(),
+                value: f.values[v].1.clone(),
+                children,
+            });
         }
         out
     }
@@ -197,7 +236,12 @@ pub fn group(field: &Field, s: &FacetSetting, scope: &BTreeSet<usize>, selected:
     hidden.sort_by(|&a, &b| compare(field, &counts, s, a, b));
     hidden.dedup();
     for v in hidden {
-        facets.push(Refiner { count: counts[v] as i64, label: field.values[v].0.clone(), value: field.values[v].1.clone(), children: None });
+        facets.push(Refiner {
+            count: counts[v] as i64,
+            label: field.values[v].0.clone(),
+            value: field.values[v].1.clone(),
+            children: None,
+        });
     }
     FacetGroup { field: field.id.clone(), label: s.title.clone(), facets }
 }

@@ -46,8 +46,15 @@ pub fn code_challenge(verifier: &str) -> String {
 /// sign-in, and only when the state is this sign-in's.
 #[derive(Debug, PartialEq, Eq)]
 enum Callback {
-    Code { code: String, state: String },
-    Refused { error: String, description: Option<String>, state: String },
+    Code {
+        code: String,
+        state: String,
+    },
+    Refused {
+        error: String,
+        description: Option<String>,
+        state: String,
+    },
     /// Something else (a favicon, a stray or forged request): answered and waited past.
     Other,
 }
@@ -186,7 +193,10 @@ mod tests {
     #[test]
     fn the_code_challenge_is_rfc_7636s_example() {
         // RFC 7636 appendix B.
-        assert_eq!(code_challenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"), "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM");
+        assert_eq!(
+            code_challenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"),
+            "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+        );
     }
 
     #[test]
@@ -199,7 +209,11 @@ mod tests {
             parse_callback("GET /callback?error=access_denied&error_description=no%20way&state=s HTTP/1.1"),
             Callback::Refused { error: "access_denied".into(), description: Some("no way".into()), state: "s".into() }
         );
-        assert_eq!(parse_callback("GET /callback?error=access_denied HTTP/1.1"), Callback::Other, "no state: cannot end it");
+        assert_eq!(
+            parse_callback("GET /callback?error=access_denied HTTP/1.1"),
+            Callback::Other,
+            "no state: cannot end it"
+        );
         assert_eq!(parse_callback("GET /callback?code=abc HTTP/1.1"), Callback::Other, "no state: cannot end it");
         assert_eq!(parse_callback("GET /favicon.ico HTTP/1.1"), Callback::Other);
         assert_eq!(parse_callback("POST /callback?code=a&state=b HTTP/1.1"), Callback::Other);

@@ -138,7 +138,10 @@ impl Provider {
         if !status.is_success() {
             return Err(match serde_json::from_slice::<ErrorAnswer>(&body) {
                 Ok(answer) => {
-                    let text = answer.error_description.filter(|d| !d.trim().is_empty()).unwrap_or_else(|| answer.error.clone());
+                    let text = answer
+                        .error_description
+                        .filter(|d| !d.trim().is_empty())
+                        .unwrap_or_else(|| answer.error.clone());
                     let message = format!("{text} ({}, HTTP {})", answer.error, status.as_u16());
                     match answer.error.as_str() {
                         "invalid_grant" => RemoteError::GrantRefused { issuer: self.issuer.clone(), message },
@@ -158,12 +161,18 @@ impl Provider {
         if answer.token_type.as_deref().is_some_and(|t| !t.eq_ignore_ascii_case("bearer")) {
             return Err(RemoteError::SignIn {
                 issuer: self.issuer.clone(),
-                message: format!("it gave a token of type `{}`, not a bearer token", answer.token_type.unwrap_or_default()),
+                message: format!(
+                    "it gave a token of type `{}`, not a bearer token",
+                    answer.token_type.unwrap_or_default()
+                ),
             });
         }
         // A JWT's own `exp` is whole seconds and can be up to a second earlier than `expires_in` counted
         // from the request: whichever comes first is when the token expires.
-        let expires_at = [seconds(answer.expires_in).map(|l| started + l), jwt_expiry(&answer.access_token)].into_iter().flatten().min();
+        let expires_at = [seconds(answer.expires_in).map(|l| started + l), jwt_expiry(&answer.access_token)]
+            .into_iter()
+            .flatten()
+            .min();
         let lifetime = expires_at.map(|at| at.duration_since(started).unwrap_or_default());
         Ok(Tokens {
             access_token: answer.access_token,
@@ -175,7 +184,12 @@ impl Provider {
     }
 
     /// The password grant (Keycloak's direct access grant).
-    pub async fn password_grant(&self, client: &ClientCredentials, username: &str, password: &str) -> Result<Tokens, RemoteError> {
+    pub async fn password_grant(
+        &self,
+        client: &ClientCredentials,
+        username: &str,
+        password: &str,
+    ) -> Result<Tokens, RemoteError> {
         let form = vec![
             ("grant_type", "password".to_owned()),
             ("username", username.to_owned()),
@@ -201,7 +215,13 @@ impl Provider {
     }
 
     /// The authorization code grant with its PKCE verifier.
-    pub async fn exchange_code(&self, client: &ClientCredentials, code: &str, verifier: &str, redirect_uri: &str) -> Result<Tokens, RemoteError> {
+    pub async fn exchange_code(
+        &self,
+        client: &ClientCredentials,
+        code: &str,
+        verifier: &str,
+        redirect_uri: &str,
+    ) -> Result<Tokens, RemoteError> {
         let form = vec![
             ("grant_type", "authorization_code".to_owned()),
             ("code", code.to_owned()),

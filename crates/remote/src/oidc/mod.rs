@@ -84,8 +84,9 @@ impl Provider {
     pub async fn discover(issuer: &str) -> Result<Provider, RemoteError> {
         let issuer = normalise_issuer(issuer);
         let bad = |reason: String| RemoteError::SignIn { issuer: issuer.clone(), message: reason };
-        let parsed = reqwest::Url::parse(&issuer)
-            .map_err(|e| bad(format!("`{issuer}` is not an issuer URL ({e}); write it like https://sso.example.org/realms/NAME")))?;
+        let parsed = reqwest::Url::parse(&issuer).map_err(|e| {
+            bad(format!("`{issuer}` is not an issuer URL ({e}); write it like https://sso.example.org/realms/NAME"))
+        })?;
         if !matches!(parsed.scheme(), "http" | "https") {
             return Err(bad(format!("`{issuer}` is not an http(s) issuer URL")));
         }

@@ -17,20 +17,12 @@ use super::{Auth, Grant, Operation, Principal};
 #[derive(Debug, thiserror::Error)]
 pub enum AuthFileError {
     #[error("cannot read the auth file {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
+    Read { path: String, source: std::io::Error },
     #[error("the auth file {path} is not valid: {source}")]
-    Parse {
-        path: String,
-        source: serde_json::Error,
-    },
+    Parse { path: String, source: serde_json::Error },
     #[error("user `{user}` in the auth file has a tokenSha256 that is not 64 hexadecimal digits")]
     BadDigest { user: String },
-    #[error(
-        "user `{user}` in the auth file names group `{group}`, which the file does not define"
-    )]
+    #[error("user `{user}` in the auth file names group `{group}`, which the file does not define")]
     UnknownGroup { user: String, group: String },
     #[error("two users in the auth file are both named `{0}`")]
     DuplicateUser(String),
@@ -78,27 +70,14 @@ impl Auth {
     /// Reads an auth file of decisions.md §5.
     pub fn from_file(path: &Path) -> Result<Auth, AuthFileError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| AuthFileError::Read {
-            path: shown.clone(),
-            source,
-        })?;
+        let text =
+            std::fs::read_to_string(path).map_err(|source| AuthFileError::Read { path: shown.clone(), source })?;
         let file: AuthFile =
-            serde_json::from_str(&text).map_err(|source| AuthFileError::Parse {
-                path: shown,
-                source,
-            })?;
+            serde_json::from_str(&text).map_err(|source| AuthFileError::Parse { path: shown, source })?;
         let groups: HashMap<String, Grant> = file
             .groups
             .into_iter()
-            .map(|g| {
-                (
-                    g.name,
-                    Grant {
-                        operations: g.operations,
-                        search_spaces: g.search_spaces,
-                    },
-                )
-            })
+            .map(|g| (g.name, Grant { operations: g.operations, search_spaces: g.search_spaces }))
             .collect();
         let mut users: Vec<FileUser> = Vec::new();
         for entry in &file.users {
@@ -108,29 +87,17 @@ impl Auth {
             let digest = hex::decode(entry.token_sha256.trim())
                 .ok()
                 .and_then(|d| <[u8; 32]>::try_from(d).ok())
-                .ok_or_else(|| AuthFileError::BadDigest {
-                    user: entry.name.clone(),
-                })?;
+                .ok_or_else(|| AuthFileError::BadDigest { user: entry.name.clone() })?;
             let mut grants = Vec::new();
             for name in &entry.groups {
                 let grant = groups
                     .get(name)
-                    .ok_or_else(|| AuthFileError::UnknownGroup {
-                        user: entry.name.clone(),
-                        group: name.clone(),
-                    })?;
+                    .ok_or_else(|| AuthFileError::UnknownGroup { user: entry.name.clone(), group: name.clone() })?;
                 grants.push(grant);
             }
-            users.push(FileUser {
-                digest,
-                principal: Principal::with_grants(entry.name.clone(), grants),
-            });
+            users.push(FileUser { digest, principal: Principal::with_grants(entry.name.clone(), grants) });
         }
-        Ok(Auth {
-            users,
-            groups,
-            provider: None,
-        })
+        Ok(Auth { users, groups, provider: None })
     }
 
     /// One user, `name`, with a fresh random token granting everything. Returns the token to show once.
@@ -144,14 +111,7 @@ impl Auth {
             search_spaces: vec!["*".to_owned()],
         };
         let principal = Principal::with_grants(name.to_owned(), [&everything]);
-        (
-            Auth {
-                users: vec![FileUser { digest, principal }],
-                groups: HashMap::new(),
-                provider: None,
-            },
-            token,
-        )
+        (Auth { users: vec![FileUser { digest, principal }], groups: HashMap::new(), provider: None }, token)
     }
 
     /// The principal an auth-file token belongs to. Every digest is compared, in constant time.

@@ -66,11 +66,7 @@ impl Principal {
                 list.extend(grant.search_spaces.iter().cloned());
             }
         }
-        Principal {
-            name,
-            operations,
-            search_spaces: spaces,
-        }
+        Principal { name, operations, search_spaces: spaces }
     }
 
     /// Answers 403 unless the principal's groups grant `op`.
@@ -96,9 +92,7 @@ impl Principal {
     }
 
     pub fn may_use_space(&self, space: &str) -> bool {
-        self.search_spaces
-            .as_ref()
-            .is_none_or(|spaces| spaces.iter().any(|s| s == space))
+        self.search_spaces.as_ref().is_none_or(|spaces| spaces.iter().any(|s| s == space))
     }
 
     /// Answers 403 unless the principal may use `space`.
@@ -106,10 +100,7 @@ impl Principal {
         if self.may_use_space(space) {
             Ok(())
         } else {
-            Err(AppError::forbidden(format!(
-                "user `{}` is not allowed to use search space `{space}`",
-                self.name
-            )))
+            Err(AppError::forbidden(format!("user `{}` is not allowed to use search space `{space}`", self.name)))
         }
     }
 }
@@ -139,31 +130,23 @@ impl Auth {
     /// Resolves the `Authorization` header of a request: an auth-file token first, then (when a provider
     /// is configured and the token is shaped like a JWT) a provider's access token.
     pub async fn authenticate(&self, header: Option<&str>) -> Result<Principal, AppError> {
-        let header = header.ok_or_else(|| {
-            AppError::unauthorized("this request needs the header `Authorization: Bearer <token>`")
-        })?;
+        let header = header
+            .ok_or_else(|| AppError::unauthorized("this request needs the header `Authorization: Bearer <token>`"))?;
         let token = header
             .split_once(' ')
             .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
             .map(|(_, token)| token.trim())
             .filter(|token| !token.is_empty())
-            .ok_or_else(|| {
-                AppError::unauthorized("the Authorization header must be `Bearer <token>`")
-            })?;
+            .ok_or_else(|| AppError::unauthorized("the Authorization header must be `Bearer <token>`"))?;
         if let Some(principal) = self.file_principal(token) {
             return Ok(principal.clone());
         }
         match &self.provider {
             Some(provider) if provider::looks_like_jwt(token) => {
-                let user = provider
-                    .verify(token)
-                    .await
-                    .map_err(|e| AppError::unauthorized(e.to_string()))?;
+                let user = provider.verify(token).await.map_err(|e| AppError::unauthorized(e.to_string()))?;
                 Ok(self.token_principal(user))
             }
-            _ => Err(AppError::unauthorized(
-                "the bearer token is not known to this server",
-            )),
+            _ => Err(AppError::unauthorized("the bearer token is not known to this server")),
         }
     }
 
@@ -171,10 +154,7 @@ impl Auth {
     /// path's leading `/` (Keycloak writes `/designers`) is not part of the name; unknown groups grant
     /// nothing.
     fn token_principal(&self, user: provider::TokenUser) -> Principal {
-        let grants = user
-            .groups
-            .iter()
-            .filter_map(|group| self.groups.get(group.strip_prefix('/').unwrap_or(group)));
+        let grants = user.groups.iter().filter_map(|group| self.groups.get(group.strip_prefix('/').unwrap_or(group)));
         Principal::with_grants(user.name, grants)
     }
 }
@@ -185,10 +165,7 @@ pub async fn require_token(
     mut request: Request,
     next: Next,
 ) -> Result<Response, AppError> {
-    let header = request
-        .headers()
-        .get(AUTHORIZATION)
-        .map(|v| v.to_str().unwrap_or(""));
+    let header = request.headers().get(AUTHORIZATION).map(|v| v.to_str().unwrap_or(""));
     let principal = auth.authenticate(header).await?;
     request.extensions_mut().insert(principal);
     Ok(next.run(request).await)

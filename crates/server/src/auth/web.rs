@@ -50,10 +50,7 @@ mod tests {
     fn the_origin_is_scheme_host_and_port_only() {
         let sign_in = WebSignIn::new("https://sso.example.org/realms/team/", "studio-web").unwrap();
         assert_eq!(sign_in.origin(), "https://sso.example.org");
-        assert_eq!(
-            sign_in.discovery_url(),
-            "https://sso.example.org/realms/team/.well-known/openid-configuration"
-        );
+        assert_eq!(sign_in.discovery_url(), "https://sso.example.org/realms/team/.well-known/openid-configuration");
         let local = WebSignIn::new("http://127.0.0.1:8180/realms/studio", "studio-web").unwrap();
         assert_eq!(local.origin(), "http://127.0.0.1:8180");
     }

@@ -62,14 +62,20 @@ fn one(configuration: Configuration, message: String) -> Json<ConfigurationRespo
 
 #[utoipa::path(get, path = "/api/configurations/default", tag = "configurations",
     responses((status = 200, body = ConfigurationResponse), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
-pub async fn default_settings(State(s): State<AppState>, Extension(p): Extension<Principal>) -> Result<Json<ConfigurationResponse>, AppError> {
+pub async fn default_settings(
+    State(s): State<AppState>,
+    Extension(p): Extension<Principal>,
+) -> Result<Json<ConfigurationResponse>, AppError> {
     p.require(Operation::Read)?;
     Ok(one(s.backend.default_configuration().await?, "default settings".into()))
 }
 
 #[utoipa::path(get, path = "/api/configurations", tag = "configurations",
     responses((status = 200, body = ConfigurationListResponse), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
-pub async fn list(State(s): State<AppState>, Extension(p): Extension<Principal>) -> Result<Json<ConfigurationListResponse>, AppError> {
+pub async fn list(
+    State(s): State<AppState>,
+    Extension(p): Extension<Principal>,
+) -> Result<Json<ConfigurationListResponse>, AppError> {
     p.require(Operation::Read)?;
     let list = s.backend.list_configurations().await?;
     let configurations: Vec<_> =
@@ -80,7 +86,10 @@ pub async fn list(State(s): State<AppState>, Extension(p): Extension<Principal>)
 
 #[utoipa::path(get, path = "/api/configurations/active", tag = "configurations",
     responses((status = 200, body = ConfigurationResponse), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn active(State(s): State<AppState>, Extension(p): Extension<Principal>) -> Result<Json<ConfigurationResponse>, AppError> {
+pub async fn active(
+    State(s): State<AppState>,
+    Extension(p): Extension<Principal>,
+) -> Result<Json<ConfigurationResponse>, AppError> {
     p.require(Operation::Read)?;
     let config = s.backend.active_configuration().await?;
     p.require_space(&config.config.search_space)?;
@@ -90,10 +99,18 @@ pub async fn active(State(s): State<AppState>, Extension(p): Extension<Principal
 
 #[utoipa::path(get, path = "/api/configurations/visible", tag = "configurations",
     responses((status = 200, body = VisibleResponse), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
-pub async fn visible(State(s): State<AppState>, Extension(p): Extension<Principal>) -> Result<Json<VisibleResponse>, AppError> {
+pub async fn visible(
+    State(s): State<AppState>,
+    Extension(p): Extension<Principal>,
+) -> Result<Json<VisibleResponse>, AppError> {
     p.require(Operation::Read)?;
-    let configurations: Vec<_> =
-        s.backend.visible_configurations().await?.into_iter().filter(|c| p.may_use_space(&c.config.search_space)).collect();
+    let configurations: Vec<_> = s
+        .backend
+        .visible_configurations()
+        .await?
+        .into_iter()
+        .filter(|c| p.may_use_space(&c.config.search_space))
+        .collect();
     let message = counted(configurations.len(), "visible configuration", "visible configurations");
     Ok(Json(VisibleResponse { configurations, message }))
 }
@@ -101,7 +118,11 @@ pub async fn visible(State(s): State<AppState>, Extension(p): Extension<Principa
 #[utoipa::path(get, path = "/api/configurations/{configId}", tag = "configurations",
     params(("configId" = i32, Path, description = "Configuration id", example = 1)),
     responses((status = 200, body = ConfigurationResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn get(State(s): State<AppState>, Extension(p): Extension<Principal>, ConfigId(id): ConfigId) -> Result<Json<ConfigurationResponse>, AppError> {
+pub async fn get(
+    State(s): State<AppState>,
+    Extension(p): Extension<Principal>,
+    ConfigId(id): ConfigId,
+) -> Result<Json<ConfigurationResponse>, AppError> {
     p.require(Operation::Read)?;
     let config = s.backend.get_configuration(id).await?;
     p.require_space(&config.config.search_space)?;
@@ -117,14 +138,21 @@ fn write_message(verb: &str, id: Option<i32>, errors: &[FieldError]) -> String {
     let id = id.unwrap_or_default();
     match errors.len() {
         0 => format!("{verb} configuration {id}"),
-        n => format!("{verb} configuration {id}; {} not stored (see errors)", counted(n, "invalid key was", "invalid keys were")),
+        n => format!(
+            "{verb} configuration {id}; {} not stored (see errors)",
+            counted(n, "invalid key was", "invalid keys were")
+        ),
     }
 }
 
 #[utoipa::path(post, path = "/api/configurations", tag = "configurations",
     request_body(content = Configuration, description = "A configuration envelope; the default template is a good start"),
     responses((status = 200, body = WriteResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)))]
-pub async fn create(State(s): State<AppState>, Extension(p): Extension<Principal>, body: JsonBody) -> Result<Json<WriteResponse>, AppError> {
+pub async fn create(
+    State(s): State<AppState>,
+    Extension(p): Extension<Principal>,
+    body: JsonBody,
+) -> Result<Json<WriteResponse>, AppError> {
     p.require(Operation::Write)?;
     if let Some(space) = body_space(&body.0) {
         p.require_space(space)?;
@@ -138,7 +166,12 @@ pub async fn create(State(s): State<AppState>, Extension(p): Extension<Principal
     params(("configId" = i32, Path, description = "Configuration id", example = 1)),
     request_body(content = Configuration, description = "Keys absent from the body keep their values"),
     responses((status = 200, body = WriteResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)))]
-pub async fn update(State(s): State<AppState>, Extension(p): Extension<Principal>, ConfigId(id): ConfigId, body: JsonBody) -> Result<Json<WriteResponse>, AppError> {
+pub async fn update(
+    State(s): State<AppState>,
+    Extension(p): Extension<Principal>,
+    ConfigId(id): ConfigId,
+    body: JsonBody,
+) -> Result<Json<WriteResponse>, AppError> {
     s.authorize(&p, Operation::Write, id).await?;
     if let Some(space) = body_space(&body.0) {
         p.require_space(space)?;
@@ -151,7 +184,11 @@ pub async fn update(State(s): State<AppState>, Extension(p): Extension<Principal
 #[utoipa::path(post, path = "/api/configurations/{configId}/set", tag = "extensions",
     params(("configId" = i32, Path, description = "Configuration id", example = 1)),
     responses((status = 200, body = ConfigurationResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn set_active(State(s): State<AppState>, Extension(p): Extension<Principal>, ConfigId(id): ConfigId) -> Result<Json<ConfigurationResponse>, AppError> {
+pub async fn set_active(
+    State(s): State<AppState>,
+    Extension(p): Extension<Principal>,
+    ConfigId(id): ConfigId,
+) -> Result<Json<ConfigurationResponse>, AppError> {
     s.authorize(&p, Operation::Write, id).await?;
     Ok(one(s.backend.set_active(&caller(&p), id).await?, format!("configuration {id} is now active")))
 }
@@ -159,7 +196,11 @@ pub async fn set_active(State(s): State<AppState>, Extension(p): Extension<Princ
 #[utoipa::path(delete, path = "/api/configurations/{configId}", tag = "extensions",
     params(("configId" = i32, Path, description = "Configuration id", example = 1)),
     responses((status = 200, body = MessageResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-pub async fn delete(State(s): State<AppState>, Extension(p): Extension<Principal>, ConfigId(id): ConfigId) -> Result<Json<MessageResponse>, AppError> {
+pub async fn delete(
+    State(s): State<AppState>,
+    Extension(p): Extension<Principal>,
+    ConfigId(id): ConfigId,
+) -> Result<Json<MessageResponse>, AppError> {
     s.authorize(&p, Operation::Write, id).await?;
     s.backend.delete_configuration(&caller(&p), id).await?;
     Ok(Json(MessageResponse { message: format!("deleted configuration {id}") }))
@@ -168,7 +209,11 @@ pub async fn delete(State(s): State<AppState>, Extension(p): Extension<Principal
 #[utoipa::path(get, path = "/api/configurations/{configId}/logs", tag = "extensions",
     params(("configId" = i32, Path, description = "Configuration id", example = 1)),
     responses((status = 200, body = LogsResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn logs(State(s): State<AppState>, Extension(p): Extension<Principal>, ConfigId(id): ConfigId) -> Result<Json<LogsResponse>, AppError> {
+pub async fn logs(
+    State(s): State<AppState>,
+    Extension(p): Extension<Principal>,
+    ConfigId(id): ConfigId,
+) -> Result<Json<LogsResponse>, AppError> {
     p.require(Operation::Read)?;
     let logs = s.backend.configuration_logs(id).await?;
     if let Some(entry) = logs.first() {

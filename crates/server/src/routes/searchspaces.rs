@@ -21,9 +21,13 @@ pub struct SearchSpacesResponse {
 
 #[utoipa::path(get, path = "/api/searchspaces", tag = "extensions",
     responses((status = 200, body = SearchSpacesResponse), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
-pub async fn list(State(s): State<AppState>, Extension(p): Extension<Principal>) -> Result<Json<SearchSpacesResponse>, AppError> {
+pub async fn list(
+    State(s): State<AppState>,
+    Extension(p): Extension<Principal>,
+) -> Result<Json<SearchSpacesResponse>, AppError> {
     p.require(Operation::Read)?;
-    let search_spaces: Vec<_> = s.backend.search_spaces().await?.into_iter().filter(|sp| p.may_use_space(&sp.id)).collect();
+    let search_spaces: Vec<_> =
+        s.backend.search_spaces().await?.into_iter().filter(|sp| p.may_use_space(&sp.id)).collect();
     let message = counted(search_spaces.len(), "search space", "search spaces");
     Ok(Json(SearchSpacesResponse { search_spaces, message }))
 }

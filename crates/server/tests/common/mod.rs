@@ -61,7 +61,8 @@ impl TestApp {
         let response = self.router.clone().oneshot(request).await.unwrap();
         let status = response.status();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        let body = serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
+        let body =
+            serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
         Answer { status, body }
     }
 
@@ -84,7 +85,12 @@ impl TestApp {
     /// Creates a configuration as the admin and returns its id.
     pub async fn create(&self, title: &str, space: &str) -> i32 {
         let answer = self
-            .call("POST", "/api/configurations", Some(ADMIN), Some(json!({"config": {"title": title, "searchSpace": space}})))
+            .call(
+                "POST",
+                "/api/configurations",
+                Some(ADMIN),
+                Some(json!({"config": {"title": title, "searchSpace": space}})),
+            )
             .await;
         assert_eq!(answer.status, StatusCode::OK, "{}", answer.body);
         answer.body["config"]["id"].as_i64().unwrap() as i32

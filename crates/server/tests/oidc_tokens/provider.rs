@@ -27,26 +27,17 @@ pub fn fixture(name: &str) -> Vec<u8> {
 impl SigningKey {
     pub fn rsa(file: &str, kid: &str) -> SigningKey {
         let key = EncodingKey::from_rsa_pem(&fixture(file)).unwrap();
-        SigningKey {
-            kid: kid.to_owned(),
-            alg: Algorithm::RS256,
-            key,
-        }
+        SigningKey { kid: kid.to_owned(), alg: Algorithm::RS256, key }
     }
 
     pub fn ec(file: &str, kid: &str) -> SigningKey {
         let key = EncodingKey::from_ec_pem(&fixture(file)).unwrap();
-        SigningKey {
-            kid: kid.to_owned(),
-            alg: Algorithm::ES256,
-            key,
-        }
+        SigningKey { kid: kid.to_owned(), alg: Algorithm::ES256, key }
     }
 
     /// The public key as the provider publishes it.
     pub fn jwk(&self) -> Value {
-        let mut jwk =
-            serde_json::to_value(Jwk::from_encoding_key(&self.key, self.alg).unwrap()).unwrap();
+        let mut jwk = serde_json::to_value(Jwk::from_encoding_key(&self.key, self.alg).unwrap()).unwrap();
         jwk["kid"] = json!(self.kid);
         jwk["use"] = json!("sig");
         jwk
@@ -66,10 +57,7 @@ impl SigningKey {
 }
 
 pub fn now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_secs()
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs()
 }
 
 #[derive(Clone)]
@@ -96,10 +84,7 @@ impl TestProvider {
             fetches: Arc::new(AtomicUsize::new(0)),
         };
         let app = Router::new()
-            .route(
-                "/realms/test/.well-known/openid-configuration",
-                get(discovery),
-            )
+            .route("/realms/test/.well-known/openid-configuration", get(discovery))
             .route("/realms/test/certs", get(jwks))
             .with_state(published.clone());
         tokio::spawn(async move { axum::serve(listener, app).await });

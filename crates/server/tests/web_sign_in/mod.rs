@@ -25,11 +25,7 @@ async fn router(dir: &std::path::Path, provider_settings: Option<ProviderSetting
     std::fs::create_dir_all(dir).unwrap();
     let mut auth = Auth::from_file(&write_auth_file(dir)).unwrap();
     if let Some(settings) = provider_settings {
-        auth = auth.with_provider_tokens(
-            ProviderTokens::start(settings)
-                .await
-                .expect("the provider's keys are read"),
-        );
+        auth = auth.with_provider_tokens(ProviderTokens::start(settings).await.expect("the provider's keys are read"));
     }
     let backend = LocalBackend::new(Store::open_dir(&dir.join("data")).unwrap());
     studio_server::router(Arc::new(backend), Arc::new(auth), None)
@@ -39,12 +35,8 @@ async fn router(dir: &std::path::Path, provider_settings: Option<ProviderSetting
 async fn get(router: &Router, path: &str) -> (String, Value) {
     let request = Request::builder().uri(path).body(Body::empty()).unwrap();
     let answer = router.clone().oneshot(request).await.unwrap();
-    let csp = answer
-        .headers()
-        .get("content-security-policy")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_owned();
+    let csp =
+        answer.headers().get("content-security-policy").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
     let bytes = answer.into_body().collect().await.unwrap().to_bytes();
     (csp, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
 }
@@ -55,10 +47,7 @@ async fn only_with_a_client_for_the_web_ui_do_api_docs_name_the_provider_and_the
     let issuer = provider.issuer().to_owned();
     let dir = tempfile::tempdir().unwrap();
 
-    let with_client = ProviderSettings {
-        ui_client_id: Some("studio-web".into()),
-        ..ProviderSettings::new(&issuer)
-    };
+    let with_client = ProviderSettings { ui_client_id: Some("studio-web".into()), ..ProviderSettings::new(&issuer) };
     let signing_in = router(&dir.path().join("a"), Some(with_client)).await;
     let (csp, docs) = get(&signing_in, "/api-docs").await;
     assert_eq!(
@@ -70,27 +59,12 @@ async fn only_with_a_client_for_the_web_ui_do_api_docs_name_the_provider_and_the
             "x-search-studio-client-id": "studio-web",
         })
     );
-    assert!(
-        docs["security"]
-            .as_array()
-            .unwrap()
-            .contains(&json!({"oidc": ["openid"]})),
-        "{}",
-        docs["security"]
-    );
-    assert_eq!(
-        docs["components"]["securitySchemes"]["bearer"]["scheme"], "bearer",
-        "pasted tokens still work"
-    );
+    assert!(docs["security"].as_array().unwrap().contains(&json!({"oidc": ["openid"]})), "{}", docs["security"]);
+    assert_eq!(docs["components"]["securitySchemes"]["bearer"]["scheme"], "bearer", "pasted tokens still work");
     let issuer_origin = origin_of(&issuer);
     assert_eq!(connect_src(&csp), ["'self'", issuer_origin.as_str()]);
     // Every answer carries the same policy: the page at `/`, its sign-in return, the API's refusals.
-    for path in [
-        "/",
-        "/signed-in?code=x&state=y",
-        "/api/configurations",
-        "/healthz",
-    ] {
+    for path in ["/", "/signed-in?code=x&state=y", "/api/configurations", "/healthz"] {
         assert_eq!(get(&signing_in, path).await.0, csp, "{path}");
     }
     // Nothing else is widened.
@@ -100,12 +74,7 @@ async fn only_with_a_client_for_the_web_ui_do_api_docs_name_the_provider_and_the
     for (name, settings) in [("c", Some(ProviderSettings::new(&issuer))), ("d", None)] {
         let app = router(&dir.path().join(name), settings).await;
         let (csp, docs) = get(&app, "/api-docs").await;
-        assert_eq!(
-            docs["components"]["securitySchemes"].get("oidc"),
-            None,
-            "{name}: {}",
-            docs["components"]
-        );
+        assert_eq!(docs["components"]["securitySchemes"].get("oidc"), None, "{name}: {}", docs["components"]);
         assert!(!docs["security"].to_string().contains("oidc"), "{name}");
         assert_eq!(connect_src(&csp), ["'self'"], "{name}");
     }

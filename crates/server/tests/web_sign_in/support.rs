@@ -15,9 +15,7 @@ pub fn provider() -> OidcProvider {
 /// `http://127.0.0.1:PORT` of an issuer `http://127.0.0.1:PORT/realms/studio`.
 pub fn origin_of(issuer: &str) -> String {
     let after_scheme = issuer.find("://").map(|i| i + 3).unwrap();
-    let end = issuer[after_scheme..]
-        .find('/')
-        .map_or(issuer.len(), |i| after_scheme + i);
+    let end = issuer[after_scheme..].find('/').map_or(issuer.len(), |i| after_scheme + i);
     issuer[..end].to_owned()
 }
 
@@ -37,9 +35,5 @@ pub fn connect_src(csp: &str) -> Vec<String> {
         .map(str::trim)
         .find(|d| d.starts_with("connect-src "))
         .unwrap_or_else(|| panic!("no connect-src: {csp}"));
-    directive
-        .split_whitespace()
-        .skip(1)
-        .map(str::to_owned)
-        .collect()
+    directive.split_whitespace().skip(1).map(str::to_owned).collect()
 }

@@ -24,8 +24,7 @@ pub fn http() -> reqwest::blocking::Client {
 pub fn json(answer: reqwest::blocking::Response) -> (u16, Value) {
     let status = answer.status().as_u16();
     let text = answer.text().unwrap();
-    let body = serde_json::from_str(&text)
-        .unwrap_or_else(|_| panic!("{status} answer is not JSON: {text}"));
+    let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{status} answer is not JSON: {text}"));
     (status, body)
 }
 
@@ -37,8 +36,7 @@ pub fn get_json(url: &str) -> (u16, Value) {
 pub fn jwt(token: &str) -> (Value, Value) {
     let parts: Vec<&str> = token.split('.').collect();
     assert_eq!(parts.len(), 3, "a JWT has three parts: {token}");
-    let decode =
-        |part: &str| serde_json::from_slice(&URL_SAFE_NO_PAD.decode(part).unwrap()).unwrap();
+    let decode = |part: &str| serde_json::from_slice(&URL_SAFE_NO_PAD.decode(part).unwrap()).unwrap();
     (decode(parts[0]), decode(parts[1]))
 }
 
@@ -65,9 +63,7 @@ impl Callback {
             let mut reader = BufReader::new(stream.try_clone().unwrap());
             let mut request_line = String::new();
             reader.read_line(&mut request_line).unwrap();
-            let _ = stream.write_all(
-                b"HTTP/1.1 200 OK\r\nContent-Length: 9\r\nConnection: close\r\n\r\nsigned in",
-            );
+            let _ = stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 9\r\nConnection: close\r\n\r\nsigned in");
             let _ = sender.send(request_line.trim_end().to_owned());
         });
         Callback { port, requests }
@@ -79,9 +75,7 @@ impl Callback {
 
     /// The request line it received ("GET /callback?code=… HTTP/1.1").
     pub fn received(&self) -> String {
-        self.requests
-            .recv_timeout(Duration::from_secs(5))
-            .expect("the browser opened the redirect URI")
+        self.requests.recv_timeout(Duration::from_secs(5)).expect("the browser opened the redirect URI")
     }
 }
 
@@ -89,16 +83,11 @@ impl Callback {
 pub fn query(request_line: &str) -> Vec<(String, String)> {
     let target = request_line.split(' ').nth(1).unwrap_or_default();
     let url = reqwest::Url::parse(&format!("http://127.0.0.1{target}")).unwrap();
-    url.query_pairs()
-        .map(|(k, v)| (k.into_owned(), v.into_owned()))
-        .collect()
+    url.query_pairs().map(|(k, v)| (k.into_owned(), v.into_owned())).collect()
 }
 
 pub fn param<'a>(params: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    params
-        .iter()
-        .find(|(key, _)| key == name)
-        .map(|(_, value)| value.as_str())
+    params.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str())
 }
 
 /// A real `studio serve` over a store in a temp directory, with the token it printed.
@@ -139,26 +128,9 @@ impl StudioServe {
             .spawn()
             .unwrap();
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let token = lines
-            .next()
-            .unwrap()
-            .unwrap()
-            .strip_prefix("token: ")
-            .unwrap()
-            .to_owned();
-        let url = lines
-            .next()
-            .unwrap()
-            .unwrap()
-            .strip_prefix("listening on ")
-            .unwrap()
-            .to_owned();
+        let token = lines.next().unwrap().unwrap().strip_prefix("token: ").unwrap().to_owned();
+        let url = lines.next().unwrap().unwrap().strip_prefix("listening on ").unwrap().to_owned();
         thread::spawn(move || for _ in lines {});
-        StudioServe {
-            child,
-            url,
-            token,
-            _dir: dir,
-        }
+        StudioServe { child, url, token, _dir: dir }
     }
 }

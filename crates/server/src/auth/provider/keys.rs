@@ -57,10 +57,7 @@ impl KeyStore {
             .timeout(studio_remote::oidc::PROVIDER_TIMEOUT)
             .user_agent(concat!("search-studio/", env!("CARGO_PKG_VERSION")))
             .build()
-            .map_err(|e| KeyFetchError::Unreachable {
-                uri: jwks_uri.to_owned(),
-                reason: root_cause(&e),
-            })?;
+            .map_err(|e| KeyFetchError::Unreachable { uri: jwks_uri.to_owned(), reason: root_cause(&e) })?;
         let store = KeyStore {
             issuer: issuer.to_owned(),
             jwks_uri: jwks_uri.to_owned(),
@@ -69,22 +66,14 @@ impl KeyStore {
             last_refetch: Mutex::new(None),
         };
         let keys = store.fetch().await?;
-        tracing::info!(
-            issuer,
-            keys = keys.len(),
-            "read the OpenID Connect provider's signing keys"
-        );
+        tracing::info!(issuer, keys = keys.len(), "read the OpenID Connect provider's signing keys");
         store.replace(keys);
         Ok(store)
     }
 
     /// The key a token with this key id and algorithm is verified with, refetching the keys when the key
     /// id is not known yet and the last refetch is long enough ago.
-    pub(super) async fn key_for(
-        &self,
-        kid: Option<&str>,
-        alg: Algorithm,
-    ) -> Result<DecodingKey, TokenError> {
+    pub(super) async fn key_for(&self, kid: Option<&str>, alg: Algorithm) -> Result<DecodingKey, TokenError> {
         if let Some(key) = self.find(kid, alg)? {
             return Ok(key);
         }
@@ -105,25 +94,16 @@ impl KeyStore {
                     );
                     self.replace(keys);
                 }
-                Err(e) => tracing::warn!(
-                    issuer = self.issuer,
-                    "could not read the provider's signing keys again: {e}"
-                ),
+                Err(e) => tracing::warn!(issuer = self.issuer, "could not read the provider's signing keys again: {e}"),
             }
         }
         drop(last);
-        self.find(kid, alg)?.ok_or_else(|| TokenError::UnknownKey {
-            issuer: self.issuer.clone(),
-        })
+        self.find(kid, alg)?.ok_or_else(|| TokenError::UnknownKey { issuer: self.issuer.clone() })
     }
 
     /// The known key for `kid` (or, for a token without one, the only key of its algorithm).
     fn find(&self, kid: Option<&str>, alg: Algorithm) -> Result<Option<DecodingKey>, TokenError> {
-        let keys = self
-            .keys
-            .read()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .clone();
+        let keys = self.keys.read().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
         match kid {
             Some(kid) => match keys.iter().find(|k| k.kid.as_deref() == Some(kid)) {
                 Some(key) if key.alg == alg => Ok(Some(key.key.clone())),
@@ -142,25 +122,16 @@ impl KeyStore {
     }
 
     fn replace(&self, keys: Vec<PublishedKey>) {
-        *self
-            .keys
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(keys);
+        *self.keys.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(keys);
     }
 
     /// Reads the key set and keeps the keys that verify RS256 or ES256 signatures.
     async fn fetch(&self) -> Result<Vec<PublishedKey>, KeyFetchError> {
         let uri = &self.jwks_uri;
-        let unreachable = |e: reqwest::Error| KeyFetchError::Unreachable {
-            uri: uri.clone(),
-            reason: root_cause(&e),
-        };
+        let unreachable = |e: reqwest::Error| KeyFetchError::Unreachable { uri: uri.clone(), reason: root_cause(&e) };
         let mut response = self.http.get(uri).send().await.map_err(unreachable)?;
         if !response.status().is_success() {
-            return Err(KeyFetchError::Status {
-                uri: uri.clone(),
-                status: response.status().as_u16(),
-            });
+            return Err(KeyFetchError::Status { uri: uri.clone(), status: response.status().as_u16() });
         }
         let mut body = Vec::new();
         while let Some(chunk) = response.chunk().await.map_err(unreachable)? {
@@ -173,10 +144,8 @@ impl KeyStore {
         struct KeySet {
             keys: Vec<serde_json::Value>,
         }
-        let set: KeySet = serde_json::from_slice(&body).map_err(|e| KeyFetchError::NotAKeySet {
-            uri: uri.clone(),
-            reason: e.to_string(),
-        })?;
+        let set: KeySet = serde_json::from_slice(&body)
+            .map_err(|e| KeyFetchError::NotAKeySet { uri: uri.clone(), reason: e.to_string() })?;
         // A key this server cannot use (another type, an encryption key, one it cannot parse) is skipped,
         // not fatal: providers publish such keys beside their signing keys.
         let keys: Vec<PublishedKey> = set.keys.into_iter().filter_map(usable_key).collect();
@@ -201,19 +170,11 @@ fn usable_key(value: serde_json::Value) -> Option<PublishedKey> {
         }
         _ => return None,
     };
-    if jwk
-        .common
-        .key_algorithm
-        .is_some_and(|named| named != key_alg)
-    {
+    if jwk.common.key_algorithm.is_some_and(|named| named != key_alg) {
         return None;
     }
     let key = DecodingKey::from_jwk(&jwk).ok()?;
-    Some(PublishedKey {
-        kid: jwk.common.key_id.clone(),
-        alg,
-        key,
-    })
+    Some(PublishedKey { kid: jwk.common.key_id.clone(), alg, key })
 }
 
 /// The innermost cause of an error (`Connection refused (os error 111)`), which says more than reqwest's

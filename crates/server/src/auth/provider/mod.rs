@@ -58,10 +58,7 @@ pub enum ProviderSetupError {
     #[error("--oidc-issuer {issuer}: its discovery document names no jwks_uri, so its signing keys are unknown")]
     NoKeys { issuer: String },
     #[error("--oidc-issuer {issuer}: its signing keys cannot be read: {source}")]
-    Keys {
-        issuer: String,
-        source: KeyFetchError,
-    },
+    Keys { issuer: String, source: KeyFetchError },
 }
 
 /// The caller a verified token names.
@@ -86,24 +83,13 @@ impl ProviderTokens {
     /// Discovers the issuer's endpoints and fetches its keys; fails when either cannot be done.
     pub async fn start(settings: ProviderSettings) -> Result<ProviderTokens, ProviderSetupError> {
         let issuer = normalise_issuer(&settings.issuer);
-        let provider =
-            Provider::discover(&issuer)
-                .await
-                .map_err(|source| ProviderSetupError::Discovery {
-                    issuer: issuer.clone(),
-                    source,
-                })?;
-        let jwks_uri = provider
-            .jwks_uri
-            .ok_or_else(|| ProviderSetupError::NoKeys {
-                issuer: issuer.clone(),
-            })?;
+        let provider = Provider::discover(&issuer)
+            .await
+            .map_err(|source| ProviderSetupError::Discovery { issuer: issuer.clone(), source })?;
+        let jwks_uri = provider.jwks_uri.ok_or_else(|| ProviderSetupError::NoKeys { issuer: issuer.clone() })?;
         let keys = KeyStore::start(&issuer, &jwks_uri)
             .await
-            .map_err(|source| ProviderSetupError::Keys {
-                issuer: issuer.clone(),
-                source,
-            })?;
+            .map_err(|source| ProviderSetupError::Keys { issuer: issuer.clone(), source })?;
         Ok(ProviderTokens {
             issuer,
             audience: settings.audience,
@@ -127,8 +113,7 @@ impl ProviderTokens {
     pub async fn verify(&self, token: &str) -> Result<TokenUser, TokenError> {
         let header = token::read_header(token)?;
         let key = self.keys.key_for(header.kid.as_deref(), header.alg).await?;
-        let claims =
-            token::verified_claims(token, &header, &key, &self.issuer, self.audience.as_deref())?;
+        let claims = token::verified_claims(token, &header, &key, &self.issuer, self.audience.as_deref())?;
         token::user_of(&claims, &self.groups_claim)
     }
 }

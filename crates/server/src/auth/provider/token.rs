@@ -15,21 +15,13 @@ use super::{TokenUser, CLOCK_LEEWAY};
 pub enum TokenError {
     #[error("the bearer token is a malformed JWT: {0}")]
     Malformed(String),
-    #[error(
-        "the token's algorithm {0} is not accepted: tokens must be signed with RS256 or ES256"
-    )]
+    #[error("the token's algorithm {0} is not accepted: tokens must be signed with RS256 or ES256")]
     AlgorithmNotAccepted(String),
-    #[error(
-        "the token's algorithm is not accepted for the key it names (published for another one)"
-    )]
+    #[error("the token's algorithm is not accepted for the key it names (published for another one)")]
     KeyMismatch,
-    #[error(
-        "the token names no signing key (kid) and the provider publishes several for its algorithm"
-    )]
+    #[error("the token names no signing key (kid) and the provider publishes several for its algorithm")]
     NoKeyId,
-    #[error(
-        "the token is signed with an unknown key: {issuer} publishes no key of that key id (kid)"
-    )]
+    #[error("the token is signed with an unknown key: {issuer} publishes no key of that key id (kid)")]
     UnknownKey { issuer: String },
     #[error("the token's signature is bad: it does not verify with the provider's key")]
     BadSignature,
@@ -66,24 +58,18 @@ pub(super) struct TokenHeader {
 pub(super) fn read_header(token: &str) -> Result<TokenHeader, TokenError> {
     let malformed = |why: &str| TokenError::Malformed(why.to_owned());
     let encoded = token.split('.').next().unwrap_or_default();
-    let bytes = URL_SAFE_NO_PAD
-        .decode(encoded)
-        .map_err(|_| malformed("its header is not base64url"))?;
+    let bytes = URL_SAFE_NO_PAD.decode(encoded).map_err(|_| malformed("its header is not base64url"))?;
     let header: Map<String, Value> =
         serde_json::from_slice(&bytes).map_err(|_| malformed("its header is not a JSON object"))?;
-    let alg = header
-        .get("alg")
-        .and_then(Value::as_str)
-        .ok_or_else(|| malformed("its header names no algorithm (alg)"))?;
+    let alg =
+        header.get("alg").and_then(Value::as_str).ok_or_else(|| malformed("its header names no algorithm (alg)"))?;
     let alg = match alg {
         "RS256" => Algorithm::RS256,
         "ES256" => Algorithm::ES256,
         other => return Err(TokenError::AlgorithmNotAccepted(shown_algorithm(other))),
     };
     if header.contains_key("crit") {
-        return Err(malformed(
-            "its header names critical extensions (crit) this server does not implement",
-        ));
+        return Err(malformed("its header names critical extensions (crit) this server does not implement"));
     }
     let kid = match header.get("kid") {
         None | Some(Value::Null) => None,
@@ -96,9 +82,7 @@ pub(super) fn read_header(token: &str) -> Result<TokenHeader, TokenError> {
 /// An algorithm name as a message may show it: a short registered-looking name as written, anything
 /// else (which could be any text a caller chose) not at all.
 fn shown_algorithm(alg: &str) -> String {
-    let plain = !alg.is_empty()
-        && alg.len() <= 16
-        && alg.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    let plain = !alg.is_empty() && alg.len() <= 16 && alg.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
     if plain {
         format!("`{alg}`")
     } else {
@@ -132,34 +116,24 @@ pub(super) fn verified_claims(
         }
     }
     let data =
-        jsonwebtoken::decode::<Map<String, Value>>(token, key, &validation).map_err(|e| match e
-            .into_kind()
-        {
+        jsonwebtoken::decode::<Map<String, Value>>(token, key, &validation).map_err(|e| match e.into_kind() {
             ErrorKind::InvalidSignature => TokenError::BadSignature,
             ErrorKind::ExpiredSignature => TokenError::Expired,
             ErrorKind::ImmatureSignature => TokenError::NotYetValid,
             ErrorKind::InvalidIssuer => TokenError::OtherIssuer(issuer.to_owned()),
-            ErrorKind::InvalidAudience => {
-                TokenError::OtherAudience(audience.unwrap_or_default().to_owned())
-            }
+            ErrorKind::InvalidAudience => TokenError::OtherAudience(audience.unwrap_or_default().to_owned()),
             ErrorKind::InvalidAlgorithm => TokenError::KeyMismatch,
             ErrorKind::MissingRequiredClaim(claim) => TokenError::MissingClaim(claim),
             ErrorKind::InvalidClaimFormat(claim) => {
                 TokenError::Malformed(format!("its `{claim}` claim is not a number of seconds"))
             }
-            ErrorKind::Base64(_)
-            | ErrorKind::Json(_)
-            | ErrorKind::Utf8(_)
-            | ErrorKind::InvalidToken => {
+            ErrorKind::Base64(_) | ErrorKind::Json(_) | ErrorKind::Utf8(_) | ErrorKind::InvalidToken => {
                 TokenError::Malformed("its payload or signature cannot be read".to_owned())
             }
             _ => TokenError::BadSignature,
         })?;
     // Keycloak signs ID tokens with the same keys and marks each kind in `typ`; only access tokens grant access.
-    if matches!(
-        data.claims.get("typ").and_then(Value::as_str),
-        Some("ID" | "Refresh" | "Logout")
-    ) {
+    if matches!(data.claims.get("typ").and_then(Value::as_str), Some("ID" | "Refresh" | "Logout")) {
         return Err(TokenError::NotAnAccessToken);
     }
     Ok(data.claims)
@@ -167,27 +141,11 @@ pub(super) fn verified_claims(
 
 /// The user and groups verified claims name: `preferred_username`, else `sub`; the groups claim as a list
 /// of strings (a single string counts as one group; anything else as none).
-pub(super) fn user_of(
-    claims: &Map<String, Value>,
-    groups_claim: &str,
-) -> Result<TokenUser, TokenError> {
-    let named = |claim: &str| {
-        claims
-            .get(claim)
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-    };
-    let name = named("preferred_username")
-        .or_else(|| named("sub"))
-        .ok_or(TokenError::NoUser)?
-        .to_owned();
+pub(super) fn user_of(claims: &Map<String, Value>, groups_claim: &str) -> Result<TokenUser, TokenError> {
+    let named = |claim: &str| claims.get(claim).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
+    let name = named("preferred_username").or_else(|| named("sub")).ok_or(TokenError::NoUser)?.to_owned();
     let groups = match claims.get(groups_claim) {
-        Some(Value::Array(items)) => items
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_owned)
-            .collect(),
+        Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
         Some(Value::String(group)) => vec![group.clone()],
         _ => Vec::new(),
     };
@@ -204,79 +162,31 @@ mod tests {
 
     #[test]
     fn only_rs256_and_es256_headers_are_read() {
-        assert_eq!(
-            header_of(r#"{"alg":"RS256","kid":"a"}"#)
-                .unwrap()
-                .kid
-                .as_deref(),
-            Some("a")
-        );
-        assert!(matches!(
-            header_of(r#"{"alg":"ES256"}"#).unwrap().alg,
-            Algorithm::ES256
-        ));
-        for (alg, shown) in [
-            ("none", "`none`"),
-            ("HS256", "`HS256`"),
-            ("PS256", "`PS256`"),
-            ("<b>x</b>", "in its header"),
-        ] {
+        assert_eq!(header_of(r#"{"alg":"RS256","kid":"a"}"#).unwrap().kid.as_deref(), Some("a"));
+        assert!(matches!(header_of(r#"{"alg":"ES256"}"#).unwrap().alg, Algorithm::ES256));
+        for (alg, shown) in
+            [("none", "`none`"), ("HS256", "`HS256`"), ("PS256", "`PS256`"), ("<b>x</b>", "in its header")]
+        {
             let err = header_of(&format!(r#"{{"alg":"{alg}"}}"#)).unwrap_err();
             assert_eq!(err, TokenError::AlgorithmNotAccepted(shown.to_owned()));
         }
-        assert!(matches!(
-            header_of(r#"{"typ":"JWT"}"#),
-            Err(TokenError::Malformed(_))
-        ));
-        assert!(matches!(
-            header_of(r#"{"alg":"RS256","kid":7}"#),
-            Err(TokenError::Malformed(_))
-        ));
-        assert!(matches!(
-            header_of(r#"{"alg":"RS256","crit":["b64"]}"#),
-            Err(TokenError::Malformed(_))
-        ));
-        assert!(matches!(
-            read_header("%%%.e30."),
-            Err(TokenError::Malformed(_))
-        ));
+        assert!(matches!(header_of(r#"{"typ":"JWT"}"#), Err(TokenError::Malformed(_))));
+        assert!(matches!(header_of(r#"{"alg":"RS256","kid":7}"#), Err(TokenError::Malformed(_))));
+        assert!(matches!(header_of(r#"{"alg":"RS256","crit":["b64"]}"#), Err(TokenError::Malformed(_))));
+        assert!(matches!(read_header("%%%.e30."), Err(TokenError::Malformed(_))));
     }
 
     #[test]
     fn the_user_is_preferred_username_else_sub() {
         let claims = |v: Value| v.as_object().unwrap().clone();
         let user = user_of(
-            &claims(
-                serde_json::json!({"sub": "1", "preferred_username": "ana", "groups": ["/a", 3]}),
-            ),
+            &claims(serde_json::json!({"sub": "1", "preferred_username": "ana", "groups": ["/a", 3]})),
             "groups",
         )
         .unwrap();
-        assert_eq!(
-            user,
-            TokenUser {
-                name: "ana".into(),
-                groups: vec!["/a".into()]
-            }
-        );
-        let user = user_of(
-            &claims(serde_json::json!({"sub": "1", "roles": "b"})),
-            "roles",
-        )
-        .unwrap();
-        assert_eq!(
-            user,
-            TokenUser {
-                name: "1".into(),
-                groups: vec!["b".into()]
-            }
-        );
-        assert_eq!(
-            user_of(
-                &claims(serde_json::json!({"preferred_username": " "})),
-                "groups"
-            ),
-            Err(TokenError::NoUser)
-        );
+        assert_eq!(user, TokenUser { name: "ana".into(), groups: vec!["/a".into()] });
+        let user = user_of(&claims(serde_json::json!({"sub": "1", "roles": "b"})), "roles").unwrap();
+        assert_eq!(user, TokenUser { name: "1".into(), groups: vec!["b".into()] });
+        assert_eq!(user_of(&claims(serde_json::json!({"preferred_username": " "})), "groups"), Err(TokenError::NoUser));
     }
 }
