@@ -38,20 +38,11 @@ pub fn import_concepts(
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let mut in_batch = 0;
         while in_batch < BATCH {
-            let Some((number, text)) = lines.next_text(&mut report, on_progress)? else {
+            let Some((_, concept)) =
+                lines.next_record::<IncomingConcept>(&mut report, on_progress, ("concept", "uri"), |r| &r.uri)?
+            else {
                 done = true;
                 break;
-            };
-            let concept = match serde_json::from_str::<IncomingConcept>(&text) {
-                Ok(c) if c.uri.trim().is_empty() => {
-                    report.skip(number, "concept has an empty uri".into());
-                    continue;
-                }
-                Ok(c) => c,
-                Err(e) => {
-                    report.skip(number, format!("not a concept: {e}"));
-                    continue;
-                }
             };
             let label = concept.label.unwrap_or_else(|| concept.uri.clone());
             tx.prepare_cached(

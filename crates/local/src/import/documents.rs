@@ -113,20 +113,11 @@ fn import_lines(
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let mut in_batch = 0;
         while in_batch < BATCH {
-            let Some((number, text)) = lines.next_text(&mut report, on_progress)? else {
+            let Some((_, doc)) =
+                lines.next_record::<Incoming>(&mut report, on_progress, ("document", "id"), |r| &r.id)?
+            else {
                 done = true;
                 break;
-            };
-            let doc = match serde_json::from_str::<Incoming>(&text) {
-                Ok(doc) if doc.id.trim().is_empty() => {
-                    report.skip(number, "document has an empty id".into());
-                    continue;
-                }
-                Ok(doc) => doc,
-                Err(e) => {
-                    report.skip(number, format!("not a document: {e}"));
-                    continue;
-                }
             };
             write_document(&tx, search_space, doc, &mut seen)?;
             report.imported += 1;

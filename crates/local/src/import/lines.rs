@@ -3,6 +3,8 @@
 
 use std::io::{BufRead, Read};
 
+use serde::de::DeserializeOwned;
+
 use super::ImportReport;
 
 /// Longest line accepted (16 MiB); a longer one is reported and skipped.
@@ -69,6 +71,28 @@ impl<R: BufRead> Lines<R> {
                 Line::Text(text) => return Ok(Some((number, text))),
                 Line::TooLong => report.skip(number, format!("line is longer than {MAX_LINE} bytes")),
                 Line::NotUtf8 => report.skip(number, "line is not valid UTF-8".into()),
+            }
+        }
+        Ok(None)
+    }
+
+    /// The next line that is a `T` (a JSON object) with a non-blank `key`, with its number. Lines that are not
+    /// ("not a {what}: …", "{what} has an empty {key_name}") are reported in `report` and skipped, as
+    /// [`Lines::next_text`] does with lines that are not text. `None` at the end of input.
+    pub(crate) fn next_record<T: DeserializeOwned>(
+        &mut self,
+        report: &mut ImportReport,
+        on_progress: &mut dyn FnMut(u64),
+        (what, key_name): (&str, &str),
+        key: impl Fn(&T) -> &str,
+    ) -> std::io::Result<Option<(u64, T)>> {
+        while let Some((number, text)) = self.next_text(report, on_progress)? {
+            match serde_json::from_str::<T>(&text) {
+                Ok(record) if key(&record).trim().is_empty() => {
+                    report.skip(number, format!("{what} has an empty {key_name}"))
+                }
+                Ok(record) => return Ok(Some((number, record))),
+                Err(e) => report.skip(number, format!("not a {what}: {e}")),
             }
         }
         Ok(None)
