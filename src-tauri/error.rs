@@ -40,3 +40,24 @@ impl From<studio_sync::SyncError> for IpcError {
         }
     }
 }
+
+impl From<crate::StartError> for IpcError {
+    fn from(e: crate::StartError) -> Self {
+        match e {
+            crate::StartError::Store(s) => s.into(),
+            crate::StartError::Read(b) => b.into(),
+            crate::StartError::Settings(i) => i,
+            other => IpcError::new(ErrorCode::Storage, other.to_string()),
+        }
+    }
+}
+
+impl From<crate::store::RecoverError> for IpcError {
+    fn from(e: crate::store::RecoverError) -> Self {
+        match e {
+            crate::store::RecoverError::NotNeeded => IpcError::new(ErrorCode::Conflict, e.to_string()),
+            crate::store::RecoverError::Store(s) => s.into(),
+            crate::store::RecoverError::Start(s) => s.into(),
+        }
+    }
+}

@@ -11,6 +11,7 @@ mod error;
 mod prefs;
 pub mod secrets;
 mod state;
+pub mod store;
 mod work;
 
 use std::path::PathBuf;
@@ -18,11 +19,12 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use studio_local::{LocalBackend, Store, StoreError};
+use studio_local::{LocalBackend, StoreError};
 use studio_model::{Backend, BackendError};
 use tauri::{App, Emitter, Manager, Runtime, WebviewUrl, WebviewWindowBuilder, WindowEvent};
 
 use browser::{Browser, Opener, SystemBrowser};
+pub use commands::store::{BackupSettings, Folder};
 pub use commands::sync::ConnectionState;
 use connections::ConnectionStore;
 pub use error::IpcError;
@@ -55,9 +57,8 @@ pub enum StartError {
     Settings(IpcError),
 }
 
-/// Opens the store, loading the demo search space when the store is new (no configurations, no documents).
-pub fn open_local(data_dir: &std::path::Path) -> Result<LocalBackend, StartError> {
-    let local = LocalBackend::new(Store::open_dir(data_dir)?);
+/// Loads the demo search space into `local` when the store is new (no configurations, no documents).
+pub fn with_demo(local: LocalBackend) -> Result<LocalBackend, StartError> {
     let fresh = tauri::async_runtime::block_on(async {
         let list = local.list_configurations().await?;
         let spaces = local.search_spaces().await?;
@@ -97,15 +98,15 @@ pub fn install_state<R: Runtime, M: Manager<R>>(
     install_state_with(app, data_dir, ShellOptions::default())
 }
 
-/// Registers the backend, connections, preferences and task list for the store in `data_dir`, with the
-/// connection that was current last time in use. Returns the preferences' window geometry.
+/// Registers the preferences, connections, task list and the store's launch state for the store in
+/// `data_dir`; when the store opens healthy, also the backend (with the connection that was current last
+/// time) and the store's backups. A damaged store is no error here: the launch state says so, and the UI
+/// shows the recovery screen. Returns the preferences' window geometry.
 pub fn install_state_with<R: Runtime, M: Manager<R>>(
     app: &M,
     data_dir: &std::path::Path,
     options: ShellOptions,
 ) -> Result<Option<Geometry>, StartError> {
-    let local = open_local(data_dir)?;
-    let slot = BackendSlot::new(local, data_dir.to_owned());
     let prefs = Prefs::open(app.app_handle(), data_dir).map_err(StartError::Settings)?;
     let opener = Arc::clone(&options.opener);
     let connections = tauri::async_runtime::block_on(ConnectionStore::open(
@@ -115,23 +116,27 @@ pub fn install_state_with<R: Runtime, M: Manager<R>>(
         options.browser_wait,
     ))
     .map_err(StartError::Settings)?;
-    connections.restore(&slot);
     let geometry = prefs.geometry();
     let events = app.app_handle().clone();
-    app.manage(slot);
     app.manage(prefs);
     app.manage(connections);
     app.manage(Browser(opener));
     app.manage(Tasks::new(Arc::new(move |progress| {
         let _ = events.emit(work::PROGRESS_EVENT, progress);
     })));
+    app.manage(store::StoreLife::default());
+    store::launch(app, data_dir)?;
     Ok(geometry)
 }
 
-/// Waits for what the shell still writes in the background (a renewed refresh token), before the app ends.
+/// Waits for what the shell still writes in the background (a renewed refresh token), then takes the exit
+/// backup and closes the store, before the app ends.
 pub fn finish_writes<R: Runtime, M: Manager<R>>(app: &M) {
     if let Some(connections) = app.try_state::<ConnectionStore>() {
         tauri::async_runtime::block_on(connections.flush());
+    }
+    if let Some(life) = app.try_state::<store::StoreLife>() {
+        life.close();
     }
 }
 

@@ -44,4 +44,9 @@ command_list![
     connections::sign_out,
     copy::copy_plan,
     copy::copy_configuration,
+    store::store_status,
+    store::recover_store,
+    store::open_store_as_is,
+    store::open_folder,
+    store::backup_settings,
 ];

@@ -11,6 +11,7 @@ pub mod files;
 pub mod links;
 pub mod search;
 pub mod settings;
+pub mod store;
 pub mod sync;
 pub mod tasks;
 

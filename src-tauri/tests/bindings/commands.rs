@@ -9,7 +9,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use search_studio::connections::{ConnectionInput, Connections, SignInInput};
-use search_studio::{ConnectionState, Settings, Theme};
+use search_studio::store::{RecoverReport, StoreStatus};
+use search_studio::{BackupSettings, ConnectionState, Folder, Settings, Theme};
 use studio_model::{
     Configuration, ConfigurationList, Document, LogEntry, Offers, RecommendQuery, Recommendations, SearchRequest,
     SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
@@ -62,6 +63,10 @@ fn type_names() -> BTreeMap<&'static str, String> {
         ConnectionState,
         Settings,
         Theme,
+        StoreStatus,
+        RecoverReport,
+        Folder,
+        BackupSettings,
     ]
 }
 
@@ -181,8 +186,8 @@ fn wrapper(source: &syn::File, module: &str, name: &str, types: &mut TypeWriter)
     for input in &function.sig.inputs {
         let FnArg::Typed(arg) = input else { panic!("{context}: a command takes no self") };
         if let Type::Path(p) = arg.ty.as_ref() {
-            if p.path.segments.last().is_some_and(|s| s.ident == "State") {
-                continue; // the shell's own state, not sent by the UI
+            if p.path.segments.last().is_some_and(|s| s.ident == "State" || s.ident == "AppHandle") {
+                continue; // the shell's own state and handle, not sent by the UI
             }
         }
         let Pat::Ident(ident) = arg.pat.as_ref() else { panic!("{context}: an argument without a plain name") };

@@ -9,7 +9,8 @@ use std::path::PathBuf;
 
 use search_studio::connections::{Connection, ConnectionInput, Connections, SignInInput, SignInMethod};
 use search_studio::secrets::SecretStorage;
-use search_studio::{ConnectionState, Progress, Settings, Theme};
+use search_studio::store::{Policy, RecoverReport, StoreStatus};
+use search_studio::{BackupSettings, ConnectionState, Folder, Progress, Settings, Theme};
 use studio_remote::oidc::DEFAULT_CLIENT_ID;
 use studio_sync::CopyPlan;
 use ts_rs::TS;
@@ -34,6 +35,10 @@ fn generated() -> String {
         Settings::decl(&cfg),
         Progress::decl(&cfg),
         ConnectionState::decl(&cfg),
+        StoreStatus::decl(&cfg),
+        RecoverReport::decl(&cfg),
+        Folder::decl(&cfg),
+        BackupSettings::decl(&cfg),
     ];
     for decl in decls {
         out.push_str("\nexport ");
@@ -53,6 +58,12 @@ fn generated() -> String {
          export const SIGN_IN_METHODS_WITH_PROVIDER: readonly SignInMethod[] = {};\n",
         serde_json::to_string(DEFAULT_CLIENT_ID).unwrap(),
         serde_json::to_string(&with_provider).unwrap(),
+    ));
+    out.push_str(&format!(
+        "\n/** Which automatic backups of the store are kept: the newest `keepLast`, and the newest of each of the last `dailyDays` days. */\n\
+         export const BACKUP_POLICY = {{ keepLast: {}, dailyDays: {} }} as const;\n",
+        Policy::KEEP_LAST,
+        Policy::DAILY_DAYS,
     ));
     out
 }

@@ -129,6 +129,15 @@ impl Harness {
         harness_with(dir, browser_wait, keyring)
     }
 
+    /// The app quits as on a clean exit (its writes finished, the store closed); answers its data directory.
+    pub fn quit(self) -> tempfile::TempDir {
+        search_studio::finish_writes(&self.app);
+        let Harness { app, window, dir, .. } = self;
+        drop(window);
+        drop(app);
+        dir
+    }
+
     /// Saves a connection to the server at `url` that sends `token`, and answers its id.
     pub fn add_token_connection(&self, name: &str, url: &str, token: &str) -> String {
         let saved =

@@ -43,6 +43,23 @@ export class Studio {
   #bases: Record<number, Configuration> = {};
   /** What was last written for each kept draft, so that unchanged drafts are not written again. */
   #kept = new Map<number, string>();
+  /** Configurations whose edits could not be written as drafts (a full disk). */
+  #unwritten = new Set<number>();
+  /**
+   * Said for as long as some edit is kept only in memory: its draft could not be written and it is not saved.
+   * It goes once a save or a draft write of each such configuration succeeds.
+   */
+  unwrittenNotice: string | null = $state(null);
+
+  #noteWritten(id: number) {
+    this.#unwritten.delete(id);
+    if (this.#unwritten.size === 0) this.unwrittenNotice = null;
+  }
+
+  #noteUnwritten(id: number, e: unknown) {
+    this.#unwritten.add(id);
+    this.unwrittenNotice = `Your changes are not saved to disk: ${BackendError.from(e).message}; they are kept while the app is open.`;
+  }
 
   constructor(backend: Backend) {
     this.#unwatched = backend;
@@ -99,8 +116,11 @@ export class Studio {
       try {
         if (json) await this.backend.saveDraft(id, draft.body(), this.#base(draft));
         else await this.backend.discardDraft(id);
-      } catch {
+        this.#noteWritten(id);
+      } catch (e) {
         this.#kept.delete(id);
+        // An edit whose draft cannot be written lives only in this window now; a clean one has nothing to lose.
+        if (json) this.#noteUnwritten(id, e);
       }
     }
   }
@@ -314,6 +334,7 @@ export class Studio {
       const outcome = answer.outcome;
       delete this.#bases[id];
       draft.markSaved(sentJson, outcome.config, outcome.errors);
+      if (!draft.dirty) this.#noteWritten(id);
       this.configurations = this.configurations.map((c) => (c.id === id ? outcome.config : c));
       const n = outcome.errors.length;
       this.say(

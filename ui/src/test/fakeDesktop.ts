@@ -5,7 +5,9 @@
 import { vi } from 'vitest';
 import type { Backend, Desktop, DesktopSettings, Prefs, TaskProgress, Workspace } from '../lib/backend/Backend';
 import { BackendError } from '../lib/backend/Backend';
-import type { Connection, Connections, ConnectionInput, CopyOutcome, CopyPlan } from '../lib/types/desktop';
+import type {
+  BackupSettings, Connection, Connections, ConnectionInput, CopyOutcome, CopyPlan, Folder, RecoverReport, StoreStatus,
+} from '../lib/types/desktop';
 import type { FakeBackend } from './fakeBackend';
 
 export const LOCAL: Connection = {
@@ -53,6 +55,13 @@ export function fakeDesktop(connections: Connection[] = [LOCAL], current = conne
   };
 
   const desktop = {
+    storeStatus: vi.fn(async (): Promise<StoreStatus> => ({ state: 'ready' })),
+    recoverStore: vi.fn(async (): Promise<RecoverReport> => {
+      throw new BackendError('internal', 'not in this test');
+    }),
+    openStoreAsIs: vi.fn(async () => {}),
+    openFolder: vi.fn(async (_folder: Folder) => {}),
+    backupSettings: vi.fn(async (): Promise<BackupSettings> => ({ folder: `${settings.dataDir}/backups`, count: 0, newest: null })),
     getSettings: vi.fn(async () => ({ ...settings })),
     pickFile: vi.fn(async () => '/data/news.jsonl'),
     startImport: vi.fn(async () => 7),

@@ -21,7 +21,8 @@ import type {
 import { ERROR_STATUS } from '../types/generated';
 import type { HistoryEntry, ImportedConfig, PublishOutcome } from '../types/sync';
 import type {
-  ConnectionState, Connections, ConnectionInput, CopyOutcome, CopyPlan, DesktopSettings, SignInInput, TaskProgress, Theme,
+  BackupSettings, ConnectionState, Connections, ConnectionInput, CopyOutcome, CopyPlan, DesktopSettings, Folder, RecoverReport,
+  SignInInput, StoreStatus, TaskProgress, Theme,
 } from '../types/desktop';
 
 /** The desktop shell's own types, generated from its Rust types. */
@@ -125,8 +126,19 @@ export interface Backend extends Api, Workspace {
   readonly desktop?: Desktop;
 }
 
-/** What only the desktop app can do: files, long work, connections and their sign-in, copying, links. */
+/** What only the desktop app can do: files, long work, connections and their sign-in, copying, links, the local
+ * store's health and backups. */
 export interface Desktop {
+  /** What the launch found: the local store open, damaged, or behind its newest backup. */
+  storeStatus(): Promise<StoreStatus>;
+  /** Recovers a damaged local store and opens the recovered one; answers what was saved. */
+  recoverStore(): Promise<RecoverReport>;
+  /** Goes on with a store that is behind its newest backup, as it is. */
+  openStoreAsIs(): Promise<void>;
+  /** Opens the data directory, or its backups folder, in the system's file manager. */
+  openFolder(folder: Folder): Promise<void>;
+  /** Where the automatic backups are, how many, and when the newest was taken. */
+  backupSettings(): Promise<BackupSettings>;
   /** The settings, for their data directory. */
   getSettings(): Promise<DesktopSettings>;
   /** Opens the system's file dialog; null when the user cancelled. */

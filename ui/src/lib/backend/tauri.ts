@@ -27,6 +27,11 @@ function kept(draft: JsonValue, base: JsonValue | null): KeptDraft {
 }
 
 const desktop: Desktop = {
+  storeStatus: shell.storeStatus,
+  recoverStore: shell.recoverStore,
+  openStoreAsIs: shell.openStoreAsIs,
+  openFolder: shell.openFolder,
+  backupSettings: shell.backupSettings,
   getSettings: shell.getSettings,
   async pickFile() {
     const chosen = await open({

@@ -4,7 +4,7 @@
 
 import type { Configuration, ConfigurationList, Document, LogEntry, Offers, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome } from './generated';
 import type { DraftRecord, HistoryEntry, ImportedConfig, PublishOutcome } from './sync';
-import type { ConnectionInput, ConnectionState, Connections, CopyPlan, DesktopSettings, SignInInput, Theme } from './desktop';
+import type { BackupSettings, ConnectionInput, ConnectionState, Connections, CopyPlan, DesktopSettings, Folder, RecoverReport, SignInInput, StoreStatus, Theme } from './desktop';
 
 /** Calls a command of the desktop shell with its arguments by name; answers what the command answers. */
 export type Invoke = <T>(command: string, args: Record<string, unknown>) => Promise<T>;
@@ -63,6 +63,19 @@ export function shellCommands(invoke: Invoke) {
     copyPlan: (target: string, id: number, targetId: number | null): Promise<CopyPlan> => invoke<CopyPlan>('copy_plan', { target, id, targetId }),
     /** Creates configuration `id` on connection `target`, or updates `target_id` there if it is still `base`. */
     copyConfiguration: (target: string, id: number, targetId: number | null, base: Configuration | null): Promise<PublishOutcome> => invoke<PublishOutcome>('copy_configuration', { target, id, targetId, base }),
+    /** What the launch found: the store open, damaged, or behind its newest backup. */
+    storeStatus: (): Promise<StoreStatus> => invoke<StoreStatus>('store_status', {}),
+    /**
+     * Recovers the damaged store (a background task reporting progress) and opens the recovered one; answers
+     * what was saved.
+     */
+    recoverStore: (): Promise<RecoverReport> => invoke<RecoverReport>('recover_store', {}),
+    /** Goes on with a store that is behind its newest backup, as it is. */
+    openStoreAsIs: (): Promise<void> => invoke<void>('open_store_as_is', {}),
+    /** Opens a folder of the data directory in the system's file manager. */
+    openFolder: (folder: Folder): Promise<void> => invoke<void>('open_folder', { folder }),
+    /** Where the automatic backups are, how many, and when the newest was taken. */
+    backupSettings: (): Promise<BackupSettings> => invoke<BackupSettings>('backup_settings', {}),
   };
 }
 

@@ -120,6 +120,26 @@ backend: string, online: boolean,
  */
 message: string | null, };
 
+export type StoreStatus = { "state": "ready" } | { "state": "damaged", file: string, problem: string, message: string, dataDir: string, } | { "state": "behindBackup", configurations: Array<string>, dataDir: string, };
+
+export type RecoverReport = { movedAside: Array<string>, configurations: number, drafts: number, versions: number, history: number, fromBackup: number, documents: number, reimport: Array<string>, };
+
+export type Folder = "data" | "backups";
+
+export type BackupSettings = { 
+/**
+ * Where they are kept.
+ */
+folder: string, 
+/**
+ * How many there are now.
+ */
+count: number, 
+/**
+ * When the newest was taken (RFC 3339), if there is one.
+ */
+newest: string | null, };
+
 /** What a copy answers: published, or a conflict when the target changed after the plan. */
 export type CopyOutcome = PublishOutcome;
 
@@ -128,3 +148,6 @@ export const DEFAULT_CLIENT_ID = "ppt";
 
 /** The sign-in methods that go through an OpenID Connect provider (they need its issuer URL and a client id). */
 export const SIGN_IN_METHODS_WITH_PROVIDER: readonly SignInMethod[] = ["password","browser"];
+
+/** Which automatic backups of the store are kept: the newest `keepLast`, and the newest of each of the last `dailyDays` days. */
+export const BACKUP_POLICY = { keepLast: 20, dailyDays: 7 } as const;
