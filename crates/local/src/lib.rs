@@ -5,10 +5,13 @@
 //! SQLite is the source of truth; nothing here keeps state that a restart could not rebuild from it.
 
 mod backend;
+pub mod backup;
+pub mod check;
 mod configs;
 pub mod demo;
 mod error;
 mod import;
+pub mod recover;
 pub mod search;
 mod store;
 
