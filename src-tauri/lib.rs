@@ -153,6 +153,7 @@ fn setup<R: Runtime>(app: &mut App<R>) -> Result<(), Box<dyn std::error::Error>>
         builder = builder.inner_size(g.width.max(900.0), g.height.max(600.0)).position(g.x, g.y);
     }
     let window = builder.build()?;
+    end_on_signals(app.handle().clone());
     let handle = window.clone();
     window.on_window_event(move |event| {
         if matches!(event, WindowEvent::CloseRequested { .. } | WindowEvent::Resized(_) | WindowEvent::Moved(_)) {
@@ -160,6 +161,24 @@ fn setup<R: Runtime>(app: &mut App<R>) -> Result<(), Box<dyn std::error::Error>>
         }
     });
     Ok(())
+}
+
+/// SIGTERM and SIGINT end the app as closing its window does: the exit backup is taken and the store closed
+/// (`RunEvent::Exit`), instead of the process ending where it stands.
+fn end_on_signals<R: Runtime>(app: tauri::AppHandle<R>) {
+    #[cfg(unix)]
+    tauri::async_runtime::spawn(async move {
+        use tokio::signal::unix::{signal, SignalKind};
+        let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
+            tracing::warn!("cannot listen for SIGTERM and SIGINT; they end the app without closing the store");
+            return;
+        };
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+        app.exit(0);
+    });
 }
 
 fn remember_geometry<R: Runtime>(window: &tauri::WebviewWindow<R>) {

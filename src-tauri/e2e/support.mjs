@@ -170,3 +170,52 @@ export function defaultBrowser(dir, program) {
   writeFileSync(join(xdg, 'config/mimeapps.list'), '[Default Applications]\nx-scheme-handler/https=test-browser.desktop\nx-scheme-handler/http=test-browser.desktop\n');
   return { XDG_DATA_HOME: join(xdg, 'data'), XDG_CONFIG_HOME: join(xdg, 'config') };
 }
+
+/** The ids of the app's processes started under a driver (tauri-driver → WebKitWebDriver → app). */
+export function appPids(driver) {
+  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => l.trim().match(/^(\d+)\s+(\d+)\s+(.*)$/))
+    .filter(Boolean)
+    .map(([, p, pp, args]) => ({ pid: Number(p), ppid: Number(pp), args }));
+  const under = new Set([driver.pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const r of rows) if (under.has(r.ppid) && !under.has(r.pid)) (under.add(r.pid), (grew = true));
+  }
+  return rows.filter((r) => under.has(r.pid) && r.args.startsWith(app)).map((r) => r.pid);
+}
+
+/** Closes the app's window as a user does, and waits until the app has ended (its exit work done). */
+export async function closeWindow(session, driver) {
+  const pids = appPids(driver);
+  if (pids.length === 0) throw new Error('the app is not running');
+  await session.cmd('DELETE', '/window').catch(() => {});
+  await waitUntil(() => appPids(driver).length === 0, 'the app to end after its window was closed', 60000);
+}
+
+/**
+ * Damages SQLite file `file` as a fault would: `header` overwrites its first 100 bytes; `table` overwrites
+ * the pages holding table `name` (found with SQLite's dbstat) with garbage.
+ */
+export function damage(file, how, name = 'configurations') {
+  const script = `
+import sqlite3, sys
+path, how, name = sys.argv[1], sys.argv[2], sys.argv[3]
+if how == 'header':
+    offsets, size = [0], 100
+else:
+    c = sqlite3.connect(path)
+    size = c.execute('PRAGMA page_size').fetchone()[0]
+    pages = [r[0] for r in c.execute('SELECT pageno FROM dbstat WHERE name = ?', (name,))]
+    c.close()
+    if not pages:
+        sys.exit('no pages of ' + name + ' in ' + path)
+    offsets = [(p - 1) * size for p in pages]
+with open(path, 'r+b') as f:
+    for o in offsets:
+        f.seek(o)
+        f.write(bytes((i * 37 + 11) % 256 for i in range(size)))
+`;
+  execFileSync('python3', ['-c', script, file, how, name]);
+}

@@ -20,10 +20,10 @@ use crate::connections::ConnectionStore;
 use crate::state::BackendSlot;
 use crate::StartError;
 
-pub use standin::backup::{self, Backups, Policy};
-pub use standin::check;
 use standin::damage;
-pub use standin::recover::{self, RecoverReport};
+pub use studio_local::backup::{self, Backups, Policy};
+pub use studio_local::check;
+pub use studio_local::recover::{self, RecoverReport};
 
 /// What the app found when it opened the local store, for the UI to show the editor or the recovery screen.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -117,11 +117,8 @@ pub fn launch<R: Runtime, M: Manager<R>>(app: &M, data_dir: &Path) -> Result<(),
 
 /// The configurations whose newest backup is newer than the store's copy (none without backups).
 fn behind_backup(data_dir: &Path) -> Vec<String> {
-    if backup::list(data_dir).is_empty() {
-        return Vec::new();
-    }
-    match check::check(data_dir) {
-        Ok(report) => report.newer_in_backup.iter().map(|n| format!("{} (configuration {})", n.title, n.id)).collect(),
+    match check::compare_with_backup(data_dir) {
+        Ok(newer) => newer.iter().map(|n| format!("{} (configuration {})", n.title, n.id)).collect(),
         Err(e) => {
             tracing::warn!("cannot compare the store with its newest backup: {e}");
             Vec::new()

@@ -122,7 +122,19 @@ message: string | null, };
 
 export type StoreStatus = { "state": "ready" } | { "state": "damaged", file: string, problem: string, message: string, dataDir: string, } | { "state": "behindBackup", configurations: Array<string>, dataDir: string, };
 
-export type RecoverReport = { movedAside: Array<string>, configurations: number, drafts: number, versions: number, history: number, fromBackup: number, documents: number, reimport: Array<string>, };
+export type RecoverReport = { 
+/**
+ * The damaged files, under their new names.
+ */
+movedAside: Array<string>, configurations: number, drafts: number, versions: number, history: number, 
+/**
+ * Configurations whose copy came from the backup (the store had lost it or its last changes).
+ */
+fromBackup: number, documents: number, 
+/**
+ * Search spaces that lost documents: import (or pull) them again.
+ */
+reimport: Array<string>, };
 
 export type Folder = "data" | "backups";
 
