@@ -186,11 +186,68 @@ export function appPids(driver) {
   return rows.filter((r) => under.has(r.pid) && r.args.startsWith(app)).map((r) => r.pid);
 }
 
+/**
+ * Asks the X window titled `title` to close as a window manager does when its close button is clicked (a
+ * WM_DELETE_WINDOW client message; Xvfb runs no window manager). WebDriver's "close window" is no stand-in:
+ * WebKitWebDriver then ends the app without the app's own exit.
+ */
+const CLOSE_WINDOW = `
+import ctypes, ctypes.util, sys
+x = ctypes.cdll.LoadLibrary(ctypes.util.find_library('X11'))
+x.XOpenDisplay.restype = ctypes.c_void_p
+x.XOpenDisplay.argtypes = [ctypes.c_char_p]
+x.XDefaultRootWindow.restype = ctypes.c_ulong
+x.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
+x.XInternAtom.restype = ctypes.c_ulong
+x.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+x.XQueryTree.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(ctypes.c_ulong), ctypes.POINTER(ctypes.c_ulong), ctypes.POINTER(ctypes.POINTER(ctypes.c_ulong)), ctypes.POINTER(ctypes.c_uint)]
+x.XFetchName.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(ctypes.c_char_p)]
+x.XSendEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_long, ctypes.c_void_p]
+x.XFlush.argtypes = [ctypes.c_void_p]
+
+class ClientMessage(ctypes.Structure):
+    _fields_ = [('type', ctypes.c_int), ('serial', ctypes.c_ulong), ('send_event', ctypes.c_int),
+                ('display', ctypes.c_void_p), ('window', ctypes.c_ulong), ('message_type', ctypes.c_ulong),
+                ('format', ctypes.c_int), ('l', ctypes.c_long * 5)]
+class Event(ctypes.Union):
+    _fields_ = [('xclient', ClientMessage), ('pad', ctypes.c_long * 24)]
+
+title = sys.argv[1].encode()
+dpy = x.XOpenDisplay(None)
+if not dpy:
+    sys.exit('cannot open the display')
+protocols = x.XInternAtom(dpy, b'WM_PROTOCOLS', 0)
+delete = x.XInternAtom(dpy, b'WM_DELETE_WINDOW', 0)
+
+def windows(w):
+    root, parent, children, n = ctypes.c_ulong(), ctypes.c_ulong(), ctypes.POINTER(ctypes.c_ulong)(), ctypes.c_uint()
+    yield w
+    if x.XQueryTree(dpy, w, ctypes.byref(root), ctypes.byref(parent), ctypes.byref(children), ctypes.byref(n)):
+        for i in range(n.value):
+            yield from windows(children[i])
+
+sent = 0
+for w in windows(x.XDefaultRootWindow(dpy)):
+    name = ctypes.c_char_p()
+    if x.XFetchName(dpy, w, ctypes.byref(name)) and name.value == title:
+        ev = Event()
+        ev.xclient.type = 33  # ClientMessage
+        ev.xclient.window = w
+        ev.xclient.message_type = protocols
+        ev.xclient.format = 32
+        ev.xclient.l[0] = delete
+        x.XSendEvent(dpy, w, 0, 0, ctypes.byref(ev))
+        sent += 1
+x.XFlush(dpy)
+if not sent:
+    sys.exit('no window named ' + sys.argv[1])
+print(sent)
+`;
+
 /** Closes the app's window as a user does, and waits until the app has ended (its exit work done). */
-export async function closeWindow(session, driver) {
-  const pids = appPids(driver);
-  if (pids.length === 0) throw new Error('the app is not running');
-  await session.cmd('DELETE', '/window').catch(() => {});
+export async function closeWindow(driver) {
+  if (appPids(driver).length === 0) throw new Error('the app is not running');
+  execFileSync('python3', ['-c', CLOSE_WINDOW, 'Search Studio'], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore' });
   await waitUntil(() => appPids(driver).length === 0, 'the app to end after its window was closed', 60000);
 }
 

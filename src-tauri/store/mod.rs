@@ -72,6 +72,7 @@ impl StoreLife {
     /// Takes the exit backup, then checkpoints the store's logs and closes its connections. Once only.
     pub fn close(&self) {
         let Some((backups, store)) = lock(&self.0).take() else { return };
+        tracing::info!("closing the store {}", store.path().display());
         match backups.finish() {
             Ok(Some(path)) => tracing::info!("exit backup: {}", path.display()),
             Ok(None) => {}
