@@ -212,6 +212,10 @@ class ClientMessage(ctypes.Structure):
 class Event(ctypes.Union):
     _fields_ = [('xclient', ClientMessage), ('pad', ctypes.c_long * 24)]
 
+# A window may go between listing and reading it (a popup): ignore such errors instead of ending.
+ERROR_HANDLER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)(lambda d, e: 0)
+x.XSetErrorHandler(ERROR_HANDLER)
+
 title = sys.argv[1].encode()
 dpy = x.XOpenDisplay(None)
 if not dpy:
@@ -247,7 +251,7 @@ print(sent)
 /** Closes the app's window as a user does, and waits until the app has ended (its exit work done). */
 export async function closeWindow(driver) {
   if (appPids(driver).length === 0) throw new Error('the app is not running');
-  execFileSync('python3', ['-c', CLOSE_WINDOW, 'Search Studio'], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore' });
+  execFileSync('python3', ['-c', CLOSE_WINDOW, 'Search Studio'], { env: { ...process.env, DISPLAY: display }, encoding: 'utf8' });
   await waitUntil(() => appPids(driver).length === 0, 'the app to end after its window was closed', 60000);
 }
 
