@@ -135,6 +135,20 @@ impl Transport {
     }
 
     /// Sends `call`, retrying as the module docs say, and reads the answer as `T`.
+    ///
+    /// This loop is written by hand on purpose. A retry crate (a reqwest middleware, a backoff helper)
+    /// decides from the HTTP method and the status alone; here the decision needs what only this API's
+    /// client knows:
+    /// - which operations may be repeated: the search POST is read-only and is retried like a GET, while
+    ///   create and set-active are never sent twice once the server may have seen them ([`Repeat`]);
+    /// - whether a failed attempt reached the server at all: a refused connection is retried even for
+    ///   create, a timeout or a connection lost mid-answer never is;
+    /// - a 401 is not a failure to back off from but a token to renew: the session renews the token that
+    ///   was sent (unless a request beside it already has), the request goes again at once, and that does
+    ///   not count as a retry; a second 401 is the answer;
+    /// - every retry takes the current token, since another request may have renewed it during the wait;
+    /// - `Retry-After` is honoured only up to [`RemoteOptions::max_retry_after`], and the answer's size
+    ///   limit is checked while reading, inside the same attempt.
     pub async fn send<T: DeserializeOwned>(&self, call: Call) -> Result<T, RemoteError> {
         let request = format!("{} {}", call.method, call.path);
         let mut retry = 0;
