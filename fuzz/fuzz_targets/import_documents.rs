@@ -1,4 +1,4 @@
-//! Document import lines (decisions.md §6) into a store. Must hold: no panic, the import itself never
+//! Document import lines (docs/api.md, Import formats) into a store. Must hold: no panic, the import itself never
 //! fails (a bad line is reported and skipped), and afterwards the search index agrees with the documents
 //! table.
 #![no_main]

@@ -1,7 +1,7 @@
 //! A search request body as the server reads it (typed, with the path of a wrong field), run through the
 //! local engine against the demo data, with any preview `config` merged over the stored settings.
-//! Must hold: no panic, and a well-typed body with `start >= 0` never fails (decisions.md §4: input never
-//! causes an error).
+//! Must hold: no panic, and a well-typed body with `start >= 0` never fails (docs/api.md, Search: no
+//! input to a search is an error).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

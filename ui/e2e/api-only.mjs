@@ -1,5 +1,5 @@
 // End-to-end on a team's production server: the built UI served by the double of such a server
-// (crates/testkit/servers/api-only.mjs: api.md's nine operations, Spring errors for everything else, Swagger
+// (crates/testkit/servers/api-only.mjs: the API's nine operations, Spring errors for everything else, Swagger
 // 2.0 at /api-docs) in front of a real `studio serve` with the demo data, in headless Chromium. What the
 // server lacks is disabled with the reason or explained; facets come from the fields found in results.
 import { tmpdir } from 'node:os';
@@ -134,7 +134,7 @@ test('without /api-docs, "Make active" is refused naming the operation, and then
   }
 });
 
-test('screenshot of the editor on a server that offers api.md only', async ({ page }) => {
+test('screenshot of the editor on a server that offers the nine operations only', async ({ page }) => {
   await tab(page, 'Facets');
   await page.evaluate(() => document.fonts.ready);
   const path = join(process.env.E2E_ARTIFACTS ?? tmpdir(), 'api-only.png');

@@ -103,7 +103,7 @@ export async function startProvider({ accessTtl = 300 } = {}) {
 
 /**
  * Starts the double of a team's production server (crates/testkit/servers/api-only.mjs) in front of `server`:
- * api.md's nine operations forwarded, Spring errors for everything else, Swagger 2.0 at /api-docs, and the
+ * the API's nine operations forwarded, Spring errors for everything else, Swagger 2.0 at /api-docs, and the
  * built UI at `/`. `offer` names the extensions it offers (none by default); `openapi` 'none' leaves out
  * its /api-docs.
  */

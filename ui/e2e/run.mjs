@@ -1,5 +1,5 @@
 // End-to-end: the built UI served by a real `studio serve` with the demo data, in headless Chromium; then
-// (api-only.mjs) the same UI on the double of a team's production server, which offers api.md only; then
+// (api-only.mjs) the same UI on the double of a team's production server, which offers the nine operations only; then
 // (web-sign-in.mjs) signing in through the server's OpenID Connect provider.
 // Usage: node e2e/run.mjs   (needs target/debug/studio, ui/dist, /usr/bin/chromium and the test servers'
 // packages: npm ci --prefix crates/testkit/servers)
@@ -213,7 +213,7 @@ try {
   page.setDefaultTimeout(5000);
   page.on('pageerror', (e) => console.log(`  page error: ${e.message}`));
   summary = await run({ page, server });
-  console.log('  on a server that offers api.md only:');
+  console.log('  on a server that offers the nine operations only:');
   const apiOnly = await runApiOnly(browser);
   console.log('  signing in through the server’s OpenID Connect provider:');
   const webSignIn = await runWebSignIn(browser);

@@ -1,8 +1,8 @@
-// End-to-end: the web UI signs in to `studio serve` through its OpenID Connect provider (decisions.md §7). The
-// Keycloak-shaped test provider gives access tokens of 3 seconds; `studio serve --oidc-issuer
-// --oidc-ui-client-id studio-web` serves the built UI with the demo data. The designer signs in through the
-// provider's page in a popup, saves again and again over several token lifetimes without noticing them, and,
-// once the provider has ended every session, is asked to sign in again without losing what was typed.
+// End-to-end: the web UI signs in to `studio serve` through its OpenID Connect provider (docs/api.md, Authentication).
+// The Keycloak-shaped test provider gives access tokens of 3 seconds; `studio serve --oidc-issuer --oidc-ui-client-id
+// studio-web` serves the built UI with the demo data. The designer signs in through the provider's page in a popup,
+// saves again and again over several token lifetimes without noticing them, and, once the provider has ended every
+// session, is asked to sign in again without losing what was typed.
 import { createHash } from 'node:crypto';
 import { assertEqual, startProvider, startServer, suite, until } from './harness.mjs';
 

@@ -1,5 +1,5 @@
 //! `export-config` and `import-config`: configurations as JSON files. One configuration is written as its
-//! envelope (decisions.md §1); `--all` writes a bundle with a format version (studio_sync::files). Import
+//! envelope, as the API answers it; `--all` writes a bundle with a format version (studio_sync::files). Import
 //! reads either and always creates new configurations.
 
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
-//! How the CLI signs in to a remote server (decisions.md §7): with an issuer URL, through the provider's
-//! password grant with credentials from the environment (renewed as tokens expire, and repeated when the
+//! How the CLI signs in to a remote server (docs/architecture.md, Sign-in and token life): with an issuer URL, through
+//! the provider's password grant with credentials from the environment (renewed as tokens expire, and repeated when the
 //! provider's session ends); without one, with a pasted access token from the environment.
 
 use studio_remote::oidc::ClientCredentials;

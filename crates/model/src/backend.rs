@@ -1,6 +1,6 @@
 //! The one interface over every way of reaching configurations and search: the local store, a remote
-//! server, and anything put in front of them. One method per operation of api.md and per extension of
-//! decisions.md §5; transports adapt it and add nothing of their own.
+//! server, and anything put in front of them. One method per operation of the API and per extension
+//! (docs/api.md, Operations); transports adapt it and add nothing of their own.
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
@@ -71,7 +71,7 @@ pub struct LogEntry {
     pub config: Configuration,
 }
 
-/// Configurations and search over them. Every method is one operation of api.md or decisions.md §5.
+/// Configurations and search over them. Every method is one operation of docs/api.md, Operations.
 #[async_trait]
 pub trait Backend: Send + Sync {
     /// Operation 1: the default template.
@@ -82,7 +82,7 @@ pub trait Backend: Send + Sync {
     async fn active_configuration(&self) -> Result<Configuration, BackendError>;
     /// Operation 4.
     async fn get_configuration(&self, id: i32) -> Result<Configuration, BackendError>;
-    /// Operation 5, with the semantics of decisions.md §3.
+    /// Operation 5, with the semantics of docs/api.md, Create and update.
     async fn create_configuration(&self, caller: &Caller, body: Value) -> Result<WriteOutcome, BackendError>;
     /// Operation 6: keys absent from the body keep their values.
     async fn update_configuration(&self, caller: &Caller, id: i32, body: Value) -> Result<WriteOutcome, BackendError>;

@@ -1,5 +1,5 @@
-//! Documents and the three search operations of api.md (search, similar documents, recommendations), plus
-//! the search-space listing of decisions.md §5.
+//! Documents and the three search operations of the API (search, similar documents, recommendations), plus
+//! the search-space listing (docs/api.md, Search spaces).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -149,7 +149,7 @@ pub struct RecommendQuery {
     pub recommender: String,
 }
 
-/// The answer of getRecommendations; every field is optional in api.md.
+/// The answer of getRecommendations; every field is optional (docs/api.md, Recommendations).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Recommendations {

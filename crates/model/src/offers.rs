@@ -1,5 +1,5 @@
-//! What a server offers beyond api.md's nine operations. This project's own server offers everything;
-//! another server of the API (a team's production server) may lack some of the extensions, and the UI
+//! What a server offers beyond the API's nine operations (docs/api.md, Operations). This project's own server offers
+//! everything; another server of the API (a team's production server) may lack some of the extensions, and the UI
 //! disables or hides what a backend does not offer instead of failing when it is used.
 
 use serde::{Deserialize, Serialize};
@@ -7,7 +7,7 @@ use ts_rs::TS;
 
 use crate::error::BackendError;
 
-/// An operation beyond api.md's nine that a server of the API may not offer.
+/// An operation beyond the API's nine that a server of the API may not offer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum Extension {

@@ -74,7 +74,7 @@ impl Answer<'_> {
     }
 
     /// The extension this request asked for, when the answer says the server lacks it: a 501, or a 404 or
-    /// 405 whose body is not this API's error body (decisions.md §7). This API's own 404 names a missing
+    /// 405 whose body is not this API's error body (docs/choices.md, Real servers). This API's own 404 names a missing
     /// configuration; a server without the path answers with its framework's page or error.
     fn lacked_extension(&self) -> Option<Extension> {
         let extension = Extension::of_request(self.method.as_str(), self.path)?;
@@ -131,7 +131,7 @@ impl Answer<'_> {
     }
 
     /// The reason an error answer gives, by its most specific text: `message` of this API's error body
-    /// (decisions.md §5), else the `error_description`, `detail`, `message`, `error` or `title` of other
+    /// (docs/api.md, Errors), else the `error_description`, `detail`, `message`, `error` or `title` of other
     /// servers' bodies (OAuth, RFC 7807, Spring), or a short plain-text body. Another server's text comes
     /// with the status and, where its body names it, the path; a text that only repeats the status's reason
     /// ("Not Found") is never given alone.
@@ -163,7 +163,7 @@ fn text_of(map: &Map<String, Value>, key: &str) -> Option<String> {
     map.get(key)?.as_str().map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned)
 }
 
-/// Whether an error body is this API's own `{status, error, message}` (decisions.md §5): exactly those
+/// Whether an error body is this API's own `{status, error, message}` (docs/api.md, Errors): exactly those
 /// three keys. Spring's default body adds `timestamp` and `path`, OAuth's has `error_description`.
 fn is_api_error_body(map: &Map<String, Value>) -> bool {
     map.len() == 3

@@ -1,4 +1,4 @@
-//! [`RemoteClient`]: every operation of api.md and decisions.md §5 as one HTTP request to a remote server,
+//! [`RemoteClient`]: every operation of docs/api.md as one HTTP request to a remote server,
 //! answering with [`RemoteError`]s that keep what the server meant. Each method only names its request and
 //! unwraps its answer; sending, retrying and reading live in the transport.
 

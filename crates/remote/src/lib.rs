@@ -1,4 +1,4 @@
-//! Search Studio's client of a remote server of the API (api.md and the extensions of decisions.md §5):
+//! Search Studio's client of a remote server of the API (docs/api.md, with its extensions):
 //! a team's production search application, or another `studio serve`. [`RemoteBackend`] answers every
 //! operation of the `Backend` trait over HTTP, so the editor, the preview and `studio serve --upstream`
 //! work the same against a remote server as against the local store.
@@ -8,8 +8,8 @@
 //! This crate holds no state between requests beyond a connection pool, and never touches the local store.
 //!
 //! Facet groups are read as the server sends them: in a document's `facetList`, the
-//! `dyn_uri_all_concepts` group carries the concept URI in `label` and its name in `value` (api.md); that
-//! reversal is kept, not "corrected", so a document read here equals the one the server holds.
+//! `dyn_uri_all_concepts` group carries the concept URI in `label` and its name in `value` (docs/api.md, Documents);
+//! that reversal is kept, not "corrected", so a document read here equals the one the server holds.
 
 mod answer;
 mod backend;

@@ -1,4 +1,4 @@
-//! What a remote server offers beyond api.md's nine operations, learned from the paths its OpenAPI
+//! What a remote server offers beyond the API's nine operations, learned from the paths its OpenAPI
 //! document lists (OpenAPI 2.0, as the production server serves it, or 3.x, as this project's server does)
 //! and from every answer that says it lacks an extension.
 

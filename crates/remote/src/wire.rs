@@ -1,4 +1,4 @@
-//! The bodies of the API's successful answers as this client reads them. Every field api.md marks optional
+//! The bodies of the API's successful answers as this client reads them. Every field docs/api.md marks optional
 //! (and every `message`) may be missing; the values inside are the model types, which keep unknown fields.
 //! Search and recommendation answers are read straight into the model's types, whose fields all default.
 

@@ -19,7 +19,7 @@ fn envelope(id: i32) -> serde_json::Value {
     json!({"id": id, "user": "ana", "created": "2026-11-23T10:00:00.000Z", "config": {"title": "News", "searchSpace": "news"}})
 }
 
-/// A server that offers api.md's operations only and answers the rest as Spring does.
+/// A server that offers the API's nine operations only and answers the rest as Spring does.
 async fn api_only(documented: Option<serde_json::Value>) -> FakeServer {
     FakeServer::start(move |_, seen| {
         let target = seen.line.split_whitespace().take(2).collect::<Vec<_>>().join(" ");

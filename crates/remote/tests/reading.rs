@@ -1,5 +1,5 @@
 //! Tolerant reading: optional fields may be missing, unknown fields are kept and written back unchanged,
-//! `dyn_uri_all_concepts` keeps api.md's reversed label/value; and the headers api.md requires are sent.
+//! `dyn_uri_all_concepts` keeps its reversed label/value; and the headers the API requires are sent.
 
 mod support;
 
@@ -40,7 +40,7 @@ async fn answers_missing_every_optional_field_are_read_with_defaults() {
     let client = client(&server, None);
     let one = client.get_configuration(3).await.unwrap();
     assert_eq!((one.id, one.created.as_deref()), (None, None));
-    assert_eq!(one.config.result.items_per_page, 10, "api.md's defaults fill what is missing");
+    assert_eq!(one.config.result.items_per_page, 10, "the API's defaults fill what is missing");
     assert!(!one.config.details.show_concept_highlighting);
     let list = client.list_configurations().await.unwrap();
     assert_eq!((list.configurations.len(), list.active_id), (1, None));

@@ -1,5 +1,5 @@
 //! The one place where failures become HTTP answers: every non-200 response carries
-//! `{"status", "error", "message"}` (decisions.md §5). Server faults are logged here and answered without
+//! `{"status", "error", "message"}` (docs/api.md, Errors). Server faults are logged here and answered without
 //! their internals.
 
 use axum::http::StatusCode;

@@ -1,5 +1,5 @@
 //! Request extractors whose every rejection is an [`AppError`] with the error body and a message naming the
-//! bad input (decisions.md §5): JSON bodies (415, 413, 400), configuration ids in paths and query strings
+//! bad input (docs/api.md, Errors): JSON bodies (415, 413, 400), configuration ids in paths and query strings
 //! (400).
 
 use axum::body::Bytes;

@@ -1,4 +1,4 @@
-//! The HTTP face of Search Studio: the API of api.md and decisions.md §5 over any [`Backend`], with bearer
+//! The HTTP face of Search Studio: the API of docs/api.md over any [`Backend`], with bearer
 //! authentication, OpenAPI, a health check and the built web UI.
 //!
 //! Handlers adapt HTTP to the backend and nothing more; rules of the API live in the backend and model.

@@ -1,4 +1,4 @@
-//! Operations 1–6 of api.md and the configuration extensions of decisions.md §5, through the router.
+//! Operations 1–6 and the configuration extensions (docs/api.md, Operations), through the router.
 
 use serde_json::json;
 

@@ -1,4 +1,4 @@
-//! The authentication and authorisation matrix of decisions.md §5.
+//! The authentication and authorisation matrix of docs/api.md, Authentication.
 
 use axum::body::Body;
 use axum::http::Request;

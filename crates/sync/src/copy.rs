@@ -4,7 +4,7 @@
 //! rules of [`publish`](crate::publish).
 //!
 //! Only the source's `config` travels, whole: fields this program does not know go as they are. On an
-//! update the target merges it into its version (api.md's update semantics), so a field only the target has
+//! update the target merges it into its version (docs/api.md, Update), so a field only the target has
 //! stays. A change made on the target after the plan was shown is never overwritten: the copy answers a
 //! conflict and writes nothing. A draft of that configuration kept for the target (unpublished work made
 //! while connected to it) is left as it is: it was not what the copy wrote, and publishing it later meets

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A double of a team's production server of the API (a Spring application): it offers api.md's nine
+// A double of a team's production server of the API (a Spring application): it offers the API's nine
 // operations (forwarded to a `studio serve`) and only the extensions it is told to, answers everything
 // else with Spring Boot's default errors, and publishes an OpenAPI 2.0 document at /api-docs.
 //

@@ -1,4 +1,4 @@
-//! The double of a team's production server (`servers/api-only.mjs`): api.md's nine operations forwarded
+//! The double of a team's production server (`servers/api-only.mjs`): the API's nine operations forwarded
 //! to a `studio serve`, only the extensions it is told to offer, Spring Boot's error answers for
 //! everything else, an OpenAPI 2.0 document at `/api-docs`, and optionally the web UI at `/`.
 

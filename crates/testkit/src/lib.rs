@@ -1,6 +1,6 @@
 //! Real servers for tests, started on loopback: an OpenID Connect provider shaped like a Keycloak realm
 //! (the certified `oidc-provider` package), a stand-in for the system browser that signs in through it,
-//! and a double of a team's production server of the API that offers only api.md's operations.
+//! and a double of a team's production server of the API that offers only the API's nine operations.
 //!
 //! Sign-in and "what does a server offer" cannot be tested against this project's own server alone:
 //! the production server signs users in through Keycloak and answers like a Spring application. The

@@ -1,4 +1,4 @@
-// The editor against a server that offers api.md's nine operations only (a team's production server): what
+// The editor against a server that offers the API's nine operations only (a team's production server): what
 // it lacks is disabled with the reason or explained, never reported as a bare "Not Found", and the Facets pane
 // offers the fields found in search answers.
 import { describe, expect, test } from 'vitest';

@@ -150,7 +150,7 @@ pub fn json(status: u16, body: Value) -> Reply {
     response(status, "application/json", &body.to_string(), &[])
 }
 
-/// This API's error body (decisions.md §5) with `status`.
+/// This API's error body (docs/api.md, Errors) with `status`.
 pub fn api_error(status: u16, message: &str) -> Reply {
     json(status, serde_json::json!({"status": status, "error": "Some Error", "message": message}))
 }

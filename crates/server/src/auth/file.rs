@@ -1,4 +1,4 @@
-//! The auth file of decisions.md §5: users with token digests and groups, and what each group grants.
+//! The auth file (docs/api.md, The auth file): users with token digests and groups, and what each group grants.
 //!
 //! Tokens exist here only as SHA-256 digests; a presented token is hashed and compared with every known
 //! digest in constant time.
@@ -67,7 +67,7 @@ pub fn token_digest(token: &str) -> String {
 }
 
 impl Auth {
-    /// Reads an auth file of decisions.md §5.
+    /// Reads an auth file (docs/api.md, The auth file).
     pub fn from_file(path: &Path) -> Result<Auth, AuthFileError> {
         let shown = path.display().to_string();
         let text =

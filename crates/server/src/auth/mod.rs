@@ -1,4 +1,4 @@
-//! Bearer-token authentication and per-group authorisation (decisions.md §5 and §7).
+//! Bearer-token authentication and per-group authorisation (docs/api.md, Authentication).
 //!
 //! Two kinds of token name a caller: the tokens of the auth file ([`file`], kept only as SHA-256 digests)
 //! and, with `--oidc-issuer`, JWT access tokens signed by an OpenID Connect provider ([`provider`]), whose
@@ -28,7 +28,7 @@ pub use web::WebSignIn;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Operation {
-    /// Operations 1–4 of api.md, visible, logs, search spaces.
+    /// Operations 1–4 (docs/api.md, Operations), visible, logs, search spaces.
     Read,
     /// Operations 5–6 and the extensions that change data.
     Write,

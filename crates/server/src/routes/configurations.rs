@@ -1,4 +1,4 @@
-//! Operations 1–6 of api.md and the configuration extensions of decisions.md §5.
+//! Operations 1–6 and the configuration extensions (docs/api.md, Operations).
 
 use axum::extract::State;
 use axum::{Extension, Json};

@@ -1,4 +1,4 @@
-//! Operations 7–9 of api.md: similar documents, recommendations and search through a configuration.
+//! Operations 7–9 (docs/api.md, Operations): similar documents, recommendations and search through a configuration.
 
 use std::time::Instant;
 

@@ -1,4 +1,4 @@
-//! `GET /api/searchspaces` (decisions.md §5): the search spaces the backend can search, with their facet
+//! `GET /api/searchspaces` (docs/api.md, Search spaces): the search spaces the backend can search, with their facet
 //! fields, so an editor can offer them.
 
 use axum::extract::State;

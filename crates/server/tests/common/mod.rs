@@ -97,7 +97,7 @@ impl TestApp {
     }
 }
 
-/// Asserts an error answer has the error body of decisions.md §5 and returns its message.
+/// Asserts an error answer has the error body of docs/api.md, Errors, and returns its message.
 pub fn assert_error(answer: &Answer, status: u16) -> String {
     assert_eq!(answer.status.as_u16(), status, "{}", answer.body);
     assert_eq!(answer.body["status"], status, "{}", answer.body);

@@ -1,4 +1,4 @@
-//! `studio serve --oidc-issuer` (decisions.md §7): JWT access tokens of an OpenID Connect provider, beside
+//! `studio serve --oidc-issuer` (docs/api.md, Authentication): JWT access tokens of an OpenID Connect provider, beside
 //! the auth file's tokens, through the real router, against a provider on loopback. The real binary against
 //! the real OpenID Connect provider of studio-testkit is tested in crates/cli (`oidc_serve`).
 

@@ -1,5 +1,5 @@
-// Which requests the production server has an operation for: api.md's nine, and the extensions the
-// double was told to offer. Everything else under /api is a Spring 404, a wrong method on a known path a
+// Which requests the production server has an operation for: the API's nine (docs/api.md, Operations), and the
+// extensions the double was told to offer. Everything else under /api is a Spring 404, a wrong method on a known path a
 // Spring 405 — except DELETE, which the production server does not have anywhere (404).
 
 const ID = '[^/]+';

@@ -1,8 +1,8 @@
 // Facet fields found in search answers, per search space: the Facets pane's candidates on a server that does
-// not list its search spaces' fields (decisions.md §7). A search answer names fields twice: in its `facets`
-// (one group per facet the configuration shows) and in the `facetList` of each document (every field the
-// document carries). Every search the editor runs feeds this; when none is known for a search space, one
-// search of the first page with empty input finds the first ones.
+// not list its search spaces' fields (docs/choices.md, Real servers). A search answer names fields twice: in its
+// `facets` (one group per facet the configuration shows) and in the `facetList` of each document (every field the
+// document carries). Every search the editor runs feeds this; when none is known for a search space, one search of the
+// first page with empty input finds the first ones.
 import type { PreviewSearchRequest } from '../backend/Backend';
 import type { SearchResponse } from '../types/generated';
 

@@ -1,4 +1,4 @@
-// The rows of the detail view, drawn as the production server shapes documents (decisions.md §7): one row per
+// The rows of the detail view, drawn as the production server shapes documents (docs/api.md, Documents): one row per
 // detail setting with `show: true` of the configuration being edited (saved or not), titled by it, with the
 // document's values of that field from its `documentDetails` group, or from its `facetList` group where the
 // server sent no documentDetails group for that field (older servers send none at all).

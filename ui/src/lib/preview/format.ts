@@ -13,7 +13,7 @@ const DATE_STYLES: Record<string, Intl.DateTimeFormatOptions> = {
   fullDate: { dateStyle: 'full' },
 };
 
-/** A date (epoch milliseconds) in one of the named formats of decisions.md §2, in the platform's locale. */
+/** A date (epoch milliseconds) in one of the named formats of `config.result.dateFormat`, in the platform's locale. */
 export function formatDate(epochMs: number, format: string, locale?: string): string {
   const options = DATE_STYLES[format] ?? DATE_STYLES.medium;
   try {
@@ -55,7 +55,8 @@ export interface Tag {
 
 /**
  * The document's concepts as tags. In a document's `dyn_uri_all_concepts` group the label carries the URI and
- * the value the name (api.md); when that group is absent the other `dyn_uri_*` groups (name in label) are used.
+ * the value the name (docs/api.md, Documents); when that group is absent the other `dyn_uri_*` groups (name in label)
+ * are used.
  */
 export function tagsOf(doc: Document, limit: number): Tag[] {
   if (limit <= 0) return [];
@@ -86,7 +87,7 @@ export function sentimentLabel(n: number): 'positive' | 'negative' | 'neutral' {
 
 /**
  * The values of a document's group (from its facetList or documentDetails) as display names, once each. In the
- * `dyn_uri_all_concepts` group the name is in `value` (api.md), in every other group in `label`.
+ * `dyn_uri_all_concepts` group the name is in `value` (docs/api.md, Documents), in every other group in `label`.
  */
 export function namesOf(group: FacetGroup): string[] {
   const reversed = group.field === 'dyn_uri_all_concepts';

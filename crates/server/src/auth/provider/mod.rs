@@ -1,4 +1,4 @@
-//! Access tokens of an OpenID Connect provider (`studio serve --oidc-issuer`, decisions.md §7): JWTs signed
+//! Access tokens of an OpenID Connect provider (`studio serve --oidc-issuer`; docs/api.md, Authentication): JWTs signed
 //! with a key the issuer publishes (RS256 or ES256), checked for expiry, start, issuer and (when one is
 //! required) audience, and read for the user's name and groups.
 //!
