@@ -1,7 +1,7 @@
-//! The vocabulary every part of Search Studio shares: the configuration resource of api.md with its exact
-//! JSON names and defaults, the rules that decide which values are valid (decisions.md §2–3), the document
-//! and search types, and the [`Backend`] trait that the local store, the remote client, the HTTP server and
-//! the desktop shell all speak.
+//! The vocabulary every part of Search Studio shares: the configuration resource of the API with its exact
+//! JSON names and defaults, the rules that decide which values are valid (docs/api.md, Validation and Create
+//! and update), the document and search types, and the [`Backend`] trait that the local store, the remote
+//! client, the HTTP server and the desktop shell all speak.
 //!
 //! This crate must never do I/O or depend on a transport: it is the contract, not an implementation.
 
