@@ -10,6 +10,7 @@ mod standin;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::Duration;
 
 use serde::Serialize;
 use studio_local::{LocalBackend, Store, StoreError};
@@ -94,34 +95,53 @@ fn close_store(store: Store) -> Result<(), StoreError> {
 /// store, or one behind its newest backup, is not an error: the launch state says so and the app shows the
 /// recovery screen. Other failures end the start.
 pub fn launch<R: Runtime, M: Manager<R>>(app: &M, data_dir: &Path) -> Result<(), StartError> {
-    let status = match Store::open_dir(data_dir) {
+    // Damage may show when opening, or only when the first read meets a bad page.
+    let opened = Store::open_dir(data_dir).map_err(StartError::from).and_then(|store| match behind_backup(data_dir) {
+        configurations if !configurations.is_empty() => {
+            close_store(store)?;
+            Ok(StoreStatus::BehindBackup { configurations, data_dir: data_dir.display().to_string() })
+        }
+        _ => start(app, store, data_dir).map(|()| StoreStatus::Ready),
+    });
+    let status = match opened {
+        Ok(status) => status,
         Err(e) => match damage(&e, data_dir) {
             Some((file, problem)) => {
                 StoreStatus::Damaged { file, problem, message: e.to_string(), data_dir: data_dir.display().to_string() }
             }
-            None => return Err(e.into()),
-        },
-        Ok(store) => match behind_backup(data_dir) {
-            configurations if !configurations.is_empty() => {
-                close_store(store)?;
-                StoreStatus::BehindBackup { configurations, data_dir: data_dir.display().to_string() }
-            }
-            _ => {
-                start(app, store, data_dir)?;
-                StoreStatus::Ready
-            }
+            None => return Err(e),
         },
     };
     app.manage(Launch { data_dir: data_dir.to_owned(), status: Mutex::new(status) });
     Ok(())
 }
 
-/// The configurations whose newest backup is newer than the store's copy (none without backups).
+/// How long the launch waits for the comparison with the newest backup before it opens the store anyway.
+const COMPARE_LIMIT: Duration = Duration::from_secs(10);
+
+/// The configurations whose newest backup is newer than the store's copy (none without backups). A
+/// comparison that takes too long (a badly damaged file read row by row) is left to finish on its own: it
+/// must not keep the window from opening.
 fn behind_backup(data_dir: &Path) -> Vec<String> {
-    match check::compare_with_backup(data_dir) {
-        Ok(newer) => newer.iter().map(|n| format!("{} (configuration {})", n.title, n.id)).collect(),
-        Err(e) => {
+    let (answer, answered) = std::sync::mpsc::channel();
+    let dir = data_dir.to_owned();
+    let spawned = std::thread::Builder::new()
+        .name("studio-compare-backup".into())
+        .spawn(move || answer.send(check::compare_with_backup(&dir)));
+    if let Err(e) = spawned {
+        tracing::warn!("cannot compare the store with its newest backup: {e}");
+        return Vec::new();
+    }
+    match answered.recv_timeout(COMPARE_LIMIT) {
+        Ok(Ok(newer)) => newer.iter().map(|n| format!("{} (configuration {})", n.title, n.id)).collect(),
+        Ok(Err(e)) => {
             tracing::warn!("cannot compare the store with its newest backup: {e}");
+            Vec::new()
+        }
+        Err(_) => {
+            tracing::warn!(
+                "comparing the store with its newest backup takes over {COMPARE_LIMIT:?}; going on without it"
+            );
             Vec::new()
         }
     }

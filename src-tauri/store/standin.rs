@@ -3,10 +3,10 @@
 
 use std::path::Path;
 
-use studio_local::StoreError;
+use crate::StartError;
 
-/// The file and the problem, when opening failed because the store is damaged.
-pub fn damage(e: &StoreError, data_dir: &Path) -> Option<(String, String)> {
+/// The file and the problem, when opening or first reading the store failed because it is damaged.
+pub fn damage(e: &StartError, data_dir: &Path) -> Option<(String, String)> {
     let text = e.to_string();
     let damaged = ["not a database", "malformed"].iter().any(|words| text.contains(words));
     damaged.then(|| (data_dir.join(studio_local::DB_FILE).display().to_string(), text))
