@@ -4,10 +4,12 @@ import { describe, expect, test } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import App from '../../App.svelte';
 import RecoveryScreen from './RecoveryScreen.svelte';
+import SettingsDialog from './SettingsDialog.svelte';
 import { plainProblem } from './recovery.svelte';
 import { BackendError } from '../backend/Backend';
 import type { ErrorCode } from '../types/generated';
 import type { RecoverReport, StoreStatus } from '../types/desktop';
+import { BACKUP_POLICY } from '../types/desktop';
 import { FakeBackend } from '../../test/fakeBackend';
 import { fakeDesktop } from '../../test/fakeDesktop';
 
@@ -146,6 +148,30 @@ describe('a full disk', () => {
     await fireEvent.input(screen.getByLabelText('Title'), { target: { value: 'Kept in memory, then on disk' } });
     await waitFor(() => expect(screen.queryByTestId('unwritten-notice')).toBeNull(), { timeout: 3000 });
     expect(shell.workspace.saveDraft).toHaveBeenLastCalledWith(1, expect.objectContaining({ config: expect.objectContaining({ title: 'Kept in memory, then on disk' }) }), expect.anything());
+    cleanup();
+  });
+});
+
+describe('backups in Settings', () => {
+  test('show their folder (which opens), the policy and when the newest was taken', async () => {
+    const { desktop } = fakeDesktop();
+    const taken = '2026-11-23T22:15:00.042Z';
+    desktop.backupSettings.mockResolvedValue({ folder: '/home/ana/.local/share/search-studio/backups', count: 3, newest: taken });
+    render(SettingsDialog, { props: { desktop, onClose: () => {}, onBackendChanged: () => {}, onDataChanged: () => {} } });
+    expect((await screen.findByTestId('backups-folder')).textContent).toBe('/home/ana/.local/share/search-studio/backups');
+    expect(screen.getByTestId('backups-newest').textContent).toContain(`Newest backup: ${new Date(taken).toLocaleString()} (3 kept)`);
+    expect(screen.getByTestId('backups').textContent).toContain(
+      `Kept: the last ${BACKUP_POLICY.keepLast}, and the newest of each day for ${BACKUP_POLICY.dailyDays} days.`,
+    );
+    await fireEvent.click(screen.getByRole('button', { name: 'Open the folder' }));
+    expect(desktop.openFolder).toHaveBeenCalledWith('backups');
+    cleanup();
+  });
+
+  test('say so when there is no backup yet', async () => {
+    const { desktop } = fakeDesktop();
+    render(SettingsDialog, { props: { desktop, onClose: () => {}, onBackendChanged: () => {}, onDataChanged: () => {} } });
+    expect((await screen.findByTestId('backups-newest')).textContent).toBe('No backup yet.');
     cleanup();
   });
 });
