@@ -3,9 +3,8 @@
 
 mod support;
 
-/// The misbehaving server of studio-remote's tests, which `upstream` puts behind `studio serve --upstream`.
-#[path = "../../remote/tests/support/mod.rs"]
-mod remote_support;
+/// The misbehaving server that `upstream` puts behind `studio serve --upstream`.
+use studio_testkit::http as remote_support;
 
 mod cli_data;
 mod cli_pull;

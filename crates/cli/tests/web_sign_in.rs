@@ -7,12 +7,11 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
 
+use studio_testkit::designers_auth_file as write_auth_file;
+use studio_testkit::http::{connect_src, origin_of};
+use studio_testkit::provider;
+
 use crate::support::STUDIO;
-
-#[path = "../../server/tests/web_sign_in/support.rs"]
-mod web_support;
-
-use web_support::{connect_src, origin_of, provider, write_auth_file};
 
 struct Serve(Child);
 

@@ -1,14 +1,12 @@
 //! Each way a server can misbehave, against a fake server written here, maps to its own typed error with a
 //! message a designer can act on, and to the right `BackendError`.
 
-mod support;
-
 use std::time::Duration;
 
 use serde_json::json;
 use studio_model::{Backend, BackendError};
 use studio_remote::{RemoteBackend, RemoteClient, RemoteError, RemoteOptions};
-use support::{api_error, cut_short, free_port, json, response, FakeServer, Reply};
+use studio_testkit::http::{api_error, cut_short, free_port, json, response, FakeServer, Reply};
 
 fn quick() -> RemoteOptions {
     RemoteOptions::default().backoff(Duration::from_millis(1)).request_timeout(Duration::from_millis(300))

@@ -2,12 +2,10 @@
 //! is reported as not offered and never asked for again, what its OpenAPI document lists decides what is
 //! offered from the start, and its own shapes of the extensions' answers are read leniently.
 
-mod support;
-
 use serde_json::json;
 use studio_model::{Backend, BackendError, Extension, LogAction};
 use studio_remote::{RemoteBackend, RemoteClient, RemoteError, RemoteOptions};
-use support::{api_error, json, FakeServer, Reply, Seen};
+use studio_testkit::http::{api_error, json, FakeServer, Reply, Seen};
 
 /// Spring Boot's default error body.
 fn spring(status: u16, error: &str, seen: &Seen) -> Reply {

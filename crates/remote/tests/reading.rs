@@ -1,12 +1,10 @@
 //! Tolerant reading: optional fields may be missing, unknown fields are kept and written back unchanged,
 //! `dyn_uri_all_concepts` keeps its reversed label/value; and the headers the API requires are sent.
 
-mod support;
-
 use serde_json::{json, Value};
 use studio_model::{RecommendQuery, SimilarQuery, ALL_CONCEPTS_FIELD};
 use studio_remote::{RemoteClient, RemoteOptions};
-use support::{json, FakeServer};
+use studio_testkit::http::{json, FakeServer};
 
 fn client(server: &FakeServer, token: Option<&str>) -> RemoteClient {
     RemoteClient::new(&server.base, token, RemoteOptions::default()).unwrap()

@@ -1,15 +1,13 @@
 //! Retries: idempotent requests survive two 502/503/504 answers or refused connections, `Retry-After` is
 //! honoured up to its cap, and creates are never repeated once the server may have seen them.
 
-mod support;
-
 use std::time::Duration;
 
 use serde_json::json;
 use studio_remote::{RemoteClient, RemoteError, RemoteOptions};
-use support::{api_error, json, response, FakeServer};
+use studio_testkit::http::{api_error, free_port, json, response, FakeServer, Reply};
 
-fn list_answer() -> support::Reply {
+fn list_answer() -> Reply {
     json(200, json!({"configurations": [], "activeId": null, "message": "0 configurations"}))
 }
 
@@ -92,7 +90,7 @@ async fn retry_after_is_capped() {
 
 #[tokio::test]
 async fn a_refused_connection_is_retried_even_for_a_create_because_nothing_was_sent() {
-    let port = support::free_port();
+    let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
     let client = RemoteClient::new(&base, None, RemoteOptions::default().backoff(Duration::from_secs(2))).unwrap();
     let create = tokio::spawn(async move { client.create_configuration(json!({"config": {}})).await });

@@ -6,8 +6,6 @@
 //! The server here accepts a bearer token only while its `exp` has not passed and its issuer is the
 //! provider, as a server of the API that checks the provider's tokens would.
 
-mod support;
-
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -19,8 +17,8 @@ use studio_remote::oidc::{ClientCredentials, Provider, Tokens};
 use studio_remote::{
     PasswordCredentials, ProviderSignIn, RemoteBackend, RemoteError, RemoteOptions, SignIn, TokenKeeper,
 };
+use studio_testkit::http::{json as reply_json, response, FakeServer, Seen};
 use studio_testkit::{browser_sign_in, OidcProvider, ProviderOptions};
-use support::{json as reply_json, response, FakeServer, Seen};
 
 const ACCESS_TTL: Duration = Duration::from_secs(2);
 

@@ -1,23 +1,31 @@
-//! Real servers for tests, started on loopback: an OpenID Connect provider shaped like a Keycloak realm
-//! (the certified `oidc-provider` package), a stand-in for the system browser that signs in through it,
-//! and a double of a team's production server of the API that offers only the API's nine operations.
+//! What the tests of every crate share, so that each fixture is written once: real servers started on
+//! loopback and the small readers tests use on their answers. It is only ever a dev-dependency and never
+//! part of a shipped program.
 //!
-//! Sign-in and "what does a server offer" cannot be tested against this project's own server alone:
-//! the production server signs users in through Keycloak and answers like a Spring application. The
-//! servers are Node scripts in `servers/` (see [`servers_dir`]); this crate starts them, reads the one
-//! line each prints to say where it listens, and stops them when dropped. It is only ever a
-//! dev-dependency and never part of a shipped program.
+//! - The Node servers of `servers/` (see [`servers_dir`]): an OpenID Connect provider shaped like a Keycloak
+//!   realm (the certified `oidc-provider` package) with a stand-in for the system browser that signs in
+//!   through it ([`oidc`]), and a double of a team's production server of the API that offers only the
+//!   API's nine operations ([`api_only`]). Sign-in and "what does a server offer" cannot be tested against
+//!   this project's own server alone: the production server signs users in through Keycloak and answers
+//!   like a Spring application. The `process` module starts them, reads the one line each prints to say
+//!   where it listens, and stops them when dropped.
+//! - [`http`]: a misbehaving HTTP server on loopback that answers what the test says, byte for byte, and
+//!   readers of what a real server answered.
+//! - `studio` (feature `studio`): this project's own router over a real store, on loopback.
 
-mod api_only;
+pub mod api_only;
 mod error;
-mod oidc;
+pub mod http;
+pub mod oidc;
 mod process;
+#[cfg(feature = "studio")]
+pub mod studio;
 
 use std::path::PathBuf;
 
 pub use api_only::{ApiOnlyOptions, ApiOnlyServer};
 pub use error::TestkitError;
-pub use oidc::{browser_sign_in, OidcProvider, ProviderOptions};
+pub use oidc::{browser_sign_in, designers_auth_file, provider, OidcProvider, ProviderOptions};
 
 /// The absolute path of `crates/testkit/servers`, for tests that start the scripts themselves.
 pub fn servers_dir() -> PathBuf {

@@ -8,6 +8,7 @@
 //! clients' redirect URIs are `http://127.0.0.1:<any port>/callback`.
 
 use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
@@ -32,6 +33,24 @@ impl Default for ProviderOptions {
     fn default() -> Self {
         ProviderOptions { access_ttl: Duration::from_secs(300), refresh_ttl: Duration::from_secs(1800), audience: None }
     }
+}
+
+/// A provider with Keycloak's defaults. Panics with the reason (its packages missing, Node missing, what it
+/// wrote) when it cannot start, since the test cannot go on.
+pub fn provider() -> OidcProvider {
+    OidcProvider::start(ProviderOptions::default()).unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// Writes `auth.json` into `dir` for a server that accepts this provider's tokens: no users of its own, and
+/// the group `designers` (ana's) may read, write and search every search space. Answers the file's path;
+/// panics when it cannot be written.
+pub fn designers_auth_file(dir: &Path) -> PathBuf {
+    let path = dir.join("auth.json");
+    let groups = serde_json::json!({"users": [], "groups": [
+        { "name": "designers", "operations": ["read", "write", "search"], "searchSpaces": ["*"] }
+    ]});
+    std::fs::write(&path, groups.to_string()).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+    path
 }
 
 /// A running provider; killed when dropped.

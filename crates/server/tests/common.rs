@@ -1,4 +1,5 @@
-//! Shared test setup: a router over a real local store in a temp directory, with users of differing rights.
+//! The router's test setup: the router over a real local store in a temp directory, called in-process
+//! (`oneshot`), with users of differing rights. Fixtures that other crates' tests share live in studio-testkit.
 
 #![allow(dead_code)]
 

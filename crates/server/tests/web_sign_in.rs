@@ -4,8 +4,6 @@
 //! both stay as they were. Against the real OpenID Connect provider of studio-testkit, through the router;
 //! the real binary is tested in crates/cli (`web_sign_in`).
 
-mod support;
-
 use std::sync::Arc;
 
 use axum::body::Body;
@@ -18,12 +16,13 @@ use studio_server::auth::{ProviderSettings, ProviderTokens};
 use studio_server::Auth;
 use tower::ServiceExt;
 
-use support::{connect_src, origin_of, provider, write_auth_file};
+use studio_testkit::http::{connect_src, origin_of};
+use studio_testkit::{designers_auth_file, provider};
 
 /// The router over a fresh store; accepting the provider's tokens when `provider_settings` is given.
 async fn router(dir: &std::path::Path, provider_settings: Option<ProviderSettings>) -> Router {
     std::fs::create_dir_all(dir).unwrap();
-    let mut auth = Auth::from_file(&write_auth_file(dir)).unwrap();
+    let mut auth = Auth::from_file(&designers_auth_file(dir)).unwrap();
     if let Some(settings) = provider_settings {
         auth = auth.with_provider_tokens(ProviderTokens::start(settings).await.expect("the provider's keys are read"));
     }

@@ -1,10 +1,10 @@
-//! A small misbehaving HTTP server for tests: it accepts connections on 127.0.0.1, reads each request,
-//! and answers whatever the test's handler says, byte for byte: good JSON, HTML, truncated bodies, or
-//! nothing at all. It counts and records the requests it saw.
+//! Loopback HTTP fixtures. [`FakeServer`] is a small misbehaving HTTP server: it accepts connections on
+//! 127.0.0.1, reads each request, and answers whatever the test's handler says, byte for byte: good JSON,
+//! HTML, truncated bodies, or nothing at all; it records the requests it saw. Beside it, the answers tests
+//! build for it and small readers of what a real server answered (its content security policy, an origin).
 //!
-//! Shared by studio-remote's tests and the `studio serve --upstream` tests of crates/cli (included there by path).
-
-#![allow(dead_code)]
+//! The fake server runs on the test's tokio runtime and panics when no loopback port can be bound: a test
+//! cannot go on without it.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -150,7 +150,7 @@ pub fn json(status: u16, body: Value) -> Reply {
     response(status, "application/json", &body.to_string(), &[])
 }
 
-/// This API's error body (docs/api.md, Errors) with `status`.
+/// This API's error body, `{status, error, message}` (docs/api.md, Errors), with `status`.
 pub fn api_error(status: u16, message: &str) -> Reply {
     json(status, serde_json::json!({"status": status, "error": "Some Error", "message": message}))
 }
@@ -166,4 +166,22 @@ pub fn cut_short(promised: usize) -> Reply {
 /// A port that nothing listens on (it was free a moment ago).
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port()
+}
+
+/// `http://127.0.0.1:PORT` of a URL such as an issuer `http://127.0.0.1:PORT/realms/studio`.
+pub fn origin_of(url: &str) -> String {
+    let after_scheme = url.find("://").map_or(0, |i| i + 3);
+    let end = url[after_scheme..].find('/').map_or(url.len(), |i| after_scheme + i);
+    url[..end].to_owned()
+}
+
+/// The sources a content security policy lets the page connect to (its `connect-src`). Panics when the
+/// policy has none.
+pub fn connect_src(csp: &str) -> Vec<String> {
+    let directive = csp
+        .split(';')
+        .map(str::trim)
+        .find(|d| d.starts_with("connect-src "))
+        .unwrap_or_else(|| panic!("no connect-src: {csp}"));
+    directive.split_whitespace().skip(1).map(str::to_owned).collect()
 }

@@ -1,13 +1,18 @@
-//! Real `studio serve` routers on loopback for the desktop to connect to: one that knows a single token,
-//! and one that accepts the access tokens of an OpenID Connect provider (checking their signature, issuer
-//! and expiry against the provider's published keys, as `studio serve --oidc-issuer` does). A token server
-//! can be slow on demand: behind a [`Gate`], requests wait until the test opens it.
+//! This project's own API server on loopback, for clients to connect to: the `studio serve` router over a
+//! real store in a temp directory, on its own thread and runtime, with either one random token or the access
+//! tokens of an OpenID Connect provider (checking their signature, issuer and expiry against the provider's
+//! published keys, as `studio serve --oidc-issuer` does). A token server can be slow on demand: behind a
+//! [`Gate`], requests wait until the test opens it.
+//!
+//! Only with the `studio` feature, which links the server and the store: crates whose own tests need neither
+//! (the remote client's, the server's) do not build them for their tests. Everything here panics when the
+//! server cannot be set up, since the test cannot go on.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use studio_local::{LocalBackend, Store};
 use studio_model::{Backend, Caller};
 use studio_server::auth::{ProviderSettings, ProviderTokens};
@@ -128,9 +133,7 @@ pub fn slow_token_server(fill: impl FnOnce(&Store)) -> (ApiServer, Arc<Gate>) {
 /// search every search space.
 pub fn provider_server(issuer: &str) -> ApiServer {
     let auth_dir = tempfile::tempdir().unwrap();
-    let file = auth_dir.path().join("auth.json");
-    let groups = json!({"users": [], "groups": [{"name": "designers", "operations": ["read", "write", "search"], "searchSpaces": ["*"]}]});
-    std::fs::write(&file, groups.to_string()).unwrap();
+    let file = crate::designers_auth_file(auth_dir.path());
     let issuer = issuer.to_owned();
     serve(
         |_| {},

@@ -5,8 +5,10 @@
 
 #![allow(dead_code)]
 
+#[path = "keyring.rs"]
 pub mod keyring;
-pub mod servers;
+/// Real `studio serve` routers on loopback for the app to connect to.
+pub use studio_testkit::studio as servers;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
