@@ -1,59 +1,15 @@
 //! `import`, `import-concepts` and `demo-data`: filling the local store.
 
 use std::fs::File;
-use std::io::{BufReader, IsTerminal, Read, Write};
+use std::io::BufReader;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
+use indicatif::ProgressBarIter;
 use studio_local::demo::{self, DemoConfiguration};
 use studio_local::{import_concepts, import_documents, ImportReport, Store};
 
-use super::{Cli, CliError};
-
-/// Counts the bytes read through it, so progress can be shown as a share of the file.
-struct CountingReader<R> {
-    inner: R,
-    read: Arc<AtomicU64>,
-}
-
-impl<R: Read> Read for CountingReader<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.read.fetch_add(n as u64, Ordering::Relaxed);
-        Ok(n)
-    }
-}
-
-/// Progress on stderr when it is a terminal; silent otherwise.
-struct Progress {
-    shown: bool,
-    total_bytes: u64,
-    read: Arc<AtomicU64>,
-}
-
-impl Progress {
-    fn new(total_bytes: u64) -> Progress {
-        Progress { shown: std::io::stderr().is_terminal(), total_bytes, read: Arc::new(AtomicU64::new(0)) }
-    }
-
-    fn update(&self, lines: u64) {
-        if !self.shown {
-            return;
-        }
-        let bytes = self.read.load(Ordering::Relaxed);
-        let share = if self.total_bytes > 0 { (bytes as f64 / self.total_bytes as f64).min(1.0) } else { 1.0 };
-        let filled = (share * 30.0) as usize;
-        eprint!("\r[{}{}] {:>3}%  {lines} lines", "#".repeat(filled), " ".repeat(30 - filled), (share * 100.0) as u32);
-        let _ = std::io::stderr().flush();
-    }
-
-    fn finish(&self) {
-        if self.shown {
-            eprintln!();
-        }
-    }
-}
+use super::{progress, Cli, CliError};
 
 fn open(path: &Path) -> Result<(File, u64), CliError> {
     let io = |source| CliError::Io { what: "cannot read", path: path.display().to_string(), source };
@@ -66,15 +22,15 @@ fn open(path: &Path) -> Result<(File, u64), CliError> {
 fn import_file(
     file: &Path,
     work: impl FnOnce(
-        BufReader<CountingReader<File>>,
+        BufReader<ProgressBarIter<File>>,
         &mut dyn FnMut(u64),
     ) -> Result<ImportReport, studio_local::StoreError>,
 ) -> Result<ImportReport, CliError> {
     let (handle, size) = open(file)?;
-    let progress = Progress::new(size);
-    let reader = BufReader::with_capacity(1 << 16, CountingReader { inner: handle, read: progress.read.clone() });
-    let report = work(reader, &mut |lines| progress.update(lines));
-    progress.finish();
+    let bar = progress::file(size);
+    let reader = BufReader::with_capacity(1 << 16, bar.wrap_read(handle));
+    let report = work(reader, &mut |lines| progress::lines(&bar, lines));
+    bar.finish_and_clear();
     let report = report?;
     for error in &report.errors {
         eprintln!("{}:{}: {} (line skipped)", file.display(), error.line, error.message);
@@ -102,16 +58,9 @@ pub fn import_concepts_file(cli: &Cli, file: &Path) -> Result<(), CliError> {
 /// Loads the demo search space, and its configuration unless one for the demo space already exists.
 pub fn demo_data(cli: &Cli) -> Result<(), CliError> {
     let backend = cli.local_backend()?;
-    let progress = Progress::new(demo::DEMO_DOCUMENTS as u64);
-    let report = demo::load_demo_data(
-        &backend,
-        &mut |lines| {
-            progress.read.store(lines, Ordering::Relaxed);
-            progress.update(lines);
-        },
-        &AtomicBool::new(false),
-    );
-    progress.finish();
+    let bar = progress::documents(demo::DEMO_DOCUMENTS as u64);
+    let report = demo::load_demo_data(&backend, &mut |lines| bar.set_position(lines), &AtomicBool::new(false));
+    bar.finish_and_clear();
     let report = report?;
     println!("imported {} documents into {}", report.data.documents.imported, demo::DEMO_SPACE);
     match report.configuration {

@@ -7,6 +7,7 @@
 mod bench;
 mod config_files;
 mod data;
+mod progress;
 mod pull;
 mod serve;
 mod signin;

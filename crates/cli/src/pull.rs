@@ -1,7 +1,6 @@
 //! `studio pull --from URL --config ID`: takes a remote search space offline (studio_sync::pull), with
-//! progress on a terminal; Ctrl+C stops between pages and the next run resumes.
+//! a progress bar on a terminal; Ctrl+C stops between pages and the next run resumes.
 
-use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -10,7 +9,7 @@ use studio_remote::{RemoteBackend, RemoteOptions};
 use studio_sync::SyncError;
 
 use super::signin::{self, CredentialVars};
-use super::{runtime, Cli, CliError};
+use super::{progress, runtime, Cli, CliError};
 
 #[derive(clap::Args)]
 pub struct PullArgs {
@@ -40,7 +39,7 @@ pub fn run(cli: &Cli, args: &PullArgs) -> Result<(), CliError> {
     let remote = RemoteBackend::signed_in(&args.from, sign_in, RemoteOptions::default(), None)
         .map_err(|e| CliError::Input(e.to_string()))?;
     let source = remote.client().base_url().to_owned();
-    let shown = std::io::stderr().is_terminal();
+    let bar = progress::pulled();
     let cancel = Arc::new(AtomicBool::new(false));
     let rt = runtime()?;
     let report = rt.block_on(async {
@@ -52,18 +51,14 @@ pub fn run(cli: &Cli, args: &PullArgs) -> Result<(), CliError> {
             }
         });
         let mut progress = |done: u64, total: u64| {
-            if shown {
-                eprint!("\rpulled {done} of {total} documents");
-                let _ = std::io::stderr().flush();
-            }
+            bar.set_length(total);
+            bar.set_position(done);
         };
         Ok::<_, CliError>(
             studio_sync::pull::pull(&local, &remote, &source, args.config, &os_caller(), &mut progress, &cancel).await,
         )
     })?;
-    if shown {
-        eprintln!();
-    }
+    bar.finish_and_clear();
     match report {
         Ok(r) => {
             let resumed = if r.resumed_from > 0 { format!(" (resumed at {})", r.resumed_from) } else { String::new() };
