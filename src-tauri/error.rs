@@ -25,8 +25,9 @@ impl From<BackendError> for IpcError {
 }
 
 impl From<studio_local::StoreError> for IpcError {
+    /// By the store's one mapping into `BackendError`, so that a full disk or a damaged store keeps its own code.
     fn from(e: studio_local::StoreError) -> Self {
-        IpcError::new(ErrorCode::Storage, e.to_string())
+        BackendError::from(e).into()
     }
 }
 
@@ -34,6 +35,7 @@ impl From<studio_sync::SyncError> for IpcError {
     fn from(e: studio_sync::SyncError) -> Self {
         match e {
             studio_sync::SyncError::Backend(b) => b.into(),
+            studio_sync::SyncError::Store(s) => s.into(),
             studio_sync::SyncError::BadFile(m) => IpcError::new(ErrorCode::BadRequest, m),
             studio_sync::SyncError::Cancelled => IpcError::new(ErrorCode::Task, "cancelled"),
             other => IpcError::new(ErrorCode::Storage, other.to_string()),
