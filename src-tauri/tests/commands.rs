@@ -6,9 +6,8 @@ use tauri::ipc::Origin;
 use tauri::test::MockRuntime;
 use tauri::Listener;
 
-mod bindings;
-mod harness;
-use harness::{connection_input, harness, servers};
+use crate::bindings;
+use crate::harness::{connection_input, harness, servers};
 
 #[test]
 fn a_new_store_opens_with_the_demo_search_space_and_its_configuration() {

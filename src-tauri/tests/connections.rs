@@ -7,7 +7,6 @@
 mod browser;
 #[path = "connections/copy.rs"]
 mod copy;
-mod harness;
 #[path = "connections/secrets.rs"]
 mod secrets;
 #[path = "connections/sign_in.rs"]
@@ -17,7 +16,7 @@ mod switching;
 
 use std::os::unix::fs::PermissionsExt;
 
-use harness::{connection_input, harness, harness_in, servers};
+use crate::harness::{connection_input, harness, harness_in, servers};
 use search_studio::secrets::SECRETS_FILE;
 use search_studio::PREFS_FILE;
 use serde_json::{json, Value};

@@ -7,8 +7,7 @@ use search_studio::BackendSlot;
 use serde_json::{json, Value};
 use tauri::{Listener, Manager};
 
-mod harness;
-use harness::{harness, servers};
+use crate::harness::{harness, servers};
 
 /// A real server router on loopback with one configuration over 30 documents of search space `archive`.
 fn remote_server() -> servers::ApiServer {
