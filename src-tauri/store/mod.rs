@@ -21,7 +21,7 @@ use crate::connections::ConnectionStore;
 use crate::state::BackendSlot;
 use crate::StartError;
 
-use standin::damage;
+use standin::{damage, header_damage};
 pub use studio_local::backup::{self, Backups, Policy};
 pub use studio_local::check;
 pub use studio_local::recover::{self, RecoverReport};
@@ -96,6 +96,12 @@ fn close_store(store: Store) -> Result<(), StoreError> {
 /// recovery screen. Other failures end the start.
 pub fn launch<R: Runtime, M: Manager<R>>(app: &M, data_dir: &Path) -> Result<(), StartError> {
     // Damage may show when opening, or only when the first read meets a bad page.
+    if let Some((file, problem)) = header_damage(data_dir) {
+        let message = format!("the store {file} is damaged ({problem}); recover it to rebuild it from what can be read and the newest backup");
+        let status = StoreStatus::Damaged { file, problem, message, data_dir: data_dir.display().to_string() };
+        app.manage(Launch { data_dir: data_dir.to_owned(), status: Mutex::new(status) });
+        return Ok(());
+    }
     let opened = Store::open_dir(data_dir).map_err(StartError::from).and_then(|store| match behind_backup(data_dir) {
         configurations if !configurations.is_empty() => {
             close_store(store)?;
