@@ -9,3 +9,4 @@ mod harness;
 mod commands;
 mod connections;
 mod offline;
+mod store;
