@@ -85,3 +85,62 @@ fn settings_show_where_the_backups_are_and_the_newest() {
     let newest = chrono::DateTime::parse_from_rfc3339(backups["newest"].as_str().unwrap()).unwrap();
     assert!(chrono::Utc::now().signed_duration_since(newest) < chrono::TimeDelta::minutes(5), "{backups}");
 }
+
+/// The store's file and its logs, as they are now (absent ones as `None`).
+fn store_files(dir: &Path) -> Vec<(std::path::PathBuf, Option<Vec<u8>>)> {
+    ["studio.db", "studio.db-wal", "studio.db-shm"]
+        .iter()
+        .map(|name| (dir.join(name), std::fs::read(dir.join(name)).ok()))
+        .collect()
+}
+
+/// A store that lost its last writes: "Harbour Search" renamed and backed up, then the store's files put
+/// back as they were before the rename.
+fn store_behind_its_backup() -> tempfile::TempDir {
+    let h = harness();
+    let created =
+        h.ok("create_configuration", json!({"body": {"config": {"title": "Harbour Search", "searchSpace": "demo"}}}));
+    let id = created["config"]["id"].clone();
+    let dir = h.quit();
+    let before = store_files(dir.path());
+    let h = harness_in(dir, Duration::from_secs(60));
+    let renamed = json!({"config": {"title": "Harbour Search 2", "searchSpace": "demo"}});
+    h.ok("update_configuration", json!({"id": id, "body": renamed}));
+    let dir = h.quit();
+    for (path, content) in before {
+        match content {
+            Some(bytes) => std::fs::write(&path, bytes).unwrap(),
+            None => {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
+    dir
+}
+
+#[test]
+fn a_store_behind_its_backup_names_what_it_lost_and_recover_takes_it_back() {
+    let h = harness_in(store_behind_its_backup(), Duration::from_secs(60));
+    let status = h.ok("store_status", json!({}));
+    assert_eq!(status["state"], "behindBackup", "{status}");
+    let lost = status["configurations"].as_array().unwrap();
+    assert!(lost.iter().any(|c| c.as_str().unwrap().starts_with("Harbour Search 2 (configuration ")), "{status}");
+    assert!(h.invoke("list_configurations", json!({})).is_err(), "no backend before the choice");
+
+    let report = h.ok("recover_store", json!({}));
+    assert!(report["fromBackup"].as_u64().unwrap() >= 1, "{report}");
+    assert!(titles(&h).contains(&"Harbour Search 2".to_owned()), "{:?}", titles(&h));
+}
+
+#[test]
+fn a_store_behind_its_backup_can_be_used_as_it_is() {
+    let h = harness_in(store_behind_its_backup(), Duration::from_secs(60));
+    assert!(h.invoke("open_store_as_is", json!({})).is_ok());
+    assert_eq!(h.ok("store_status", json!({})), json!({"state": "ready"}));
+    let titles = titles(&h);
+    assert!(
+        titles.contains(&"Harbour Search".to_owned()) && !titles.contains(&"Harbour Search 2".to_owned()),
+        "{titles:?}"
+    );
+    assert!(h.invoke("open_store_as_is", json!({})).is_err(), "once open, it is not opened again");
+}
