@@ -11,11 +11,13 @@
 //!   where it listens, and stops them when dropped.
 //! - [`http`]: a misbehaving HTTP server on loopback that answers what the test says, byte for byte, and
 //!   readers of what a real server answered.
+//! - [`io`]: the resident memory of a process, for tests that bound it.
 //! - `studio` (feature `studio`): this project's own router over a real store, on loopback.
 
 pub mod api_only;
 mod error;
 pub mod http;
+pub mod io;
 pub mod oidc;
 mod process;
 #[cfg(feature = "studio")]

@@ -5,6 +5,8 @@
 
 #[path = "servers/api_only.rs"]
 mod api_only;
+#[path = "servers/io.rs"]
+mod io;
 #[path = "servers/oidc.rs"]
 mod oidc;
 #[path = "servers/support.rs"]

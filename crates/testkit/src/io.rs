@@ -1,0 +1,26 @@
+//! Readers of what a process holds in memory, for the tests that bound it (an import of a large file, a
+//! server under load): the resident size of any process and the peak resident size of the test's own,
+//! both from Linux's `/proc/<pid>/status`. Elsewhere they answer `None`, and such a test says that it did
+//! not measure rather than failing.
+
+/// The resident memory (`VmRSS`) of process `pid`, in KiB.
+pub fn resident_kib(pid: u32) -> Option<u64> {
+    status_kib(&format!("/proc/{pid}/status"), "VmRSS:")
+}
+
+/// The peak resident memory (`VmHWM`) of this process, in KiB.
+pub fn peak_resident_kib() -> Option<u64> {
+    status_kib("/proc/self/status", "VmHWM:")
+}
+
+/// Sets this process's peak resident memory back to its current size (Linux 4.0 and later), so that what
+/// a test did before does not hide the peak of what it measures. False where that is not possible.
+pub fn reset_peak_resident() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+fn status_kib(path: &str, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(path).ok()?;
+    let line = status.lines().find_map(|line| line.strip_prefix(field))?;
+    line.trim().trim_end_matches("kB").trim().parse().ok()
+}
