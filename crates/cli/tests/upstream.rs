@@ -1,6 +1,6 @@
-//! `studio serve --upstream` in front of a misbehaving server (the fake of studio-remote's tests): the
-//! status rules of decisions.md §5 (502 unreachable or not the API, 504 timeout, the upstream's own 4xx
-//! passed through), a healthy proxy throughout, and recovery when the upstream comes back.
+//! `studio serve --upstream` in front of a misbehaving server (studio_testkit::http's): the status rules of
+//! docs/api.md, In front of another server (502 unreachable or not the API, 504 timeout, the upstream's own
+//! 4xx passed through), a healthy proxy throughout, and recovery when the upstream comes back.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
