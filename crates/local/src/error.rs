@@ -1,4 +1,10 @@
 //! Failures of the local store, mapped once into `BackendError` for every transport.
+//!
+//! SQLite's own failures are sorted as they are converted: a full disk and a damaged file become
+//! [`StoreError::DiskFull`] and [`StoreError::Damaged`], whose messages say what happened and what to do;
+//! where the file is known (`StoreError::at`), they name it.
+
+use std::path::Path;
 
 use studio_model::BackendError;
 
@@ -13,17 +19,26 @@ pub enum StoreError {
     TooNew { path: String, found: i64, known: i64 },
     #[error("cannot back up the store before migrating it: {0}")]
     Backup(rusqlite::Error),
+    /// The disk holding the store cannot take a write. Nothing acknowledged is lost; reads go on.
+    #[error("the disk holding {} is full: free some space and save again", or_the_store(path))]
+    DiskFull { path: Option<String> },
+    /// A store file is not a database, fails SQLite's check, or a page of it cannot be read.
+    #[error(
+        "{} is damaged ({detail}); run `studio recover` to rebuild it from what can be read and the newest backup",
+        path.as_ref().map_or_else(|| "the store".to_owned(), |p| format!("the store {p}"))
+    )]
+    Damaged { path: Option<String>, detail: String },
     #[error("no database connection became free: {0}")]
     Pool(#[from] r2d2::Error),
     #[error("{0}")]
-    Sql(#[from] rusqlite::Error),
+    Sql(rusqlite::Error),
     #[error("a stored configuration could not be read: {0}")]
     Corrupt(#[from] serde_json::Error),
     #[error("configuration ids are used up (the next id would not fit in 32 bits)")]
     IdsExhausted,
     /// Reading an import file failed (not a bad line: the reader itself failed).
     #[error("cannot read the input: {0}")]
-    Read(#[from] std::io::Error),
+    Read(std::io::Error),
     /// A search space id that cannot be used (empty).
     #[error("the search space id must not be empty")]
     EmptySearchSpace,
@@ -35,8 +50,55 @@ pub enum StoreError {
     Task(String),
 }
 
+fn or_the_store(path: &Option<String>) -> String {
+    path.clone().unwrap_or_else(|| "the store".to_owned())
+}
+
+impl StoreError {
+    /// This error with the store's file named, where it is about the store's file and does not name one.
+    pub fn at(self, path: &Path) -> StoreError {
+        let named = Some(path.display().to_string());
+        match self {
+            StoreError::DiskFull { path: None } => StoreError::DiskFull { path: named },
+            StoreError::Damaged { path: None, detail } => StoreError::Damaged { path: named, detail },
+            other => other,
+        }
+    }
+
+    /// Whether the store's disk is full (SQLite's SQLITE_FULL, or ENOSPC on a file the store writes).
+    pub fn is_disk_full(&self) -> bool {
+        matches!(self, StoreError::DiskFull { .. })
+    }
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DiskFull) => StoreError::DiskFull { path: None },
+            Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase) => {
+                StoreError::Damaged { path: None, detail: e.to_string() }
+            }
+            _ => StoreError::Sql(e),
+        }
+    }
+}
+
+impl From<std::io::Error> for StoreError {
+    fn from(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::StorageFull {
+            StoreError::DiskFull { path: None }
+        } else {
+            StoreError::Read(e)
+        }
+    }
+}
+
 impl From<StoreError> for BackendError {
     fn from(e: StoreError) -> Self {
-        BackendError::Storage(e.to_string())
+        match e {
+            StoreError::DiskFull { .. } => BackendError::InsufficientStorage(e.to_string()),
+            StoreError::Damaged { .. } => BackendError::StoreDamaged(e.to_string()),
+            other => BackendError::Storage(other.to_string()),
+        }
     }
 }

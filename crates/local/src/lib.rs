@@ -19,7 +19,7 @@ pub use backend::{os_caller, LocalBackend};
 pub use error::StoreError;
 pub use import::{import_concepts, import_documents, ImportReport, LineError, MAX_REPORTED_ERRORS};
 pub use search::{search_spaces, SearchEngine};
-pub use store::{Store, DB_FILE};
+pub use store::{Store, DB_FILE, DOCUMENTS_FILE};
 
 /// The data directory when neither `--data-dir` nor `SEARCH_STUDIO_DATA_DIR` names one: the OS data
 /// directory's `search-studio` (decisions.md §1).

@@ -1,32 +1,58 @@
-//! Opening the SQLite file: pragmas for every connection, embedded numbered migrations, and a backup copy
-//! taken before any migration touches an existing store.
+//! Opening the store: two SQLite files, checked before use, with pragmas for every connection, embedded
+//! numbered migrations, and a copy taken before any migration touches an existing store.
+//!
+//! `studio.db` holds what a designer made (configurations, drafts, published versions, history): every
+//! commit to it is synced before it returns (`synchronous = FULL` in WAL mode), it is checked at every open
+//! and it is what backups copy. `studio-documents.db` holds what an import can rebuild (documents, their
+//! full text, concepts, index snapshots), attached as schema `docs` on every connection, synced per import
+//! batch (`synchronous = NORMAL`). Queries name tables without a schema; SQLite finds each in its file.
+//!
+//! The migration runner is a few lines on purpose: numbered SQL files applied in one transaction, the
+//! schema version in `user_version`, a copy of the file before an existing store is migrated. A migration
+//! crate would add its own bookkeeping table to the file a designer's work lives in, and nothing we need.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use r2d2::{Pool, PooledConnection};
 use r2d2_sqlite::SqliteConnectionManager;
-use rusqlite::Connection;
+use rusqlite::{Connection, OpenFlags};
 
 use crate::error::StoreError;
 
-/// The store's file name inside the data directory.
+/// The precious file's name inside the data directory.
 pub const DB_FILE: &str = "studio.db";
 
-/// Migrations in order; migration N brings the schema to `user_version` N.
+/// The documents file's name inside the data directory.
+pub const DOCUMENTS_FILE: &str = "studio-documents.db";
+
+/// Migrations of the precious file in order; migration N brings its schema to `user_version` N. (Up to 5
+/// the documents lived in this file too; 6 moves them out.)
 const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0001_configurations.sql"),
     include_str!("../migrations/0002_documents.sql"),
     include_str!("../migrations/0003_index_snapshots.sql"),
     include_str!("../migrations/0004_fts_second_pass.sql"),
     include_str!("../migrations/0005_drafts_and_pulls.sql"),
+    include_str!("../migrations/0006_documents_apart.sql"),
 ];
 
-/// A pool of connections to one store file. Cheap to clone.
+/// The migration that moves the documents out; the file is compacted after it.
+const DOCUMENTS_MOVED: usize = 6;
+
+/// The documents file's whole schema, and its version in that file's `user_version`.
+const DOCUMENTS_SCHEMA: &str = include_str!("../migrations/documents.sql");
+const DOCUMENTS_VERSION: i64 = 1;
+
+/// How long a connection waits for another's write before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A pool of connections to one store. Cheap to clone.
 #[derive(Clone)]
 pub struct Store {
     pool: Pool<SqliteConnectionManager>,
     path: PathBuf,
+    documents: PathBuf,
 }
 
 impl Store {
@@ -37,31 +63,43 @@ impl Store {
         Store::open(&data_dir.join(DB_FILE))
     }
 
-    /// Opens (creating if needed) the store file at `path` and brings its schema up to date.
+    /// Opens (creating if needed) the store whose precious file is `path` (the documents file lies beside
+    /// it) and brings its schema up to date. A file that is not a database, or a precious file that fails
+    /// SQLite's quick check, is refused at once with [`StoreError::Damaged`] naming it; nothing is written
+    /// to a damaged file.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let manager = SqliteConnectionManager::file(path).with_init(|c| {
-            c.busy_timeout(Duration::from_secs(10))?;
-            // 16 KiB pages for a new store (a document row of a few KB, and FTS5's segment pages, share them
-            // better: imports run about a tenth faster than with 4 KiB); an existing store keeps its own.
+        let documents = path.with_file_name(DOCUMENTS_FILE);
+        prepare_precious(path).map_err(|e| e.at(path))?;
+        prepare_documents(&documents).map_err(|e| e.at(&documents))?;
+        let attach = documents.clone();
+        let manager = SqliteConnectionManager::file(path).with_init(move |c| {
+            c.busy_timeout(BUSY_TIMEOUT)?;
+            c.execute("ATTACH DATABASE ?1 AS docs", [attach.to_string_lossy()])?;
+            // The journal mode (WAL) is the files' own, set once when they were prepared.
             c.execute_batch(
-                "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
-                 PRAGMA foreign_keys = ON;",
+                "PRAGMA main.synchronous = FULL; PRAGMA docs.synchronous = NORMAL; PRAGMA foreign_keys = ON;",
             )?;
             crate::search::register_functions(c)
         });
         let pool = Pool::builder()
             .max_size(8)
+            .min_idle(Some(1))
             .connection_timeout(Duration::from_secs(30))
             .build(manager)
             .map_err(|source| StoreError::Open { path: path.display().to_string(), source })?;
-        let store = Store { pool, path: path.to_owned() };
-        store.migrate()?;
+        let store = Store { pool, path: path.to_owned(), documents };
+        store.migrate().map_err(|e| e.at(path))?;
         Ok(store)
     }
 
-    /// The file this store lives in.
+    /// The precious file (configurations, drafts, versions, history).
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The documents file (documents, full text, concepts, index snapshots).
+    pub fn documents_path(&self) -> &Path {
+        &self.documents
     }
 
     /// A connection from the pool, for one unit of work.
@@ -69,9 +107,17 @@ impl Store {
         Ok(self.pool.get()?)
     }
 
+    /// Closes the store at a clean exit: both logs are written into their files and emptied, so that once
+    /// the last clone of this store is gone nothing but the two files remains.
+    pub fn close(self) -> Result<(), StoreError> {
+        let conn = self.conn()?;
+        conn.execute_batch("PRAGMA main.wal_checkpoint(TRUNCATE); PRAGMA docs.wal_checkpoint(TRUNCATE);")?;
+        Ok(())
+    }
+
     fn migrate(&self) -> Result<(), StoreError> {
         let mut conn = self.conn()?;
-        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        let version: i64 = conn.query_row("PRAGMA main.user_version", [], |r| r.get(0))?;
         let known = MIGRATIONS.len() as i64;
         if version > known {
             return Err(StoreError::TooNew { path: self.path.display().to_string(), found: version, known });
@@ -85,9 +131,13 @@ impl Store {
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Exclusive)?;
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
             tx.execute_batch(sql)?;
-            tx.pragma_update(None, "user_version", i as i64 + 1)?;
+            tx.pragma_update(Some("main"), "user_version", i as i64 + 1)?;
         }
         tx.commit()?;
+        if version > 0 && (version as usize) < DOCUMENTS_MOVED {
+            // The documents' pages are free now: give them back to the disk.
+            conn.execute_batch("VACUUM main")?;
+        }
         Ok(())
     }
 
@@ -96,4 +146,49 @@ impl Store {
         let target = self.path.with_extension(format!("db.v{version}.bak"));
         conn.backup(rusqlite::MAIN_DB, &target, None).map_err(StoreError::Backup)
     }
+}
+
+/// Checks the precious file before any pooled connection touches it (SQLite's quick check: every page
+/// readable and well formed, without cross-checking indexes; milliseconds on a file of configurations) and
+/// puts it in WAL mode.
+fn prepare_precious(path: &Path) -> Result<(), StoreError> {
+    let conn = open_checked(path)?;
+    let verdict: String = conn.query_row("PRAGMA quick_check(1)", [], |r| r.get(0))?;
+    if verdict != "ok" {
+        return Err(StoreError::Damaged { path: None, detail: verdict });
+    }
+    conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))?;
+    Ok(())
+}
+
+/// Makes sure the documents file is a database (its thorough check is `studio check`'s, as it may hold
+/// gigabytes), creates its schema when it is new, and puts it in WAL mode.
+fn prepare_documents(path: &Path) -> Result<(), StoreError> {
+    let mut conn = open_checked(path)?;
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version == 0 {
+        // 16 KiB pages for a new file: a document row of a few KB, and FTS5's segment pages, share them
+        // better (imports run about a tenth faster than with 4 KiB).
+        conn.execute_batch("PRAGMA page_size = 16384")?;
+    }
+    conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))?;
+    if version == 0 {
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Exclusive)?;
+        tx.execute_batch(DOCUMENTS_SCHEMA)?;
+        tx.pragma_update(None, "user_version", DOCUMENTS_VERSION)?;
+        tx.commit()?;
+    } else if version > DOCUMENTS_VERSION {
+        return Err(StoreError::TooNew { path: path.display().to_string(), found: version, known: DOCUMENTS_VERSION });
+    }
+    Ok(())
+}
+
+/// Opens one store file on its own and reads its header, so that a file that is not a database is named
+/// at once rather than by every pooled connection in turn.
+fn open_checked(path: &Path) -> Result<Connection, StoreError> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags)?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))?;
+    Ok(conn)
 }

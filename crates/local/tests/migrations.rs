@@ -1,7 +1,7 @@
 //! Opening a store written by an older Search Studio migrates it, after writing a backup copy of it as it was.
 
 use serde_json::json;
-use studio_local::{LocalBackend, Store, DB_FILE};
+use studio_local::{LocalBackend, Store, DB_FILE, DOCUMENTS_FILE};
 use studio_model::Backend;
 
 #[tokio::test]
@@ -43,4 +43,86 @@ async fn an_older_store_is_backed_up_then_migrated_keeping_its_configurations() 
     let modified = std::fs::metadata(&backup).unwrap().modified().unwrap();
     Store::open(&path).unwrap();
     assert_eq!(std::fs::metadata(&backup).unwrap().modified().unwrap(), modified);
+}
+
+/// Documents of a few shapes, with an author facet and words to search.
+fn documents() -> String {
+    (0..40)
+        .map(|i| {
+            json!({"id": format!("d{i}"), "title": format!("climate report {i}"),
+                   "description": if i % 3 == 0 { "policy and water" } else { "energy" },
+                   "facetList": [{"field": "dyn_lit_author", "facets": [{"label": format!("author {}", i % 4)}]}]})
+            .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn search_body() -> studio_model::SearchRequest {
+    serde_json::from_value(json!({"input": "policy"})).unwrap()
+}
+
+#[tokio::test]
+async fn a_store_of_one_file_moves_its_documents_to_their_own_and_answers_the_same() {
+    // The answers of a store made now, for comparison.
+    let fresh_dir = tempfile::tempdir().unwrap();
+    let fresh = Store::open_dir(fresh_dir.path()).unwrap();
+    studio_local::import_documents(&fresh, "demo", std::io::Cursor::new(documents()), &mut |_| {}).unwrap();
+    let fresh = LocalBackend::new(fresh);
+    let body = json!({"config": {"title": "Reports", "searchSpace": "demo",
+                      "filter": {"facetsToShow": [{"uri": "dyn_lit_author", "title": "Author"}]}}});
+    let id = fresh.create_configuration(&studio_local::os_caller(), body.clone()).await.unwrap().config.id.unwrap();
+    let expected = fresh.search(id, search_body()).await.unwrap();
+    assert!(expected.total > 0 && !expected.facets.is_empty(), "the comparison finds something");
+
+    // The same documents and configuration in one file at schema 5, as stores were before.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(DB_FILE);
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        for sql in [
+            include_str!("../migrations/0001_configurations.sql"),
+            include_str!("../migrations/0002_documents.sql"),
+            include_str!("../migrations/0003_index_snapshots.sql"),
+            include_str!("../migrations/0004_fts_second_pass.sql"),
+            include_str!("../migrations/0005_drafts_and_pulls.sql"),
+        ] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 5).unwrap();
+        let source = fresh_dir.path();
+        conn.execute("ATTACH DATABASE ?1 AS old", [source.join(DB_FILE).to_string_lossy()]).unwrap();
+        conn.execute("ATTACH DATABASE ?1 AS olddocs", [source.join(DOCUMENTS_FILE).to_string_lossy()]).unwrap();
+        conn.execute_batch(
+            "INSERT INTO main.configurations SELECT * FROM old.configurations;
+             INSERT INTO main.configuration_log SELECT * FROM old.configuration_log;
+             INSERT INTO main.documents SELECT * FROM olddocs.documents;
+             INSERT INTO main.document_facets SELECT * FROM olddocs.document_facets;
+             INSERT INTO main.facet_fields SELECT * FROM olddocs.facet_fields;
+             INSERT INTO main.generations SELECT * FROM olddocs.generations;
+             INSERT INTO main.documents_fts (documents_fts) VALUES ('rebuild');",
+        )
+        .unwrap();
+    }
+
+    let store = Store::open(&path).unwrap();
+    let backend = LocalBackend::new(store.clone());
+    assert_eq!(backend.get_configuration(id).await.unwrap().config.title, "Reports");
+    let answer = backend.search(id, search_body()).await.unwrap();
+    assert_eq!(answer.total, expected.total);
+    assert_eq!(answer.facets, expected.facets);
+    let ids = |r: &studio_model::SearchResponse| r.result.iter().map(|d| d.id.clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&answer), ids(&expected));
+
+    // The documents live in their own file now, and the precious file holds none of their tables.
+    let precious = rusqlite::Connection::open(&path).unwrap();
+    let tables: i64 = precious
+        .query_row("SELECT count(*) FROM sqlite_schema WHERE name IN ('documents', 'documents_fts')", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(tables, 0, "the precious file holds no document tables");
+    let moved: i64 = rusqlite::Connection::open(dir.path().join(DOCUMENTS_FILE))
+        .unwrap()
+        .query_row("SELECT count(*) FROM documents", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(moved, 40);
 }

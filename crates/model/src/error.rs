@@ -41,6 +41,10 @@ pub enum ErrorCode {
     Upstream,
     /// The local store failed (500).
     Storage,
+    /// The disk holding the local store is full: nothing was written (507).
+    InsufficientStorage,
+    /// The local store is damaged and must be recovered (500).
+    StoreDamaged,
     /// A fault of this program (500).
     Internal,
     /// The desktop app's settings could not be read or written.
@@ -53,7 +57,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in a stable order (the UI's copy is generated from it).
-    pub const ALL: [ErrorCode; 15] = [
+    pub const ALL: [ErrorCode; 17] = [
         ErrorCode::BadRequest,
         ErrorCode::Unauthorized,
         ErrorCode::Forbidden,
@@ -65,6 +69,8 @@ impl ErrorCode {
         ErrorCode::SignInNeeded,
         ErrorCode::Upstream,
         ErrorCode::Storage,
+        ErrorCode::InsufficientStorage,
+        ErrorCode::StoreDamaged,
         ErrorCode::Internal,
         ErrorCode::Settings,
         ErrorCode::Task,
@@ -85,6 +91,8 @@ impl ErrorCode {
             ErrorCode::SignInNeeded => "sign_in_needed",
             ErrorCode::Upstream => "upstream",
             ErrorCode::Storage => "storage",
+            ErrorCode::InsufficientStorage => "insufficient_storage",
+            ErrorCode::StoreDamaged => "store_damaged",
             ErrorCode::Internal => "internal",
             ErrorCode::Settings => "settings",
             ErrorCode::Task => "task",
@@ -104,7 +112,8 @@ impl ErrorCode {
             ErrorCode::NotOffered => Some(501),
             ErrorCode::BadGateway | ErrorCode::SignInNeeded => Some(502),
             ErrorCode::Timeout => Some(504),
-            ErrorCode::Storage | ErrorCode::Internal => Some(500),
+            ErrorCode::Storage | ErrorCode::StoreDamaged | ErrorCode::Internal => Some(500),
+            ErrorCode::InsufficientStorage => Some(507),
             ErrorCode::Upstream | ErrorCode::Settings | ErrorCode::Task | ErrorCode::Network => None,
         }
     }
@@ -151,9 +160,15 @@ pub enum BackendError {
     /// A server behind this one did not answer in time.
     #[error("{0}")]
     Timeout(String),
-    /// The local store failed (disk full, corrupt file, locked too long).
+    /// The local store failed (locked too long, an unexpected SQLite failure).
     #[error("storage failed: {0}")]
     Storage(String),
+    /// The disk holding the local store is full; the message names it and says what to do.
+    #[error("{0}")]
+    InsufficientStorage(String),
+    /// The local store is damaged; the message names it and says what to do.
+    #[error("{0}")]
+    StoreDamaged(String),
     /// A fault in this program; never caused by input.
     #[error("internal error: {0}")]
     Internal(String),
@@ -174,6 +189,8 @@ impl BackendError {
             BackendError::Upstream { .. } => ErrorCode::Upstream,
             BackendError::Timeout(_) => ErrorCode::Timeout,
             BackendError::Storage(_) => ErrorCode::Storage,
+            BackendError::InsufficientStorage(_) => ErrorCode::InsufficientStorage,
+            BackendError::StoreDamaged(_) => ErrorCode::StoreDamaged,
             BackendError::Internal(_) => ErrorCode::Internal,
         }
     }

@@ -1,0 +1,28 @@
+-- The document tables move to their own file (attached as `docs`): the configurations, drafts, published
+-- versions and history stay here, synced at every commit and backed up; the documents, rebuildable by an
+-- import, no longer share their file. Rows already in the documents file (from a move that stopped half
+-- way) are replaced.
+DELETE FROM docs.document_facets;
+DELETE FROM docs.documents;
+DELETE FROM docs.facet_fields;
+DELETE FROM docs.concepts;
+DELETE FROM docs.concept_broader;
+DELETE FROM docs.generations;
+DELETE FROM docs.index_snapshots;
+INSERT INTO docs.documents SELECT * FROM main.documents;
+INSERT INTO docs.document_facets SELECT * FROM main.document_facets;
+INSERT INTO docs.facet_fields SELECT * FROM main.facet_fields;
+INSERT INTO docs.concepts SELECT * FROM main.concepts;
+INSERT INTO docs.concept_broader SELECT * FROM main.concept_broader;
+INSERT INTO docs.generations SELECT * FROM main.generations;
+INSERT INTO docs.index_snapshots SELECT * FROM main.index_snapshots;
+INSERT INTO docs.documents_fts (documents_fts) VALUES ('rebuild');
+DROP TABLE main.documents_fts_terms;
+DROP TABLE main.documents_fts;
+DROP TABLE main.document_facets;
+DROP TABLE main.documents;
+DROP TABLE main.facet_fields;
+DROP TABLE main.concepts;
+DROP TABLE main.concept_broader;
+DROP TABLE main.generations;
+DROP TABLE main.index_snapshots;
