@@ -43,16 +43,21 @@ fn import_file(
 
 pub fn import(cli: &Cli, search_space: &str, file: &Path) -> Result<(), CliError> {
     let store = Store::open_dir(&cli.data_dir()?)?;
-    let report = import_file(file, |reader, progress| import_documents(&store, search_space, reader, progress))?;
+    let report = import_file(file, |reader, progress| {
+        // A full disk names the documents file; the batches written before it stay.
+        import_documents(&store, search_space, reader, progress).map_err(|e| e.at(store.documents_path()))
+    })?;
     println!("imported {} documents into {search_space}", report.imported);
-    Ok(())
+    Ok(store.close()?)
 }
 
 pub fn import_concepts_file(cli: &Cli, file: &Path) -> Result<(), CliError> {
     let store = Store::open_dir(&cli.data_dir()?)?;
-    let report = import_file(file, |reader, progress| import_concepts(&store, reader, progress))?;
+    let report = import_file(file, |reader, progress| {
+        import_concepts(&store, reader, progress).map_err(|e| e.at(store.documents_path()))
+    })?;
     println!("imported {} concepts", report.imported);
-    Ok(())
+    Ok(store.close()?)
 }
 
 /// Loads the demo search space, and its configuration unless one for the demo space already exists.

@@ -114,13 +114,19 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), CliError> {
         .with_writer(std::io::stderr)
         .init();
     let rt = runtime()?;
+    // The local store, kept to be closed at the end (None in front of an upstream server).
+    let mut store = None;
     let backend: Arc<dyn Backend> = match &args.upstream {
         Some(url) => {
             let upstream = upstream_backend(url, args)?;
             rt.block_on(signin::sign_in_now(&upstream))?;
             Arc::new(upstream)
         }
-        None => Arc::new(cli.local_backend()?),
+        None => {
+            let local = cli.local_backend()?;
+            store = Some(local.store().clone());
+            Arc::new(local)
+        }
     };
     let mut auth = match &args.auth {
         Some(path) => Auth::from_file(path)?,
@@ -161,10 +167,40 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), CliError> {
         let addr = listener.local_addr().map_err(|e| CliError::Server(e.to_string()))?;
         println!("listening on http://{addr}");
         tracing::info!(%addr, "serving the Search Studio API");
-        listen::serve(listener, app, limits, async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await;
-        Ok(())
-    })
+        listen::serve(listener, app, limits, stop_signal()).await;
+        Ok::<(), CliError>(())
+    })?;
+    // Every request has been answered and the router is gone: close the store, so that nothing but its
+    // files remains.
+    drop(rt);
+    if let Some(store) = store {
+        store.close()?;
+        tracing::info!("the store is closed");
+    }
+    Ok(())
+}
+
+/// Resolves at SIGINT (Ctrl-C) or SIGTERM (what a service manager or `kill` sends): both end the server
+/// cleanly. Where a signal cannot be watched, only the other one ends it.
+async fn stop_signal() {
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => tracing::info!("interrupted: finishing the requests in flight"),
+        () = terminate => tracing::info!("asked to stop: finishing the requests in flight"),
+    }
 }

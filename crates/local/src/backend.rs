@@ -13,6 +13,7 @@ use studio_model::{
 };
 
 use crate::configs;
+use crate::error::StoreError;
 use crate::search::{self, SearchEngine};
 use crate::store::Store;
 
@@ -57,7 +58,11 @@ impl LocalBackend {
         let store = self.store.clone();
         tokio::task::spawn_blocking(move || {
             let mut conn = store.conn()?;
-            work(&mut conn)
+            // A full disk is reported with the store's file named (SQLite's own error names none).
+            work(&mut conn).map_err(|e| match e {
+                BackendError::InsufficientStorage(_) => StoreError::DiskFull { path: None }.at(store.path()).into(),
+                other => other,
+            })
         })
         .await
         .map_err(|e| BackendError::Internal(format!("a store task failed: {e}")))?
