@@ -41,9 +41,11 @@ ensure_desktop_libs() {
     xvfb xauth webkit2gtk-driver dbus-x11 xdg-utils
 }
 
-# The npm packages of the test servers (crates/testkit/servers: the OpenID Connect provider), installed
-# again only when node_modules is missing or older than the lock file.
+# What the tests run beside the project: strace, and the npm packages of the test servers
+# (crates/testkit/servers: the OpenID Connect provider), installed again only when node_modules is missing
+# or older than the lock file.
 ensure_test_servers() {
+  ensure_packages strace
   local dir=crates/testkit/servers
   if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules" ]; then
     npm ci --prefix "$dir" --no-audit --no-fund && touch "$dir/node_modules"

@@ -41,6 +41,14 @@ fn import_file(
     Ok(report)
 }
 
+/// Closes the store after an import that succeeded; a failure to close loses nothing (the log is read at
+/// the next start), so it is said, not reported as the import's failure.
+fn close(store: Store) {
+    if let Err(e) = store.close() {
+        eprintln!("note: the store was not closed cleanly ({e}); nothing is lost: its log is read at the next start");
+    }
+}
+
 pub fn import(cli: &Cli, search_space: &str, file: &Path) -> Result<(), CliError> {
     let store = Store::open_dir(&cli.data_dir()?)?;
     let report = import_file(file, |reader, progress| {
@@ -48,7 +56,8 @@ pub fn import(cli: &Cli, search_space: &str, file: &Path) -> Result<(), CliError
         import_documents(&store, search_space, reader, progress).map_err(|e| e.at(store.documents_path()))
     })?;
     println!("imported {} documents into {search_space}", report.imported);
-    Ok(store.close()?)
+    close(store);
+    Ok(())
 }
 
 pub fn import_concepts_file(cli: &Cli, file: &Path) -> Result<(), CliError> {
@@ -57,7 +66,8 @@ pub fn import_concepts_file(cli: &Cli, file: &Path) -> Result<(), CliError> {
         import_concepts(&store, reader, progress).map_err(|e| e.at(store.documents_path()))
     })?;
     println!("imported {} concepts", report.imported);
-    Ok(store.close()?)
+    close(store);
+    Ok(())
 }
 
 /// Loads the demo search space, and its configuration unless one for the demo space already exists.

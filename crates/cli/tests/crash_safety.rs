@@ -181,7 +181,7 @@ fn write_documents(path: &Path) {
 
 /// The search index agrees with the documents table; returns the number of documents.
 fn check_index(data: &Path) -> i64 {
-    let conn = Connection::open(data.join(studio_local::DB_FILE)).expect("the store opens");
+    let conn = Connection::open(data.join(studio_local::DOCUMENTS_FILE)).expect("the documents file opens");
     check_integrity(&conn);
     let count: i64 =
         conn.query_row("SELECT count(*) FROM documents WHERE search_space = ?1", [SPACE], |r| r.get(0)).unwrap();

@@ -16,5 +16,6 @@ mod oidc_serve;
 mod real_servers;
 mod security;
 mod server_process;
+mod store_faults;
 mod upstream;
 mod web_sign_in;

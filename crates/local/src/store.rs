@@ -109,10 +109,12 @@ impl Store {
 
     /// Closes the store at a clean exit: both logs are written into their files and emptied, so that once
     /// the last clone of this store is gone nothing but the two files remains.
+    /// When it fails (a full disk cannot take the log's pages) nothing is lost: the logs stay beside the
+    /// files and are read at the next open.
     pub fn close(self) -> Result<(), StoreError> {
         let conn = self.conn()?;
-        conn.execute_batch("PRAGMA main.wal_checkpoint(TRUNCATE); PRAGMA docs.wal_checkpoint(TRUNCATE);")?;
-        Ok(())
+        conn.execute_batch("PRAGMA main.wal_checkpoint(TRUNCATE); PRAGMA docs.wal_checkpoint(TRUNCATE);")
+            .map_err(|e| StoreError::from(e).at(&self.path))
     }
 
     fn migrate(&self) -> Result<(), StoreError> {

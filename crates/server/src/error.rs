@@ -50,7 +50,10 @@ impl From<BackendError> for AppError {
         let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::BAD_GATEWAY);
         if status == StatusCode::INTERNAL_SERVER_ERROR {
             tracing::error!(error = %e, "request failed");
-            return AppError::new(status, "the server failed to complete the request; its log says why");
+            // A damaged store is said as such: someone must act, and the message says how.
+            if !matches!(e, BackendError::StoreDamaged(_)) {
+                return AppError::new(status, "the server failed to complete the request; its log says why");
+            }
         }
         AppError::new(status, e.to_string())
     }

@@ -22,6 +22,7 @@ pub mod oidc;
 mod process;
 #[cfg(feature = "studio")]
 pub mod studio;
+pub mod sync_trace;
 
 use std::path::PathBuf;
 

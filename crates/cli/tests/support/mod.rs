@@ -27,9 +27,23 @@ impl Drop for Served {
 /// Starts `studio serve` over `data_dir` with extra `args`, stderr going to `stderr`.
 pub fn serve_with(data_dir: &Path, args: &[&str], envs: &[(&str, &str)], stderr: Stdio) -> Served {
     let mut command = Command::new(STUDIO);
-    command.args(["serve", "--listen", "127.0.0.1:0", "--data-dir"]).arg(data_dir).args(args);
+    command.args(serve_args(data_dir)).args(args);
     command.env_remove("RUST_LOG").envs(envs.iter().copied());
-    let mut child = command.stdout(Stdio::piped()).stderr(stderr).spawn().expect("studio starts");
+    serve_command(command.stderr(stderr))
+}
+
+/// The arguments of `studio serve` over `data_dir` on a free loopback port.
+pub fn serve_args(data_dir: &Path) -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> =
+        ["serve", "--listen", "127.0.0.1:0", "--data-dir"].iter().map(Into::into).collect();
+    args.push(data_dir.into());
+    args
+}
+
+/// Starts `command` (a `studio serve`, perhaps run by another program) and reads the token and address it
+/// prints.
+pub fn serve_command(command: &mut Command) -> Served {
+    let mut child = command.stdout(Stdio::piped()).spawn().expect("studio starts");
     let mut lines = BufReader::new(child.stdout.take().expect("stdout is piped")).lines();
     let mut token = String::new();
     let base = loop {

@@ -147,7 +147,7 @@ fn write_message(verb: &str, id: Option<i32>, errors: &[FieldError]) -> String {
 
 #[utoipa::path(post, path = "/api/configurations", tag = "configurations",
     request_body(content = Configuration, description = "A configuration envelope; the default template is a good start"),
-    responses((status = 200, body = WriteResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)))]
+    responses((status = 200, body = WriteResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody), (status = 507, body = ErrorBody)))]
 pub async fn create(
     State(s): State<AppState>,
     Extension(p): Extension<Principal>,
@@ -165,7 +165,7 @@ pub async fn create(
 #[utoipa::path(put, path = "/api/configurations/{configId}", tag = "configurations",
     params(("configId" = i32, Path, description = "Configuration id", example = 1)),
     request_body(content = Configuration, description = "Keys absent from the body keep their values"),
-    responses((status = 200, body = WriteResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)))]
+    responses((status = 200, body = WriteResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody), (status = 507, body = ErrorBody)))]
 pub async fn update(
     State(s): State<AppState>,
     Extension(p): Extension<Principal>,
@@ -183,7 +183,7 @@ pub async fn update(
 
 #[utoipa::path(post, path = "/api/configurations/{configId}/set", tag = "extensions",
     params(("configId" = i32, Path, description = "Configuration id", example = 1)),
-    responses((status = 200, body = ConfigurationResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = ConfigurationResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 507, body = ErrorBody)))]
 pub async fn set_active(
     State(s): State<AppState>,
     Extension(p): Extension<Principal>,
@@ -195,7 +195,7 @@ pub async fn set_active(
 
 #[utoipa::path(delete, path = "/api/configurations/{configId}", tag = "extensions",
     params(("configId" = i32, Path, description = "Configuration id", example = 1)),
-    responses((status = 200, body = MessageResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+    responses((status = 200, body = MessageResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 507, body = ErrorBody)))]
 pub async fn delete(
     State(s): State<AppState>,
     Extension(p): Extension<Principal>,

@@ -1,0 +1,385 @@
+//! The store under real faults, through the real binary: a save answered only once it is synced, a full
+//! disk (a small tmpfs this test mounts), damaged files at start and under a running server, and a clean
+//! exit on SIGTERM and SIGINT.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use studio_testkit::sync_trace;
+
+use crate::support::{client, serve, serve_args, serve_command, Served, STUDIO};
+
+fn post(server: &Served, path: &str, body: &Value) -> (u16, Value) {
+    let answer =
+        client(30).post(format!("{}{path}", server.base)).bearer_auth(&server.token).json(body).send().unwrap();
+    (answer.status().as_u16(), answer.json().unwrap_or(Value::Null))
+}
+
+fn put(server: &Served, path: &str, body: &Value) -> (u16, Value) {
+    let answer = client(30).put(format!("{}{path}", server.base)).bearer_auth(&server.token).json(body).send().unwrap();
+    (answer.status().as_u16(), answer.json().unwrap_or(Value::Null))
+}
+
+fn get(server: &Served, path: &str) -> (u16, Value) {
+    let answer = client(30).get(format!("{}{path}", server.base)).bearer_auth(&server.token).send().unwrap();
+    (answer.status().as_u16(), answer.json().unwrap_or(Value::Null))
+}
+
+fn new_config(title: &str) -> Value {
+    json!({"config": {"title": title, "searchSpace": "demo"}})
+}
+
+fn titles(server: &Served) -> Vec<String> {
+    let (status, list) = get(server, "/api/configurations");
+    assert_eq!(status, 200, "{list}");
+    list["configurations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["config"]["title"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Sends SIGTERM or SIGINT to the server and waits for it to end, returning its exit status.
+fn stop(server: &mut Served, signal: &str) -> std::process::ExitStatus {
+    signal_server(server, signal);
+    wait_end(server, signal)
+}
+
+/// Signals the server; when it runs under another program (strace), the signal goes to that program's child.
+fn signal_server(server: &Served, signal: &str) {
+    let own = server.child.id();
+    let children = std::fs::read_to_string(format!("/proc/{own}/task/{own}/children")).unwrap_or_default();
+    let pid = children.split_whitespace().next().map_or(own.to_string(), str::to_owned);
+    assert!(Command::new("kill").args([signal, &pid]).status().unwrap().success());
+}
+
+fn wait_end(server: &mut Served, signal: &str) -> std::process::ExitStatus {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(Instant::now() < deadline, "the server did not end within 20 s of {signal}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn leftovers(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with("-wal") || n.ends_with("-shm"))
+        .collect()
+}
+
+#[test]
+fn every_save_is_answered_only_after_the_log_is_synced() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("trace");
+    let data = dir.path().join("data");
+    let mut command = Command::new("strace");
+    command.args(sync_trace::strace_args(&trace)).arg(STUDIO).args(serve_args(&data)).stderr(Stdio::null());
+    let mut server = serve_command(&mut command);
+    let mut ids = Vec::new();
+    for i in 0..10 {
+        let (status, created) = post(&server, "/api/configurations", &new_config(&format!("saved {i}")));
+        assert_eq!(status, 200, "{created}");
+        ids.push(created["config"]["id"].as_i64().unwrap());
+    }
+    for (i, id) in ids.iter().enumerate() {
+        let (status, body) = put(&server, &format!("/api/configurations/{id}"), &new_config(&format!("again {i}")));
+        assert_eq!(status, 200, "{body}");
+    }
+    assert_eq!(stop(&mut server, "-TERM").code(), Some(0));
+
+    let trace = std::fs::read_to_string(&trace).unwrap();
+    let saves = sync_trace::answers_after_sync(&trace, "/studio.db-wal", |first| {
+        first.starts_with("POST /api/configurations") || first.starts_with("PUT /api/configurations/")
+    });
+    assert_eq!(saves.len(), 20, "every save and its answer were seen in the trace");
+    let unsynced: Vec<_> = saves.iter().filter(|a| !a.synced).collect();
+    assert!(unsynced.is_empty(), "answered before the log was synced: {unsynced:?}");
+    assert!(saves.iter().all(|a| a.status.contains(" 200 ")));
+}
+
+/// A tmpfs of `megabytes` mounted on a new folder, unmounted when dropped.
+struct SmallDisk {
+    dir: tempfile::TempDir,
+}
+
+impl SmallDisk {
+    fn mount(megabytes: u32) -> SmallDisk {
+        let dir = tempfile::tempdir().unwrap();
+        let status = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={megabytes}m"), "tmpfs"])
+            .arg(dir.path())
+            .status()
+            .expect("mount runs");
+        assert!(status.success(), "mounting a tmpfs needs root, as the tests run here");
+        SmallDisk { dir }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Fills the disk with a file until no byte more fits.
+    fn fill(&self) {
+        let mut filler = std::fs::File::create(self.path().join("filler")).unwrap();
+        let block = vec![7u8; 64 * 1024];
+        loop {
+            match filler.write(&block) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+        let _ = filler.sync_all();
+    }
+
+    fn free(&self) {
+        std::fs::remove_file(self.path().join("filler")).unwrap();
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(self.dir.path()).status();
+    }
+}
+
+#[test]
+fn a_full_disk_answers_507_keeps_reads_and_saves_again_once_space_is_freed() {
+    let disk = SmallDisk::mount(16);
+    let data = disk.path().join("data");
+    let server = serve(&data);
+    let mut saved = Vec::new();
+    for i in 0..5 {
+        let (status, created) = post(&server, "/api/configurations", &new_config(&format!("before {i}")));
+        assert_eq!(status, 200, "{created}");
+        saved.push(format!("before {i}"));
+    }
+    disk.fill();
+    // Writes until the log's free space runs out: every answer is 200 (kept) or 507 (nothing written).
+    let mut refused = None;
+    for i in 0..400 {
+        let big = json!({"config": {"title": format!("while full {i}"), "searchSpace": "demo",
+                                     "layout": {"logo": {"url": "x".repeat(20_000)}}}});
+        let (status, body) = post(&server, "/api/configurations", &big);
+        match status {
+            200 => saved.push(format!("while full {i}")),
+            507 => {
+                refused = Some(body);
+                break;
+            }
+            other => panic!("a save on a full disk answered {other}: {body}"),
+        }
+    }
+    let refused = refused.expect("a save on the full disk was refused");
+    let message = refused["message"].as_str().unwrap_or_default();
+    assert!(message.contains("is full") && message.contains("studio.db"), "{refused}");
+    assert!(message.contains("free some space"), "{refused}");
+
+    // Reads and searches go on, and every acknowledged save is there.
+    let listed = titles(&server);
+    for title in &saved {
+        assert!(listed.contains(title), "{title} was acknowledged and is listed");
+    }
+    let (status, _) = post(&server, "/api/configurations/1/search", &json!({"input": "anything"}));
+    assert_eq!(status, 200, "a search on the full disk answers");
+
+    disk.free();
+    let (status, body) = post(&server, "/api/configurations", &new_config("after freeing"));
+    assert_eq!(status, 200, "saves work again without a restart: {body}");
+    assert!(titles(&server).contains(&"after freeing".to_owned()));
+    drop(server);
+    let conn = rusqlite::Connection::open(data.join("studio.db")).unwrap();
+    let verdict: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    assert_eq!(verdict, "ok");
+}
+
+#[test]
+fn import_on_a_full_disk_stops_naming_the_file_and_keeps_its_batches() {
+    let disk = SmallDisk::mount(8);
+    let data = disk.path().join("data");
+    let input = tempfile::NamedTempFile::new().unwrap();
+    {
+        let mut file = std::fs::File::create(input.path()).unwrap();
+        for i in 0..20_000 {
+            let body = format!("document {i} ").repeat(40);
+            writeln!(file, "{}", json!({"id": format!("d{i}"), "title": format!("title {i}"), "description": body}))
+                .unwrap();
+        }
+    }
+    let out = Command::new(STUDIO)
+        .args(["import", "--search-space", "big"])
+        .arg(input.path())
+        .arg("--data-dir")
+        .arg(&data)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "the import on a full disk fails: {stderr}");
+    assert!(stderr.contains("is full") && stderr.contains("studio-documents.db"), "{stderr}");
+    let conn = rusqlite::Connection::open(data.join("studio-documents.db")).unwrap();
+    let kept: i64 = conn.query_row("SELECT count(*) FROM documents", [], |r| r.get(0)).unwrap();
+    assert!(kept > 0 && kept < 20_000, "the batches written before the disk filled stay ({kept})");
+    let verdict: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    assert_eq!(verdict, "ok");
+}
+
+/// Runs `studio serve` on `data` and expects it to stop by itself, returning its stderr.
+fn serve_refused(data: &Path) -> String {
+    let mut child =
+        Command::new(STUDIO).args(serve_args(data)).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("studio serve on a damaged store did not stop within 10 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!child.wait().unwrap().success());
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    stderr
+}
+
+/// A store with a few configurations, closed cleanly.
+fn store_with_configurations(data: &Path) {
+    let mut server = serve(data);
+    for i in 0..30 {
+        let (status, _) = post(&server, "/api/configurations", &new_config(&format!("kept {i}")));
+        assert_eq!(status, 200);
+    }
+    assert_eq!(stop(&mut server, "-TERM").code(), Some(0));
+}
+
+fn overwrite(path: &Path, at: u64, bytes: &[u8]) {
+    use std::io::{Seek, SeekFrom};
+    let mut file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    file.seek(SeekFrom::Start(at)).unwrap();
+    file.write_all(bytes).unwrap();
+    file.sync_all().unwrap();
+}
+
+#[test]
+fn a_damaged_store_stops_serve_at_once_with_one_line_naming_the_file() {
+    // The header overwritten: not a database any more.
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("header");
+    store_with_configurations(&data);
+    overwrite(&data.join("studio.db"), 0, &[0x55; 100]);
+    let stderr = serve_refused(&data);
+    assert!(
+        stderr.contains("studio.db") && stderr.contains("damaged") && stderr.contains("studio recover"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim().lines().count(), 1, "one line: {stderr}");
+
+    // A page in the middle of the configurations overwritten.
+    let data = dir.path().join("page");
+    store_with_configurations(&data);
+    let page_size = {
+        let conn = rusqlite::Connection::open(data.join("studio.db")).unwrap();
+        let size: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
+        let root: i64 = conn
+            .query_row("SELECT rootpage FROM sqlite_schema WHERE name = 'configurations'", [], |r| r.get(0))
+            .unwrap();
+        (size, root)
+    };
+    let (size, root) = page_size;
+    overwrite(&data.join("studio.db"), ((root - 1) * size) as u64 + 8, &vec![0xAB; (size - 16) as usize]);
+    let stderr = serve_refused(&data);
+    assert!(stderr.contains("studio.db") && stderr.contains("damaged"), "{stderr}");
+
+    // A truncated documents file.
+    let data = dir.path().join("truncated");
+    store_with_configurations(&data);
+    let documents = data.join("studio-documents.db");
+    std::fs::OpenOptions::new().write(true).open(&documents).unwrap().set_len(100).unwrap();
+    let stderr = serve_refused(&data);
+    assert!(stderr.contains("studio-documents.db") && stderr.contains("damaged"), "{stderr}");
+}
+
+#[test]
+fn a_damaged_page_of_the_documents_answers_searches_with_what_to_do_and_keeps_configurations() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let input = dir.path().join("docs.jsonl");
+    let lines: Vec<String> = (0..300)
+        .map(|i| {
+            json!({"id": format!("d{i}"), "title": format!("climate {i}"), "description": "water ".repeat(200)})
+                .to_string()
+        })
+        .collect();
+    std::fs::write(&input, lines.join("\n")).unwrap();
+    let out = Command::new(STUDIO)
+        .args(["import", "--search-space", "demo"])
+        .arg(&input)
+        .arg("--data-dir")
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    store_with_configurations(&data);
+    // Every page of the documents table's b-tree but the first is overwritten.
+    let documents = data.join("studio-documents.db");
+    let (size, pages) = {
+        let conn = rusqlite::Connection::open(&documents).unwrap();
+        let size: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
+        let pages: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0)).unwrap();
+        (size, pages)
+    };
+    for page in (pages / 2)..pages {
+        overwrite(&documents, (page * size) as u64, &vec![0xCD; size as usize]);
+    }
+    let server = serve(&data);
+    assert_eq!(titles(&server).len(), 30, "the configurations are listed");
+    let (status, body) = post(&server, "/api/configurations/1/search", &json!({"input": "climate water"}));
+    assert_eq!(status, 500, "{body}");
+    let message = body["message"].as_str().unwrap_or_default();
+    assert!(message.contains("damaged") && message.contains("studio recover"), "{body}");
+}
+
+#[test]
+fn sigterm_and_sigint_answer_the_request_in_flight_and_leave_only_the_files() {
+    for signal in ["-TERM", "-INT"] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut server = serve(dir.path());
+        // A save whose body is still on its way when the signal comes.
+        let body = new_config("in flight").to_string();
+        let address = server.base.trim_start_matches("http://").to_owned();
+        let mut stream = TcpStream::connect(&address).unwrap();
+        write!(
+            stream,
+            "POST /api/configurations HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            server.token,
+            body.len()
+        )
+        .unwrap();
+        stream.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        signal_server(&server, signal);
+        std::thread::sleep(Duration::from_millis(200));
+        stream.write_all(body.as_bytes()).unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "the request in flight is answered: {answer}");
+        let status = wait_end(&mut server, signal);
+        assert_eq!(status.code(), Some(0), "{signal} ends the server cleanly");
+        assert_eq!(leftovers(dir.path()), Vec::<String>::new(), "only the store's files remain after {signal}");
+        let conn = rusqlite::Connection::open(dir.path().join("studio.db")).unwrap();
+        let saved: i64 = conn
+            .query_row("SELECT count(*) FROM configurations WHERE envelope LIKE '%in flight%'", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(saved, 1, "the save answered during the shutdown is stored");
+    }
+}
