@@ -108,7 +108,17 @@ impl Prefs {
         for key in remove {
             self.store.delete(key);
         }
-        self.store.save().map_err(|e| IpcError::new(ErrorCode::Settings, format!("cannot save the settings: {e}")))
+        self.store.save().map_err(|e| IpcError::new(ErrorCode::Settings, format!("cannot save the settings: {e}")))?;
+        self.sync().map_err(|e| IpcError::new(ErrorCode::Settings, format!("cannot save the settings: {e}")))
+    }
+
+    /// Puts the saved file and its name on disk before the change is acknowledged: the store plugin writes
+    /// the file but does not sync it.
+    fn sync(&self) -> std::io::Result<()> {
+        std::fs::File::open(self.data_dir.join(PREFS_FILE))?.sync_all()?;
+        #[cfg(unix)]
+        std::fs::File::open(&self.data_dir)?.sync_all()?;
+        Ok(())
     }
 
     pub fn geometry(&self) -> Option<Geometry> {

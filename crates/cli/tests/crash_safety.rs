@@ -73,8 +73,6 @@ fn writer(base: String, token: String, tag: String, stop: Arc<AtomicBool>) -> Ha
 fn check_integrity(conn: &Connection) {
     let result: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).expect("integrity_check runs");
     assert_eq!(result, "ok", "SQLite's integrity check failed");
-    conn.execute("INSERT INTO documents_fts (documents_fts) VALUES ('integrity-check')", [])
-        .expect("the full-text index agrees with the documents table (FTS5 integrity-check)");
 }
 
 /// Every acknowledged write is in the store exactly once; an unacknowledged one at most once.
@@ -183,6 +181,8 @@ fn write_documents(path: &Path) {
 fn check_index(data: &Path) -> i64 {
     let conn = Connection::open(data.join(studio_local::DOCUMENTS_FILE)).expect("the documents file opens");
     check_integrity(&conn);
+    conn.execute("INSERT INTO documents_fts (documents_fts) VALUES ('integrity-check')", [])
+        .expect("the full-text index agrees with the documents table (FTS5 integrity-check)");
     let count: i64 =
         conn.query_row("SELECT count(*) FROM documents WHERE search_space = ?1", [SPACE], |r| r.get(0)).unwrap();
     let mut sql_counts: HashMap<String, i64> = HashMap::new();
@@ -244,7 +244,7 @@ fn import_killed_at_random_moments_leaves_a_consistent_store() {
     for round in 0..rounds {
         // Every other round starts from an empty search space, so kills land mid-way through first imports.
         if round % 2 == 1 {
-            let conn = Connection::open(data.join(studio_local::DB_FILE)).unwrap();
+            let conn = Connection::open(data.join(studio_local::DOCUMENTS_FILE)).unwrap();
             conn.execute_batch(
                 "PRAGMA foreign_keys = ON; DELETE FROM documents WHERE search_space = 'crash';
                  UPDATE generations SET generation = generation + 1 WHERE scope = 'crash';",

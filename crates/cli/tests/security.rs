@@ -219,7 +219,10 @@ fn commands_write_only_into_the_data_directory_and_the_file_named() {
     assert_eq!(files_under(exported.parent().unwrap()), vec![exported.clone()]);
     let leftovers: Vec<_> = std::fs::read_dir(&data).unwrap().flatten().map(|e| e.file_name()).collect();
     assert!(
-        leftovers.iter().all(|n| n.to_string_lossy().starts_with(studio_local::DB_FILE)),
+        leftovers.iter().all(|n| {
+            let name = n.to_string_lossy();
+            name.starts_with(studio_local::DB_FILE) || name.starts_with(studio_local::DOCUMENTS_FILE)
+        }),
         "the data directory holds only the store (the bench's scratch directory is gone): {leftovers:?}"
     );
     let text: Value = serde_json::from_str(&std::fs::read_to_string(&exported).unwrap()).unwrap();
