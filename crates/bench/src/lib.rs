@@ -14,6 +14,7 @@ pub mod corpus;
 pub mod error;
 pub mod naive;
 pub mod report;
+pub mod saves;
 pub mod tantivy_engine;
 pub mod timing;
 pub mod workload;
@@ -83,6 +84,9 @@ fn import(store: &Store, corpus: &SynthCorpus, dir: &Path, docs: usize) -> Resul
     Ok(seconds)
 }
 
+/// How many configuration saves are timed each way (synced and not).
+const SAVE_RUNS: usize = 100;
+
 /// Runs the whole benchmark in a store in `dir`: our engine, then the naive approach (when asked) and
 /// every `extra` engine (the `studio-bench` program passes tantivy).
 pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]) -> Result<BenchReport, BenchError> {
@@ -131,6 +135,7 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
     }
     let rss_mb = peak_rss_mb();
     drop(conn);
+    let (saves_synced, saves_unsynced) = saves::save_latency(&store, SAVE_RUNS)?;
     drop(engine);
     drop(store);
 
@@ -153,6 +158,8 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
         stats("recommend", recommend),
         stats("search, no selection", unfiltered),
     ];
+    let (config_save_p50_ms, config_save_p95_ms) = (saves_synced.p50_ms, saves_synced.p95_ms);
+    let (config_save_unsynced_p50_ms, config_save_unsynced_p95_ms) = (saves_unsynced.p50_ms, saves_unsynced.p95_ms);
     let mut report = BenchReport {
         docs: docs as u64,
         import_docs_per_s: docs as f64 / import_seconds.max(1e-9),
@@ -166,6 +173,10 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
         import_seconds,
         index_build_ms,
         open_ready_method: "same process: new Store and SearchEngine, OS page cache warm".into(),
+        config_save_p50_ms,
+        config_save_p95_ms,
+        config_save_unsynced_p50_ms,
+        config_save_unsynced_p95_ms,
         kinds,
         ..Default::default()
     };

@@ -44,6 +44,16 @@ pub struct BenchReport {
     /// Time to build the in-memory index right after the import.
     pub index_build_ms: f64,
     pub open_ready_method: String,
+    /// A configuration save as the store commits it, synced before it returns (what the store does).
+    #[serde(default)]
+    pub config_save_p50_ms: f64,
+    #[serde(default)]
+    pub config_save_p95_ms: f64,
+    /// The same save without the sync, for the cost of durability.
+    #[serde(default)]
+    pub config_save_unsynced_p50_ms: f64,
+    #[serde(default)]
+    pub config_save_unsynced_p95_ms: f64,
     /// Every timed kind of our engine.
     pub kinds: Vec<KindStats>,
     /// The compared engines.
@@ -72,6 +82,14 @@ impl fmt::Display for BenchReport {
         writeln!(f, "index build   {:.1} ms", self.index_build_ms)?;
         writeln!(f, "open + ready  {:.3} s ({})", self.open_ready_s, self.open_ready_method)?;
         writeln!(f, "peak RSS      {:.0} MB", self.rss_mb)?;
+        writeln!(
+            f,
+            "save          p50 {:.2} / p95 {:.2} ms synced; {:.2} / {:.2} ms without the sync",
+            self.config_save_p50_ms,
+            self.config_save_p95_ms,
+            self.config_save_unsynced_p50_ms,
+            self.config_save_unsynced_p95_ms
+        )?;
         writeln!(f, "{:<24}{:>6}{:>10}{:>10}{:>10}{:>10}", "kind", "runs", "p50 ms", "p95 ms", "cpu p50", "cpu p95")?;
         let row = |f: &mut fmt::Formatter<'_>, kind: &str, k: &KindStats| {
             writeln!(

@@ -17,6 +17,7 @@ fn a_run_reports_the_headline_keys_after_the_three_engines_agree() {
     assert_eq!(report.docs, 400);
     assert!(report.import_docs_per_s > 0.0 && report.open_ready_s > 0.0 && report.rss_mb > 0.0);
     assert!(report.search_p95_ms >= report.search_p50_ms);
+    assert!(report.config_save_p50_ms > 0.0 && report.config_save_p95_ms >= report.config_save_p50_ms);
     let kinds: Vec<&str> = report.kinds.iter().map(|k| k.kind.as_str()).collect();
     assert_eq!(
         kinds,
@@ -37,6 +38,9 @@ fn a_run_reports_the_headline_keys_after_the_three_engines_agree() {
         "recommend_p95_ms",
         "open_ready_s",
         "rss_mb",
+        "config_save_p50_ms",
+        "config_save_p95_ms",
+        "config_save_unsynced_p50_ms",
         "tantivy_search_p50_ms",
         "naive_search_p50_ms",
         "search_vs_tantivy",
