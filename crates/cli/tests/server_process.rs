@@ -2,53 +2,11 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
-const STUDIO: &str = env!("CARGO_BIN_EXE_studio");
-
-struct Server {
-    child: Child,
-    base: String,
-    token: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts `studio serve` on a free loopback port and reads the token and address it prints.
-fn serve(data_dir: &Path) -> Server {
-    let mut child = Command::new(STUDIO)
-        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
-        .arg(data_dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("studio starts");
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let token = lines.next().unwrap().unwrap().strip_prefix("token: ").expect("token line first").to_owned();
-    let base = lines.next().unwrap().unwrap().strip_prefix("listening on ").expect("address line").to_owned();
-    Server { child, base, token }
-}
-
-impl Server {
-    fn client(&self) -> reqwest::blocking::Client {
-        reqwest::blocking::Client::new()
-    }
-    fn get(&self, path: &str) -> (u16, Value) {
-        let r = self.client().get(format!("{}{path}", self.base)).bearer_auth(&self.token).send().unwrap();
-        (r.status().as_u16(), r.json().unwrap())
-    }
-    fn post(&self, path: &str, body: Value) -> (u16, Value) {
-        let r = self.client().post(format!("{}{path}", self.base)).bearer_auth(&self.token).json(&body).send().unwrap();
-        (r.status().as_u16(), r.json().unwrap())
-    }
-}
+use crate::support::{serve, STUDIO};
 
 #[test]
 fn serve_over_tcp_keeps_configurations_across_a_restart_with_a_new_token() {
@@ -57,7 +15,7 @@ fn serve_over_tcp_keeps_configurations_across_a_restart_with_a_new_token() {
     assert!(first.base.starts_with("http://127.0.0.1:"), "{}", first.base);
     assert_eq!(first.token.len(), 64);
     let (status, created) =
-        first.post("/api/configurations", json!({"config": {"title": "Over TCP", "searchSpace": "demo"}}));
+        first.post("/api/configurations", &json!({"config": {"title": "Over TCP", "searchSpace": "demo"}}));
     assert_eq!(status, 200, "{created}");
     let id = created["config"]["id"].as_i64().unwrap();
     let unauthorised = first.client().get(format!("{}/api/configurations", first.base)).send().unwrap();

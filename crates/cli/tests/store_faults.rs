@@ -11,30 +11,14 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use studio_testkit::sync_trace;
 
-use crate::support::{client, serve, serve_args, serve_command, Served, STUDIO};
-
-fn post(server: &Served, path: &str, body: &Value) -> (u16, Value) {
-    let answer =
-        client(30).post(format!("{}{path}", server.base)).bearer_auth(&server.token).json(body).send().unwrap();
-    (answer.status().as_u16(), answer.json().unwrap_or(Value::Null))
-}
-
-fn put(server: &Served, path: &str, body: &Value) -> (u16, Value) {
-    let answer = client(30).put(format!("{}{path}", server.base)).bearer_auth(&server.token).json(body).send().unwrap();
-    (answer.status().as_u16(), answer.json().unwrap_or(Value::Null))
-}
-
-fn get(server: &Served, path: &str) -> (u16, Value) {
-    let answer = client(30).get(format!("{}{path}", server.base)).bearer_auth(&server.token).send().unwrap();
-    (answer.status().as_u16(), answer.json().unwrap_or(Value::Null))
-}
+use crate::support::{serve, serve_args, serve_command, Served, STUDIO};
 
 fn new_config(title: &str) -> Value {
     json!({"config": {"title": title, "searchSpace": "demo"}})
 }
 
 fn titles(server: &Served) -> Vec<String> {
-    let (status, list) = get(server, "/api/configurations");
+    let (status, list) = server.get("/api/configurations");
     assert_eq!(status, 200, "{list}");
     list["configurations"]
         .as_array()
@@ -88,12 +72,12 @@ fn every_save_is_answered_only_after_the_log_is_synced() {
     let mut server = serve_command(&mut command);
     let mut ids = Vec::new();
     for i in 0..10 {
-        let (status, created) = post(&server, "/api/configurations", &new_config(&format!("saved {i}")));
+        let (status, created) = server.post("/api/configurations", &new_config(&format!("saved {i}")));
         assert_eq!(status, 200, "{created}");
         ids.push(created["config"]["id"].as_i64().unwrap());
     }
     for (i, id) in ids.iter().enumerate() {
-        let (status, body) = put(&server, &format!("/api/configurations/{id}"), &new_config(&format!("again {i}")));
+        let (status, body) = server.put(&format!("/api/configurations/{id}"), &new_config(&format!("again {i}")));
         assert_eq!(status, 200, "{body}");
     }
     assert_eq!(stop(&mut server, "-TERM").code(), Some(0));
@@ -160,7 +144,7 @@ fn a_full_disk_answers_507_keeps_reads_and_saves_again_once_space_is_freed() {
     let server = serve(&data);
     let mut saved = Vec::new();
     for i in 0..5 {
-        let (status, created) = post(&server, "/api/configurations", &new_config(&format!("before {i}")));
+        let (status, created) = server.post("/api/configurations", &new_config(&format!("before {i}")));
         assert_eq!(status, 200, "{created}");
         saved.push(format!("before {i}"));
     }
@@ -170,7 +154,7 @@ fn a_full_disk_answers_507_keeps_reads_and_saves_again_once_space_is_freed() {
     for i in 0..400 {
         let big = json!({"config": {"title": format!("while full {i}"), "searchSpace": "demo",
                                      "layout": {"logo": {"url": "x".repeat(20_000)}}}});
-        let (status, body) = post(&server, "/api/configurations", &big);
+        let (status, body) = server.post("/api/configurations", &big);
         match status {
             200 => saved.push(format!("while full {i}")),
             507 => {
@@ -190,11 +174,11 @@ fn a_full_disk_answers_507_keeps_reads_and_saves_again_once_space_is_freed() {
     for title in &saved {
         assert!(listed.contains(title), "{title} was acknowledged and is listed");
     }
-    let (status, _) = post(&server, "/api/configurations/1/search", &json!({"input": "anything"}));
+    let (status, _) = server.post("/api/configurations/1/search", &json!({"input": "anything"}));
     assert_eq!(status, 200, "a search on the full disk answers");
 
     disk.free();
-    let (status, body) = post(&server, "/api/configurations", &new_config("after freeing"));
+    let (status, body) = server.post("/api/configurations", &new_config("after freeing"));
     assert_eq!(status, 200, "saves work again without a restart: {body}");
     assert!(titles(&server).contains(&"after freeing".to_owned()));
     drop(server);
@@ -255,7 +239,7 @@ fn serve_refused(data: &Path) -> String {
 fn store_with_configurations(data: &Path) {
     let mut server = serve(data);
     for i in 0..30 {
-        let (status, _) = post(&server, "/api/configurations", &new_config(&format!("kept {i}")));
+        let (status, _) = server.post("/api/configurations", &new_config(&format!("kept {i}")));
         assert_eq!(status, 200);
     }
     assert_eq!(stop(&mut server, "-TERM").code(), Some(0));
@@ -342,7 +326,7 @@ fn a_damaged_page_of_the_documents_answers_searches_with_what_to_do_and_keeps_co
     }
     let server = serve(&data);
     assert_eq!(titles(&server).len(), 30, "the configurations are listed");
-    let (status, body) = post(&server, "/api/configurations/1/search", &json!({"input": "climate water"}));
+    let (status, body) = server.post("/api/configurations/1/search", &json!({"input": "climate water"}));
     assert_eq!(status, 500, "{body}");
     let message = body["message"].as_str().unwrap_or_default();
     assert!(message.contains("damaged") && message.contains("studio recover"), "{body}");

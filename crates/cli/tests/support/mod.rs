@@ -24,6 +24,33 @@ impl Drop for Served {
     }
 }
 
+impl Served {
+    /// A client for this server's requests (30 s per request).
+    pub fn client(&self) -> reqwest::blocking::Client {
+        client(30)
+    }
+
+    /// `GET path` with the server's token: the status and the JSON body (null when there is none).
+    pub fn get(&self, path: &str) -> (u16, serde_json::Value) {
+        answer(self.client().get(format!("{}{path}", self.base)).bearer_auth(&self.token))
+    }
+
+    /// `POST path` with `body` as JSON and the server's token.
+    pub fn post(&self, path: &str, body: &serde_json::Value) -> (u16, serde_json::Value) {
+        answer(self.client().post(format!("{}{path}", self.base)).bearer_auth(&self.token).json(body))
+    }
+
+    /// `PUT path` with `body` as JSON and the server's token.
+    pub fn put(&self, path: &str, body: &serde_json::Value) -> (u16, serde_json::Value) {
+        answer(self.client().put(format!("{}{path}", self.base)).bearer_auth(&self.token).json(body))
+    }
+}
+
+fn answer(request: reqwest::blocking::RequestBuilder) -> (u16, serde_json::Value) {
+    let response = request.send().expect("the server answers");
+    (response.status().as_u16(), response.json().unwrap_or(serde_json::Value::Null))
+}
+
 /// Starts `studio serve` over `data_dir` with extra `args`, stderr going to `stderr`.
 pub fn serve_with(data_dir: &Path, args: &[&str], envs: &[(&str, &str)], stderr: Stdio) -> Served {
     let mut command = Command::new(STUDIO);
