@@ -268,7 +268,7 @@ impl SynthCorpus {
         }
     }
 
-    /// The concept scheme as import-concepts lines (decisions.md §6).
+    /// The concept scheme as import-concepts lines (docs/api.md, Import formats).
     pub fn concept_lines(&self) -> Vec<Value> {
         let line = |list: &[SynthConcept], c: &SynthConcept| {
             let broader: Vec<&str> = c.broader.iter().map(|&b| list[b].uri.as_str()).collect();
@@ -283,7 +283,7 @@ impl SynthCorpus {
 }
 
 impl SynthDoc {
-    /// The document as one import line (decisions.md §6): flat concept annotations, the scheme giving
+    /// The document as one import line (docs/api.md, Import formats): flat concept annotations, the scheme giving
     /// their hierarchy.
     pub fn to_json(&self, corpus: &SynthCorpus) -> Value {
         let concepts = |list: &[SynthConcept], idx: &[usize]| -> Vec<Value> {

@@ -114,7 +114,8 @@ impl CliError {
 const USAGE_ERROR: i32 = 2;
 
 impl Cli {
-    /// The data directory by the rules of decisions.md §1.
+    /// The data directory: `--data-dir`, else `SEARCH_STUDIO_DATA_DIR`, else the OS data directory's
+    /// `search-studio` (README, the CLI's data directory).
     fn data_dir(&self) -> Result<PathBuf, CliError> {
         match &self.data_dir {
             Some(dir) => Ok(dir.clone()),

@@ -1,5 +1,5 @@
 //! `studio serve --upstream` and `studio pull` in front of servers shaped like a team's production server
-//! (decisions.md §7): one that offers api.md's operations only and answers the rest as Spring does, and
+//! (docs/choices.md, Real servers): one that offers the API's nine operations only and answers the rest as Spring does, and
 //! one that takes a provider's short-lived tokens, which the CLI obtains and renews by itself.
 
 use std::process::{Command, Stdio};
@@ -62,7 +62,7 @@ fn a_proxy_says_what_an_api_only_upstream_does_not_offer_and_documents_only_what
     assert!(paths.contains_key("/api/configurations/{configId}/set"), "offered by the upstream's document");
     assert!(!paths.contains_key("/api/searchspaces") && !paths.contains_key("/api/configurations/{configId}/logs"));
     assert!(paths["/api/configurations/{configId}"].get("delete").is_none());
-    assert!(paths["/api/configurations/{configId}"].get("put").is_some(), "api.md's operations stay");
+    assert!(paths["/api/configurations/{configId}"].get("put").is_some(), "the API's operations stay");
     assert!(docs["paths"]["/api/configurations/{configId}/search"]["post"].is_object(), "{}", docs["paths"]);
 }
 

@@ -75,7 +75,7 @@ pub fn list(data_dir: &Path) -> Vec<BackupInfo> {
             Some(BackupInfo { taken: taken_from_name(&name)?, path: e.path() })
         })
         .collect();
-    out.sort_by(|a, b| b.taken.cmp(&a.taken));
+    out.sort_by_key(|b| std::cmp::Reverse(b.taken));
     out
 }
 
@@ -187,11 +187,9 @@ impl Backups {
         let mut watcher = Watcher::new(store.path());
         let (stop, stopped) = mpsc::channel::<()>();
         let spawned = std::thread::Builder::new().name("studio-backups".into()).spawn(move || {
-            loop {
-                match stopped.recv_timeout(interval) {
-                    Err(RecvTimeoutError::Timeout) => watcher.tick(),
-                    Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
-                }
+            // Any message, or the sender dropped, stops the thread.
+            while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(interval) {
+                watcher.tick();
             }
             watcher
         });

@@ -97,9 +97,11 @@ pub fn check(data_dir: &Path) -> Result<CheckReport, StoreError> {
         }
     }
     let store = open_read_only(&precious).map(|c| Precious::read(&c)).unwrap_or_default();
-    if let Some(t) = store.table("configurations").filter(|t| !t.complete()) {
-        let detail = t.error.clone().unwrap_or_else(|| "some configuration rows cannot be read".into());
-        report.problems.push(problem(&precious, ProblemKind::UnreadableRows, detail));
+    if report.problems.is_empty() {
+        let unreadable = store.unreadable();
+        if !unreadable.is_empty() {
+            report.problems.push(problem(&precious, ProblemKind::UnreadableRows, unreadable.join("; ")));
+        }
     }
     report.newer_in_backup = newer_in_backup(&store, newest.map(|b| b.path).as_deref());
     Ok(report)
@@ -117,7 +119,7 @@ fn newer_in_backup(store: &Precious, backup: Option<&Path>) -> Vec<NewerInBackup
         return Vec::new();
     };
     Merged::new(store, Some(&backup))
-        .from_backup()
+        .newer_in_backup()
         .map(|(id, envelope)| NewerInBackup {
             id: id as i32,
             title: parse(envelope).map(|c| c.config.title).unwrap_or_default(),

@@ -22,7 +22,7 @@ pub use search::{search_spaces, SearchEngine};
 pub use store::{Store, DB_FILE, DOCUMENTS_FILE};
 
 /// The data directory when neither `--data-dir` nor `SEARCH_STUDIO_DATA_DIR` names one: the OS data
-/// directory's `search-studio` (decisions.md §1).
+/// directory's `search-studio` (README, the CLI's data directory).
 pub fn default_data_dir() -> Option<std::path::PathBuf> {
     dirs::data_dir().map(|d| d.join("search-studio"))
 }

@@ -1,4 +1,4 @@
-//! What a user of the API sees: the document shape of api.md (with the reversed label/value of
+//! What a user of the API sees: the document shape of docs/api.md (Documents) (with the reversed label/value of
 //! `dyn_uri_all_concepts` in a document's facetList and name-in-label in the response's facets), documents
 //! shaped by the configuration as the production server shapes them (documentDetails, facetList labels), and
 //! hierarchical counts that are unions, with a selected parent matching its descendants' documents.

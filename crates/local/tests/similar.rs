@@ -1,5 +1,5 @@
 //! getSimilar and getRecommendations over the demo corpus: similar documents share concepts with the
-//! source, the source is never in its own list, and the defaults and 400/404 rules of decisions.md §4.
+//! source, the source is never in its own list, and the defaults and 400/404 rules of docs/api.md (Similar documents).
 
 use std::collections::HashSet;
 

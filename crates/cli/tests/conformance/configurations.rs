@@ -1,4 +1,4 @@
-//! Scenarios over operations 1–6 of api.md and the extensions of decisions.md §5, with their error
+//! Scenarios over operations 1–6 and the extensions of docs/api.md (Operations), with their error
 //! cases. Each checks the rules itself and records every answer for the cross-backend comparison.
 
 use serde_json::{json, Value};

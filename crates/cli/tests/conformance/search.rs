@@ -1,4 +1,4 @@
-//! Scenarios over operations 7–9 of api.md and the search-space listing, through a configuration of the
+//! Scenarios over operations 7–9 of docs/api.md (Operations) and the search-space listing, through a configuration of the
 //! corpus. Each checks the rules itself and records every answer for the cross-backend comparison.
 
 use serde_json::json;

@@ -33,7 +33,7 @@ pub const DEMO_DOCUMENTS: usize = 2_400;
 pub const DEMO_SEED: u64 = 20_190_101;
 
 /// `n` documents of the demo's shape in search space `demo`, fully determined by `seed`. Each carries its
-/// full text in `extra["content"]`, so that serialising it gives an import line of decisions.md §6.
+/// full text in `extra["content"]`, so that serialising it gives an import line (docs/api.md, Import formats).
 pub fn generate_documents(n: usize, seed: u64) -> impl Iterator<Item = Document> {
     let mut rng = corpus::Rng::new(seed);
     (0..n).map(move |i| corpus::document(&mut rng, i, DEMO_SPACE))

@@ -1,4 +1,4 @@
-//! Importing documents: one JSON object per line, shaped as api.md's Document plus an optional `content`.
+//! Importing documents: one JSON object per line, shaped as the API's Document (docs/api.md, Documents) plus an optional `content`.
 
 use std::collections::{HashMap, HashSet};
 use std::io::BufRead;
@@ -239,7 +239,7 @@ fn write_refiners(
     Ok(())
 }
 
-/// The derived union of a document's concept annotations: URI in `label`, name in `value` (api.md).
+/// The derived union of a document's concept annotations: URI in `label`, name in `value` (docs/api.md, Documents).
 fn all_concepts(groups: &[FacetGroup]) -> FacetGroup {
     fn walk(refiners: &[Refiner], seen: &mut HashSet<String>, out: &mut Vec<Refiner>) {
         for r in refiners {

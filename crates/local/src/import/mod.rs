@@ -1,4 +1,4 @@
-//! Loading documents and concept schemes from JSON Lines (decisions.md §6) into the store.
+//! Loading documents and concept schemes from JSON Lines (docs/api.md, Import formats) into the store.
 //!
 //! Imports stream: one line is read, parsed and written at a time, and rows are committed in batches, so
 //! memory does not grow with the size of the file. A line that cannot be read is reported with its number

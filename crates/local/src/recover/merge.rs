@@ -35,6 +35,25 @@ impl Precious {
         Precious { tables, sequence }
     }
 
+    /// What cannot be read in the precious tables, one sentence per table: rows on damaged pages, and
+    /// configurations or history entries whose envelope is not a configuration.
+    pub fn unreadable(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (name, t) in &self.tables {
+            if let Some(e) = &t.error {
+                out.push(e.clone());
+                continue;
+            }
+            let envelope = t.index("envelope").filter(|_| matches!(*name, "configurations" | "configuration_log"));
+            let bad = t.rows.iter().filter(|r| envelope.is_some() && text(r, envelope).and_then(parse).is_none());
+            let lost = t.lost + bad.count();
+            if lost > 0 {
+                out.push(format!("{lost} rows of {name} cannot be read"));
+            }
+        }
+        out
+    }
+
     pub fn table(&self, name: &str) -> Option<&Table> {
         self.tables.get(name)
     }
@@ -144,7 +163,7 @@ impl Merged {
     }
 
     /// The configurations whose winning copy comes from the backup only.
-    pub fn from_backup(&self) -> impl Iterator<Item = (i64, &str)> {
+    pub fn newer_in_backup(&self) -> impl Iterator<Item = (i64, &str)> {
         self.configurations.iter().filter_map(|(id, (source, envelope))| {
             matches!(source, Source::Backup | Source::History { from_backup: true }).then_some((*id, envelope.as_str()))
         })

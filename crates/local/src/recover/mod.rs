@@ -51,7 +51,7 @@ pub fn recover(data_dir: &Path) -> Result<RecoverReport, StoreError> {
     let backup = newest_readable_backup(data_dir);
     let rebuild_precious = match precious.exists() {
         false => backup.is_some(),
-        true => inspect(&precious).is_some() || lost_writes(&precious, backup.as_ref()),
+        true => inspect(&precious).is_some() || lost_rows(&precious, backup.as_ref()),
     };
     let rebuild_documents = documents.exists() && inspect(&documents).is_some();
     let stamp = Utc::now().format("%Y%m%dT%H%M%SZ").to_string();
@@ -105,13 +105,12 @@ fn newest_readable_backup(data_dir: &Path) -> Option<Precious> {
     })
 }
 
-/// Whether the backup holds configurations (or changes of them) that the store lost.
-fn lost_writes(precious: &Path, backup: Option<&Precious>) -> bool {
-    let Some(backup) = backup else { return false };
+/// Whether rows of the precious file cannot be read, or the backup holds configurations (or changes of
+/// them) that the store lost.
+fn lost_rows(precious: &Path, backup: Option<&Precious>) -> bool {
     let Ok(conn) = open_read_only(precious) else { return true };
     let store = Precious::read(&conn);
-    let incomplete = store.tables.values().any(|t| !t.complete());
-    incomplete || Merged::new(&store, Some(backup)).from_backup().next().is_some()
+    !store.unreadable().is_empty() || Merged::new(&store, backup).newer_in_backup().next().is_some()
 }
 
 /// Renames `file` (and its `-wal` and `-shm`) to `<name>.damaged-<stamp>`; answers the new path.
@@ -155,7 +154,7 @@ fn write_precious(
             params![id, config.user, created, config.config.search_space, envelope],
         )?;
     }
-    report.from_backup = merged.from_backup().count();
+    report.from_backup = merged.newer_in_backup().count();
     let active = [Some(old), backup]
         .into_iter()
         .flatten()

@@ -11,8 +11,9 @@ use std::time::Duration;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OpenFlags};
 
-/// Consecutive failing seeks after which a walk without a known last rowid gives up.
-const MAX_BLIND_STEPS: i64 = 100_000;
+/// Failing seeks after which a walk gives up on the rest of a table (a damaged page can claim any rowid
+/// as the last, so a known last rowid is no bound on its own).
+const MAX_FAILED_STEPS: usize = 100_000;
 
 /// Opens `path` read-only, with SQLite's extra checks of each page's cells on.
 pub(crate) fn open_read_only(path: &Path) -> rusqlite::Result<Connection> {
@@ -101,9 +102,8 @@ pub(crate) fn each_row(
     let mut out = Table { columns, ..Table::default() };
     let last = last_rowid(conn, table);
     let mut next = i64::MIN;
-    let mut blind = 0;
     loop {
-        match walk(conn, &sql, out.columns.len(), &mut next, &mut sink) {
+        match walk(conn, &sql, out.columns.len(), &mut next, &mut out.lost, &mut sink) {
             Ok(()) => return out,
             Err(Walk::Prepare(e)) => {
                 out.error = Some(format!("the table {table} cannot be read: {e}"));
@@ -111,8 +111,7 @@ pub(crate) fn each_row(
             }
             Err(Walk::Step) => {
                 out.lost += 1;
-                blind += 1;
-                let beyond = last.is_some_and(|last| next >= last) || (last.is_none() && blind > MAX_BLIND_STEPS);
+                let beyond = last.is_some_and(|last| next >= last) || out.lost > MAX_FAILED_STEPS;
                 if beyond || next == i64::MAX {
                     return out;
                 }
@@ -134,6 +133,7 @@ fn walk(
     sql: &str,
     width: usize,
     next: &mut i64,
+    lost: &mut usize,
     sink: &mut impl FnMut(Vec<Value>),
 ) -> Result<(), Walk> {
     let mut stmt = conn.prepare_cached(sql).map_err(Walk::Prepare)?;
@@ -150,8 +150,10 @@ fn walk(
             continue;
         }
         let values: Result<Vec<Value>, _> = (1..=width).map(|i| row.get::<_, Value>(i)).collect();
-        if let Ok(values) = values {
-            sink(values);
+        match values {
+            Ok(values) => sink(values),
+            // A value that is not what its type says (text that is not UTF-8): the row is lost.
+            Err(_) => *lost += 1,
         }
         if rowid == i64::MAX {
             return Ok(());

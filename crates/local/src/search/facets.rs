@@ -1,6 +1,6 @@
 //! Facet groups of a search response: counts over the documents that match everything except the field's
 //! own selection (drill-sideways), then sorting, the `maximumTerms` cut (selected refiners always kept),
-//! and flat or hierarchical nesting, as decisions.md §4 describes.
+//! and flat or hierarchical nesting, as docs/api.md (Facets in the answer) describes.
 
 use std::borrow::Cow;
 use std::cmp::Ordering;

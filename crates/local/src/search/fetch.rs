@@ -1,4 +1,4 @@
-//! Reading the documents of a page (or a similar/recommended list) back from SQLite in api.md's shape, as
+//! Reading the documents of a page (or a similar/recommended list) back from SQLite in the API's shape (docs/api.md, Documents), as
 //! the configuration of the operation shapes them ([`DocumentShape`]). Search, getSimilar and
 //! getRecommendations all return their documents through [`documents`].
 

@@ -1,4 +1,4 @@
-//! The text query rules of decisions.md §4 turned into a safe FTS5 MATCH expression.
+//! The text query rules of docs/api.md (Text query syntax) turned into a safe FTS5 MATCH expression.
 //!
 //! Whatever the user types, the result is either "no text condition" or an expression made only of
 //! double-quoted strings joined by spaces (implicit AND), each optionally followed by `*`. FTS5 tokenizes

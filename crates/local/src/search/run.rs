@@ -54,7 +54,7 @@ fn filters(index: &SpaceIndex, request: &SearchRequest) -> Vec<FieldFilter> {
         let Some(field) = index.field(&item.field) else { continue };
         let matched: Vec<u32> = match (&item.value, &item.label) {
             // A refiner copied from a document's dyn_uri_all_concepts group has the URI in `label` and the
-            // name in `value` (api.md); when `value` names no concept but `label` does, take it that way.
+            // name in `value` (docs/api.md, Documents); when `value` names no concept but `label` does, take it that way.
             (Some(uri), label) => match field.by_uri(uri) {
                 Some(v) => vec![v],
                 None => label.as_deref().and_then(|l| field.by_uri(l)).into_iter().collect(),

@@ -1,4 +1,4 @@
-//! Documents as the production server of this API shapes them (decisions.md §7): `documentDetails` holds one
+//! Documents as the production server of this API shapes them (docs/api.md, Documents; docs/choices.md, Real servers): `documentDetails` holds one
 //! group per shown detail setting with the document's values of that field, and each `facetList` group is
 //! titled as the configured facet of its field. One [`DocumentShape`] is made per operation from the
 //! configuration it runs with and applied to every document it returns, so that search, similar documents and

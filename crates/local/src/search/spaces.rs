@@ -1,4 +1,4 @@
-//! Listing the search spaces of the store with their facet fields (decisions.md §5, `GET /api/searchspaces`).
+//! Listing the search spaces of the store with their facet fields (`GET /api/searchspaces`, docs/api.md: Search spaces).
 //!
 //! A field's `uri` is `urn:searchstudio:field:<field id>`; a `facetsToShow` item may name a field by that
 //! uri or by the bare id.

@@ -1,4 +1,4 @@
-//! The brute-force oracle: decisions.md §4 computed the slow, obvious way over the plain corpus model,
+//! The brute-force oracle: the search rules of docs/api.md (Search, Selected facets, Facets in the answer) computed the slow, obvious way over the plain corpus model,
 //! including FTS5's bm25 formula (k1 = 1.2, b = 0.75, column weights 5, 2, 1).
 
 use std::cmp::Ordering;
