@@ -1,8 +1,10 @@
-//! The configuration resource of api.md: an envelope (`id`, `user`, `created`) around the display settings.
+//! The configuration resource of docs/api.md ("The configuration"): an envelope (`id`, `user`, `created`)
+//! around the display settings.
 //!
 //! Every struct keeps the fields it does not know in `extra`, so that a configuration written by a newer
-//! server survives a round trip through Search Studio unchanged (decisions.md §2). Defaults are exactly the
-//! ones of api.md's tables.
+//! server survives a round trip through Search Studio unchanged. Defaults are exactly the ones of the tables
+//! of docs/api.md; the item defaults (`FacetSetting::default`, `DetailSetting::default`) also reach the UI
+//! through its generated types.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -29,7 +31,7 @@ pub struct Configuration {
 }
 
 impl Configuration {
-    /// The default template of api.md operation 1.
+    /// The default template (operation 1 of docs/api.md).
     pub fn template() -> Self {
         Configuration {
             id: None,
@@ -84,7 +86,7 @@ pub struct ResultSettings {
     pub number_of_tags: i32,
     /// `detail_view` or `link`.
     pub title_action: String,
-    /// One of the named date formats of decisions.md §2.
+    /// One of the named date formats of docs/api.md (`config.result`).
     pub date_format: String,
     pub show_similar_documents: bool,
     pub number_of_similar_documents: i32,

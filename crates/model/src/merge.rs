@@ -1,17 +1,20 @@
-//! Create and update semantics of decisions.md §3: a request body is merged key by key into a base (the
-//! defaults on create, the stored configuration on update). A valid key replaces the base's value; an invalid
+//! Create and update semantics (docs/api.md, "Create and update"): a request body is merged key by key into
+//! a base (the defaults on create, the stored configuration on update). A valid key replaces the base's value; an invalid
 //! key is reported as `{key, message}` with its dotted path and leaves the base's value in place; a key the
 //! rules do not know is kept as it came.
 //!
 //! Arrays are replaced as a whole. Their items start from the item defaults, so an invalid key inside an item
 //! takes its default. An item without a usable `uri` is dropped (its `uri` key is reported), and `refId`
 //! always follows `uri`.
+//!
+//! The UI's `mergeConfig` (ui/src/lib/editor/rules.ts) walks the same generated table the same way; the
+//! cases of crates/model/cases/merge.json hold both to one behaviour.
 
 use serde_json::{Map, Value};
 
 use crate::config::Configuration;
 use crate::error::{BackendError, FieldError};
-use crate::rules::{Field, Rule, CONFIG};
+use crate::rules::{Fields, Rule, CONFIG_RULES, MESSAGES};
 
 /// Envelope keys that the server assigns; a body's values for them are ignored.
 const SERVER_OWNED: &[&str] = &["id", "created", "user"];
@@ -69,7 +72,7 @@ fn merge_into(base: Configuration, body: &Value) -> Result<(Configuration, Vec<F
         if key == "config" {
             let slot = target.entry("config").or_insert_with(|| Value::Object(Map::new()));
             if let (Some(slot), Some(item)) = (slot.as_object_mut(), item.as_object()) {
-                merge_object(slot, item, CONFIG, "config", &mut errors);
+                merge_object(slot, item, CONFIG_RULES, "config", &mut errors);
             }
         } else if !SERVER_OWNED.contains(&key.as_str()) {
             target.insert(key.clone(), item.clone());
@@ -83,35 +86,35 @@ fn merge_into(base: Configuration, body: &Value) -> Result<(Configuration, Vec<F
 fn merge_object(
     target: &mut Map<String, Value>,
     body: &Map<String, Value>,
-    fields: &[Field],
+    fields: Fields,
     path: &str,
     errors: &mut Vec<FieldError>,
 ) {
     for (key, value) in body {
         let key_path = format!("{path}.{key}");
-        let Some(field) = fields.iter().find(|f| f.name == key) else {
+        let Some(rule) = fields.get(key) else {
             target.insert(key.clone(), value.clone());
             continue;
         };
-        if let Err(message) = field.rule.check(value) {
+        if let Err(message) = rule.check(value) {
             errors.push(FieldError { key: key_path, message });
             continue;
         }
-        match (&field.rule, value) {
-            (Rule::Object(sub), Value::Object(obj)) => {
+        match (rule, value) {
+            (Rule::Object { fields: sub }, Value::Object(obj)) => {
                 let slot = target.entry(key.clone()).or_insert_with(|| Value::Object(Map::new()));
                 if !slot.is_object() {
                     *slot = Value::Object(Map::new());
                 }
                 if let Some(slot) = slot.as_object_mut() {
-                    merge_object(slot, obj, sub, &key_path, errors);
+                    merge_object(slot, obj, *sub, &key_path, errors);
                 }
             }
             (Rule::Items { fields, defaults }, Value::Array(items)) => {
                 let merged = items
                     .iter()
                     .enumerate()
-                    .filter_map(|(i, item)| merge_item(item, fields, defaults(), &format!("{key_path}.{i}"), errors))
+                    .filter_map(|(i, item)| merge_item(item, *fields, defaults(), &format!("{key_path}.{i}"), errors))
                     .collect();
                 target.insert(key.clone(), Value::Array(merged));
             }
@@ -125,13 +128,13 @@ fn merge_object(
 /// Merges one element of `facetsToShow` or `detailsToShow` onto the item defaults.
 fn merge_item(
     item: &Value,
-    fields: &[Field],
+    fields: Fields,
     defaults: Value,
     path: &str,
     errors: &mut Vec<FieldError>,
 ) -> Option<Value> {
     let Some(obj) = item.as_object() else {
-        errors.push(FieldError { key: path.to_owned(), message: "must be an object; the item was left out".into() });
+        errors.push(FieldError { key: path.to_owned(), message: MESSAGES.item_not_object.into() });
         return None;
     };
     let Value::Object(mut target) = defaults else { return None };
@@ -141,15 +144,14 @@ fn merge_item(
     if uri.trim().is_empty() {
         let uri_key = format!("{path}.uri");
         match errors[before..].iter_mut().find(|e| e.key == uri_key) {
-            Some(e) => e.message.push_str("; the item was left out"),
-            None => errors.push(FieldError { key: uri_key, message: "is required; the item was left out".into() }),
+            Some(e) => e.message.push_str(MESSAGES.item_left_out),
+            None => errors.push(FieldError { key: uri_key, message: MESSAGES.item_without_uri.into() }),
         }
         return None;
     }
     if let Some(ref_id) = obj.get("refId").and_then(Value::as_str) {
         if ref_id != uri {
-            errors
-                .push(FieldError { key: format!("{path}.refId"), message: "must equal uri; it was set to uri".into() });
+            errors.push(FieldError { key: format!("{path}.refId"), message: MESSAGES.ref_id.into() });
         }
     }
     target.insert("refId".into(), Value::String(uri));

@@ -1,6 +1,8 @@
 //! The UI's TypeScript types are generated from these Rust types and checked in at
-//! `ui/src/lib/types/generated.ts`. This test fails when the checked-in copy is stale; run it with
-//! `UPDATE_BINDINGS=1` to write a fresh copy.
+//! `ui/src/lib/types/generated.ts`, together with the constants the UI must not restate: error statuses,
+//! extensions, and the configuration rules (the rule table itself, its messages, lists, limits and item
+//! defaults). This test fails when the checked-in copy is stale; run it with `UPDATE_BINDINGS=1` to write a
+//! fresh copy.
 
 use std::path::PathBuf;
 
@@ -52,6 +54,96 @@ fn generated() -> String {
         ));
     }
     out.push_str("};\n");
+    out.push_str(&rules());
+    out
+}
+
+/// A list of names as a TypeScript tuple of literals.
+fn names(list: &[&str]) -> String {
+    let quoted: Vec<String> = list.iter().map(|s| format!("{s:?}")).collect();
+    format!("[{}] as const", quoted.join(", "))
+}
+
+fn pretty(value: &impl serde::Serialize) -> String {
+    literal(&serde_json::to_value(value).unwrap(), 0)
+}
+
+/// A JSON value as a TypeScript literal: an object that holds objects, or would make a long line, spreads over
+/// lines; anything else stays on one line.
+fn literal(value: &serde_json::Value, depth: usize) -> String {
+    use serde_json::Value;
+    let key = |k: &str| {
+        if k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            k.to_owned()
+        } else {
+            format!("{k:?}")
+        }
+    };
+    match value {
+        Value::Object(map) if map.is_empty() => "{}".to_owned(),
+        Value::Object(map) => {
+            let parts: Vec<String> = map.iter().map(|(k, v)| format!("{}: {}", key(k), literal(v, depth))).collect();
+            let line = format!("{{ {} }}", parts.join(", "));
+            let nested = map.values().any(|v| v.as_object().is_some_and(|o| !o.is_empty()));
+            if !nested && line.len() + 2 * depth < 110 {
+                return line;
+            }
+            let pad = "  ".repeat(depth + 1);
+            let lines: Vec<String> =
+                map.iter().map(|(k, v)| format!("{pad}{}: {},\n", key(k), literal(v, depth + 1))).collect();
+            format!("{{\n{}{}}}", lines.concat(), "  ".repeat(depth))
+        }
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().map(|v| literal(v, depth)).collect();
+            format!("[{}]", parts.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The configuration rules of crates/model/src/rules.rs, which ui/src/lib/editor/rules.ts applies.
+fn rules() -> String {
+    let mut out = String::from(
+        "\n/** What one configuration key accepts (the `Rule` of crates/model/src/rules.rs). */\n\
+         export type ConfigRule =\n  \
+         | { kind: \"bool\" }\n  \
+         | { kind: \"int\"; min: number; max: number }\n  \
+         | { kind: \"oneOf\"; allowed: readonly string[] }\n  \
+         | { kind: \"text\" }\n  \
+         | { kind: \"nonEmpty\" }\n  \
+         | { kind: \"colour\" }\n  \
+         | { kind: \"logo\" }\n  \
+         | { kind: \"object\"; fields: ConfigFields }\n  \
+         | { kind: \"items\"; fields: ConfigFields; defaults: { [key in string]?: JsonValue } }\n  \
+         | { kind: \"strings\" };\n\
+         \n/** The keys of one object and their rules; a key not listed is unknown and kept as it came. */\n\
+         export type ConfigFields = { readonly [key in string]?: ConfigRule };\n",
+    );
+    out.push_str("\n/** The keys of `config` and their rules. */\n");
+    out.push_str(&format!("export const CONFIG_RULES: ConfigFields = {};\n", pretty(&CONFIG_RULES)));
+    out.push_str(
+        "\n/** The message of each refusal; `{name}` is filled as `fill` of crates/model/src/rules.rs does. */\n",
+    );
+    out.push_str(&format!("export const RULE_MESSAGES = {} as const;\n", pretty(&MESSAGES)));
+    out.push_str("\n/** Largest `data:` URI accepted as a logo, in bytes (the whole URI as written). */\n");
+    out.push_str(&format!("export const MAX_LOGO_BYTES = {MAX_LOGO_BYTES};\n"));
+    out.push_str(&format!("export const LOGO_TYPES = {};\n", names(LOGO_TYPES)));
+    out.push_str("\n/** What a facet or detail item starts from: each key a body leaves out or gets wrong. */\n");
+    out.push_str(&format!("export const FACET_DEFAULTS: FacetSetting = {};\n", pretty(&FacetSetting::default())));
+    out.push_str(&format!("export const DETAIL_DEFAULTS: DetailSetting = {};\n", pretty(&DetailSetting::default())));
+    out.push('\n');
+    for (name, list) in [
+        ("TITLE_ACTIONS", TITLE_ACTIONS),
+        ("DATE_FORMATS", DATE_FORMATS),
+        ("FACET_MODES", FACET_MODES),
+        ("SORTINGS", SORTINGS),
+        ("SORTING_ORDERS", SORTING_ORDERS),
+        ("RECOMMENDERS", RECOMMENDERS),
+        ("SIMILARITY_PLUGINS", SIMILARITY_PLUGINS),
+        ("COMPONENTS", COMPONENTS),
+    ] {
+        out.push_str(&format!("export const {name} = {};\n", names(list)));
+    }
     out
 }
 

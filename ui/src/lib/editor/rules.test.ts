@@ -1,7 +1,8 @@
 // The client rules mirror crates/model/src/rules.rs: these are the cases of crates/model/tests/merge.rs and
 // of rules.rs's own tests, checked against the client's validation.
 import { describe, expect, test } from 'vitest';
-import { checkLogo, isHexColour, MAX_LOGO_BYTES, ruleAt, validateConfig } from './rules';
+import { checkLogo, isHexColour, ruleAt, validateConfig } from './rules';
+import { MAX_LOGO_BYTES } from '../types/generated';
 
 const keys = (config: unknown) => validateConfig(config).map((e) => e.key).sort();
 

@@ -1,81 +1,26 @@
-// Client-side mirror of crates/model/src/rules.rs (decisions.md §2): the same table of keys and rules, so the
-// editor marks exactly the keys the server would refuse, with the same dotted paths and messages.
-import type { FieldError } from '../types/generated';
+// Applies the configuration rules of crates/model/src/rules.rs, which reach the UI as generated data
+// (CONFIG_RULES, RULE_MESSAGES, the lists and item defaults in ../types/generated). This file holds only the
+// walk: `mergeConfig` is the server's merge (crates/model/src/merge.rs) step for step, so the editor marks
+// exactly the keys the server refuses, with the same dotted paths and messages, and the preview shows what
+// the server would store. The cases of crates/model/cases/merge.json hold both to one behaviour.
+import {
+  CONFIG_RULES,
+  LOGO_TYPES,
+  MAX_LOGO_BYTES,
+  RULE_MESSAGES,
+  type ConfigFields,
+  type ConfigRule,
+  type FieldError,
+} from '../types/generated';
 
-export const TITLE_ACTIONS = ['detail_view', 'link'] as const;
-export const DATE_FORMATS = ['short', 'medium', 'long', 'full', 'shortDate', 'mediumDate', 'longDate', 'fullDate'] as const;
-export const FACET_MODES = ['hierarchical', 'flat'] as const;
-export const SORTINGS = ['count', 'alphabetical'] as const;
-export const SORTING_ORDERS = ['desc', 'asc'] as const;
-export const RECOMMENDERS = ['related-concepts', 'same-author'] as const;
-export const COMPONENTS = ['search', 'facets', 'reset'] as const;
-/** Largest data: URI accepted as a logo, in bytes (the whole URI). */
-export const MAX_LOGO_BYTES = 512 * 1024;
-const LOGO_TYPES = ['png', 'jpeg', 'gif', 'webp', 'svg+xml'];
+type Obj = Record<string, unknown>;
 
-export type Rule =
-  | { kind: 'bool' }
-  | { kind: 'int'; min: number; max: number }
-  | { kind: 'oneOf'; allowed: readonly string[] }
-  | { kind: 'text' }
-  | { kind: 'nonEmpty' }
-  | { kind: 'colour' }
-  | { kind: 'logo' }
-  | { kind: 'object'; fields: Fields }
-  | { kind: 'items'; fields: Fields }
-  | { kind: 'strings' };
-export type Fields = Record<string, Rule>;
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const bool: Rule = { kind: 'bool' };
-const text: Rule = { kind: 'text' };
-const nonEmpty: Rule = { kind: 'nonEmpty' };
-const int = (min: number, max: number): Rule => ({ kind: 'int', min, max });
-const oneOf = (allowed: readonly string[]): Rule => ({ kind: 'oneOf', allowed });
-const colourPair: Rule = { kind: 'object', fields: { backgroundColor: { kind: 'colour' }, fontColor: { kind: 'colour' } } };
-
-export const FACET_ITEM: Fields = {
-  uri: nonEmpty, title: text, show: bool, facetMode: oneOf(FACET_MODES), hierarchicalDepth: int(1, 10),
-  maximumTerms: int(1, 1000), sorting: oneOf(SORTINGS), sortingOrder: oneOf(SORTING_ORDERS),
-  showAllButton: bool, searchable: bool, refId: text,
-};
-export const DETAIL_ITEM: Fields = { uri: nonEmpty, title: text, show: bool, refId: text };
-
-/** The keys of `config`, as in rules.rs. */
-export const CONFIG: Fields = {
-  title: nonEmpty,
-  searchSpace: nonEmpty,
-  visible: bool,
-  result: {
-    kind: 'object',
-    fields: {
-      itemsPerPage: int(1, 100), showResultCount: bool, summaryLength: int(0, 10000), showTags: bool,
-      numberOfTags: int(0, 100), titleAction: oneOf(TITLE_ACTIONS), dateFormat: oneOf(DATE_FORMATS),
-      showSimilarDocuments: bool, numberOfSimilarDocuments: int(0, 50), showDynamicSentiment: bool,
-      showResultAsImage: bool,
-    },
-  },
-  filter: {
-    kind: 'object',
-    fields: { facetsToShow: { kind: 'items', fields: FACET_ITEM }, hideEmptyFacets: bool, componentOrder: { kind: 'strings' } },
-  },
-  layout: {
-    kind: 'object',
-    fields: {
-      basicActionColor: colourPair, focusActionColor: colourPair, criticalActionColor: colourPair,
-      navbar: colourPair, facets: colourPair, documents: colourPair, logo: { kind: 'logo' },
-    },
-  },
-  details: {
-    kind: 'object',
-    fields: {
-      detailsToShow: { kind: 'items', fields: DETAIL_ITEM }, showSimilar: bool, showSimilarAsImage: bool,
-      showRecommendations: bool, recommender: text, numberOfRecommendations: int(0, 50), numberOfSimilar: int(0, 50),
-      showRecommendedAsImage: bool, showConceptHighlighting: bool,
-    },
-  },
-};
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A message template with each `{name}` replaced by its value, as `fill` of rules.rs does. */
+function fill(template: string, values: Record<string, string | number>): string {
+  return Object.entries(values).reduce((text, [name, value]) => text.replaceAll(`{${name}}`, String(value)), template);
+}
 
 /** `#rgb`, `#rgba`, `#rrggbb` or `#rrggbbaa`, any case. */
 export function isHexColour(s: string): boolean {
@@ -87,104 +32,143 @@ function utf8Length(s: string): number {
   return new TextEncoder().encode(s).length;
 }
 
+/** Why a logo is refused, or null when it is accepted. */
 export function checkLogo(s: string): string | null {
   if (s === '') return null;
   if (s.startsWith('data:image/')) {
     const bytes = utf8Length(s);
     if (bytes > MAX_LOGO_BYTES) {
-      return `is a data URI of ${Math.ceil(bytes / 1024)} KiB; at most ${MAX_LOGO_BYTES / 1024} KiB is allowed`;
+      return fill(RULE_MESSAGES.logoSize, { size: Math.ceil(bytes / 1024), limit: MAX_LOGO_BYTES / 1024 });
     }
     const rest = s.slice('data:image/'.length);
     const media = rest.split(/[;,]/)[0];
-    if (LOGO_TYPES.includes(media) && rest.includes(',')) return null;
-    return 'must be a data:image URI of type png, jpeg, gif, webp or svg+xml';
+    if ((LOGO_TYPES as readonly string[]).includes(media) && rest.includes(',')) return null;
+    return RULE_MESSAGES.logoMedia;
   }
   const lower = s.toLowerCase();
   const rest = lower.startsWith('https://') ? lower.slice(8) : lower.startsWith('http://') ? lower.slice(7) : null;
   // eslint-disable-next-line no-control-regex
   if (rest !== null && rest !== '' && !rest.startsWith('/') && !/[\s\u0000-\u001f\u007f"<>]/.test(s)) return null;
-  return 'must be empty, an http(s) URL or a data:image URI';
+  return RULE_MESSAGES.logo;
 }
 
-/** Checks one value against one rule; the message is the one shown next to the field. */
-export function checkValue(rule: Rule, value: unknown): string | null {
+/** Checks one value against one rule alone (not an object's own keys); the message is shown next to the field. */
+function checkValue(rule: ConfigRule, value: unknown): string | null {
   switch (rule.kind) {
     case 'bool':
-      return typeof value === 'boolean' ? null : 'must be true or false';
+      return typeof value === 'boolean' ? null : RULE_MESSAGES.bool;
     case 'int':
       return typeof value === 'number' && Number.isInteger(value) && value >= rule.min && value <= rule.max
         ? null
-        : `must be a whole number from ${rule.min} to ${rule.max}`;
+        : fill(RULE_MESSAGES.int, { min: rule.min, max: rule.max });
     case 'oneOf':
-      return typeof value === 'string' && rule.allowed.includes(value) ? null : `must be one of ${rule.allowed.join(', ')}`;
-    case 'text':
-      return typeof value === 'string' ? null : 'must be a string';
-    case 'nonEmpty':
-      if (typeof value !== 'string') return 'must be a non-empty string';
-      return value.trim() === '' ? 'must not be empty' : null;
-    case 'colour':
-      return typeof value === 'string' && isHexColour(value)
+      return typeof value === 'string' && rule.allowed.includes(value)
         ? null
-        : 'must be a hexadecimal colour: #rgb, #rgba, #rrggbb or #rrggbbaa';
+        : fill(RULE_MESSAGES.oneOf, { allowed: rule.allowed.join(', ') });
+    case 'text':
+      return typeof value === 'string' ? null : RULE_MESSAGES.text;
+    case 'nonEmpty':
+      if (typeof value !== 'string') return RULE_MESSAGES.nonEmpty;
+      return value.trim() === '' ? RULE_MESSAGES.blank : null;
+    case 'colour':
+      return typeof value === 'string' && isHexColour(value) ? null : RULE_MESSAGES.colour;
     case 'logo':
-      return typeof value === 'string' ? checkLogo(value) : 'must be a string: empty, an http(s) URL or a data:image URI';
+      return typeof value === 'string' ? checkLogo(value) : RULE_MESSAGES.logoNotText;
     case 'strings':
-      return Array.isArray(value) && value.every((v) => typeof v === 'string') ? null : 'must be an array of strings';
+      return Array.isArray(value) && value.every((v) => typeof v === 'string') ? null : RULE_MESSAGES.strings;
     case 'object':
-      return isObject(value) ? null : 'must be an object';
+      return isObject(value) ? null : RULE_MESSAGES.object;
     case 'items':
-      return Array.isArray(value) ? null : 'must be an array of objects';
+      return Array.isArray(value) ? null : RULE_MESSAGES.items;
   }
 }
 
-function validateObject(obj: Record<string, unknown>, fields: Fields, path: string, out: FieldError[]) {
-  for (const [key, value] of Object.entries(obj)) {
+/**
+ * Merges `body` into `target` (changed in place) key by key; see crates/model/src/merge.rs. Nothing else is
+ * changed: nested objects are copied before they are merged into, and values are shared, never cloned (the
+ * editor's values are reactive proxies, which cannot be cloned).
+ */
+function mergeObject(target: Obj, body: Obj, fields: ConfigFields, path: string, errors: FieldError[]) {
+  for (const [key, value] of Object.entries(body)) {
     const rule = fields[key];
-    if (!rule) continue; // an unknown key is kept as it came
-    const keyPath = `${path}.${key}`;
-    const message = checkValue(rule, value);
-    if (message) {
-      out.push({ key: keyPath, message });
+    if (!rule) {
+      target[key] = value; // an unknown key is kept as it came
       continue;
     }
-    if (rule.kind === 'object') validateObject(value as Record<string, unknown>, rule.fields, keyPath, out);
-    if (rule.kind === 'items') {
-      (value as unknown[]).forEach((item, i) => validateItem(item, rule.fields, `${keyPath}.${i}`, out));
+    const keyPath = `${path}.${key}`;
+    const message = checkValue(rule, value);
+    if (message !== null) {
+      errors.push({ key: keyPath, message });
+      continue;
+    }
+    if (rule.kind === 'object') {
+      const slot = isObject(target[key]) ? { ...(target[key] as Obj) } : {};
+      mergeObject(slot, value as Obj, rule.fields, keyPath, errors);
+      target[key] = slot;
+    } else if (rule.kind === 'items') {
+      target[key] = (value as unknown[]).flatMap((item, i) => {
+        const merged = mergeItem(item, rule.fields, rule.defaults as Obj, `${keyPath}.${i}`, errors);
+        return merged ? [merged] : [];
+      });
+    } else {
+      target[key] = value;
     }
   }
 }
 
-function validateItem(item: unknown, fields: Fields, path: string, out: FieldError[]) {
+/** One element of `facetsToShow` or `detailsToShow` over the item defaults; null when it is left out. */
+function mergeItem(item: unknown, fields: ConfigFields, defaults: Obj, path: string, errors: FieldError[]): Obj | null {
   if (!isObject(item)) {
-    out.push({ key: path, message: 'must be an object; the item was left out' });
-    return;
+    errors.push({ key: path, message: RULE_MESSAGES.itemNotObject });
+    return null;
   }
-  const before = out.length;
-  validateObject(item, fields, path, out);
-  const uri = typeof item.uri === 'string' ? item.uri : '';
+  const target = { ...defaults };
+  const before = errors.length;
+  mergeObject(target, item, fields, path, errors);
+  const uri = typeof target.uri === 'string' ? target.uri : '';
   if (uri.trim() === '') {
-    const existing = out.slice(before).find((e) => e.key === `${path}.uri`);
-    if (existing) existing.message += '; the item was left out';
-    else out.push({ key: `${path}.uri`, message: 'is required; the item was left out' });
-  } else if (typeof item.refId === 'string' && item.refId !== uri) {
-    out.push({ key: `${path}.refId`, message: 'must equal uri; it was set to uri' });
+    const existing = errors.slice(before).find((e) => e.key === `${path}.uri`);
+    if (existing) existing.message += RULE_MESSAGES.itemLeftOut;
+    else errors.push({ key: `${path}.uri`, message: RULE_MESSAGES.itemWithoutUri });
+    return null;
   }
+  if (typeof item.refId === 'string' && item.refId !== uri) {
+    errors.push({ key: `${path}.refId`, message: RULE_MESSAGES.refId });
+  }
+  target.refId = uri;
+  return target;
 }
 
-/** Every key of `config` the server would refuse, with its dotted path (`config.result.itemsPerPage`). */
+export interface Merged<T> {
+  /** `base` with every valid key of the body over it; invalid keys keep the base's value. */
+  value: T;
+  /** Every key of the body the rules refuse, with its dotted path (`config.result.itemsPerPage`). */
+  errors: FieldError[];
+}
+
+/**
+ * A `config` body merged over `base` (a `config` object) as the server merges an update, or a create when
+ * `base` is the template. Neither argument is changed.
+ */
+export function mergeConfig<T>(base: T, config: unknown): Merged<T> {
+  const value: Obj = isObject(base) ? { ...base } : {};
+  if (!isObject(config)) return { value: value as T, errors: [{ key: 'config', message: RULE_MESSAGES.object }] };
+  const errors: FieldError[] = [];
+  mergeObject(value, config, CONFIG_RULES, 'config', errors);
+  return { value: value as T, errors };
+}
+
+/** Every key of `config` the server would refuse, with its dotted path and message. */
 export function validateConfig(config: unknown): FieldError[] {
-  const out: FieldError[] = [];
-  if (!isObject(config)) return [{ key: 'config', message: 'must be an object' }];
-  validateObject(config, CONFIG, 'config', out);
-  return out;
+  return mergeConfig({}, config).errors;
 }
 
 /** The rule of one dotted path (`config.filter.facetsToShow.2.maximumTerms`), if the table knows it. */
-export function ruleAt(path: string): Rule | undefined {
+export function ruleAt(path: string): ConfigRule | undefined {
   const parts = path.split('.');
   if (parts[0] !== 'config') return undefined;
-  let fields: Fields = CONFIG;
-  let rule: Rule | undefined;
+  let fields: ConfigFields = CONFIG_RULES;
+  let rule: ConfigRule | undefined;
   for (let i = 1; i < parts.length; i++) {
     rule = fields[parts[i]];
     if (!rule) return undefined;

@@ -1,32 +1,13 @@
 // The configuration as the preview shows it: every value the rules refuse (a half-typed number, a colour
 // being typed) is replaced by the template's, so the preview always renders something sensible while the
-// editor marks the field. The same cleaned settings are sent along with the preview's searches.
+// editor marks the field. The merge is the editor's own (mergeConfig of ../editor/rules), so the preview
+// shows what the server would store. The same cleaned settings are sent along with the preview's searches.
 import type { Config, FacetField, FacetGroup, FacetSetting, Refiner } from '../types/generated';
-import { CONFIG, checkValue, type Fields } from '../editor/rules';
-import { newDetail, newFacet } from '../panes/items';
+import { mergeConfig } from '../editor/rules';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function clean(value: unknown, fields: Fields, fallback: Obj): Obj {
-  const out: Obj = { ...fallback };
-  const src = isObj(value) ? value : {};
-  for (const [key, rule] of Object.entries(fields)) {
-    const v = src[key];
-    if (v === undefined || checkValue(rule, v) !== null) continue;
-    if (rule.kind === 'object') out[key] = clean(v, rule.fields, isObj(fallback[key]) ? (fallback[key] as Obj) : {});
-    else if (rule.kind === 'items') {
-      const make = key === 'facetsToShow' ? newFacet : newDetail;
-      out[key] = (v as unknown[])
-        .filter((item): item is Obj => isObj(item) && typeof item.uri === 'string' && item.uri.trim() !== '')
-        .map((item) => ({ ...clean(item, rule.fields, make(String(item.uri), '') as unknown as Obj), refId: item.uri }));
-    } else out[key] = v;
-  }
-  return out;
-}
-
+/** The edited settings merged over the template as the server would store them, refused keys left out. */
 export function effectiveConfig(config: unknown, template: Config): Config {
-  return clean(config, CONFIG, template as unknown as Obj) as unknown as Config;
+  return mergeConfig(template, config).value;
 }
 
 /** The field id a facet or detail setting names: its `uri` is the field id or the field's listed URI. */

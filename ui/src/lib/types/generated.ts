@@ -25,7 +25,7 @@ export type ResultSettings = { itemsPerPage: number, showResultCount: boolean, s
  */
 titleAction: string, 
 /**
- * One of the named date formats of decisions.md §2.
+ * One of the named date formats of docs/api.md (`config.result`).
  */
 dateFormat: string, showSimilarDocuments: boolean, numberOfSimilarDocuments: number, showDynamicSentiment: boolean, showResultAsImage: boolean, };
 
@@ -189,7 +189,7 @@ export type FacetField = { field: string, label: string, uri: string, kind: Face
 
 export type SearchSpace = { id: string, documents: bigint, fields: Array<FacetField>, };
 
-export type ErrorCode = "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "not_offered" | "bad_gateway" | "timeout" | "sign_in_needed" | "upstream" | "storage" | "internal" | "settings" | "task" | "network";
+export type ErrorCode = "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "not_offered" | "bad_gateway" | "timeout" | "sign_in_needed" | "upstream" | "storage" | "insufficient_storage" | "store_damaged" | "internal" | "settings" | "task" | "network";
 
 export type Extension = "setActive" | "visible" | "logs" | "delete" | "searchSpaces";
 
@@ -208,6 +208,8 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number | null } = {
   sign_in_needed: 502,
   upstream: null,
   storage: 500,
+  insufficient_storage: 507,
+  store_damaged: 500,
   internal: 500,
   settings: null,
   task: null,
@@ -222,3 +224,203 @@ export const EXTENSIONS: { readonly [e in Extension]: { method: string; path: st
   delete: { method: "delete", path: "/api/configurations/{configId}", operation: "deleting a configuration" },
   searchSpaces: { method: "get", path: "/api/searchspaces", operation: "listing search spaces and their facet fields" },
 };
+
+/** What one configuration key accepts (the `Rule` of crates/model/src/rules.rs). */
+export type ConfigRule =
+  | { kind: "bool" }
+  | { kind: "int"; min: number; max: number }
+  | { kind: "oneOf"; allowed: readonly string[] }
+  | { kind: "text" }
+  | { kind: "nonEmpty" }
+  | { kind: "colour" }
+  | { kind: "logo" }
+  | { kind: "object"; fields: ConfigFields }
+  | { kind: "items"; fields: ConfigFields; defaults: { [key in string]?: JsonValue } }
+  | { kind: "strings" };
+
+/** The keys of one object and their rules; a key not listed is unknown and kept as it came. */
+export type ConfigFields = { readonly [key in string]?: ConfigRule };
+
+/** The keys of `config` and their rules. */
+export const CONFIG_RULES: ConfigFields = {
+  title: { kind: "nonEmpty" },
+  searchSpace: { kind: "nonEmpty" },
+  visible: { kind: "bool" },
+  result: {
+    kind: "object",
+    fields: {
+      itemsPerPage: { kind: "int", min: 1, max: 100 },
+      showResultCount: { kind: "bool" },
+      summaryLength: { kind: "int", min: 0, max: 10000 },
+      showTags: { kind: "bool" },
+      numberOfTags: { kind: "int", min: 0, max: 100 },
+      titleAction: { kind: "oneOf", allowed: ["detail_view", "link"] },
+      dateFormat: {
+        kind: "oneOf",
+        allowed: ["short", "medium", "long", "full", "shortDate", "mediumDate", "longDate", "fullDate"],
+      },
+      showSimilarDocuments: { kind: "bool" },
+      numberOfSimilarDocuments: { kind: "int", min: 0, max: 50 },
+      showDynamicSentiment: { kind: "bool" },
+      showResultAsImage: { kind: "bool" },
+    },
+  },
+  filter: {
+    kind: "object",
+    fields: {
+      facetsToShow: {
+        kind: "items",
+        fields: {
+          uri: { kind: "nonEmpty" },
+          title: { kind: "text" },
+          show: { kind: "bool" },
+          facetMode: { kind: "oneOf", allowed: ["hierarchical", "flat"] },
+          hierarchicalDepth: { kind: "int", min: 1, max: 10 },
+          maximumTerms: { kind: "int", min: 1, max: 1000 },
+          sorting: { kind: "oneOf", allowed: ["count", "alphabetical"] },
+          sortingOrder: { kind: "oneOf", allowed: ["desc", "asc"] },
+          showAllButton: { kind: "bool" },
+          searchable: { kind: "bool" },
+          refId: { kind: "text" },
+        },
+        defaults: {
+          uri: "",
+          title: "",
+          show: true,
+          facetMode: "flat",
+          hierarchicalDepth: 3,
+          maximumTerms: 10,
+          sorting: "count",
+          sortingOrder: "desc",
+          showAllButton: false,
+          searchable: false,
+          refId: "",
+        },
+      },
+      hideEmptyFacets: { kind: "bool" },
+      componentOrder: { kind: "strings" },
+    },
+  },
+  layout: {
+    kind: "object",
+    fields: {
+      basicActionColor: {
+        kind: "object",
+        fields: {
+          backgroundColor: { kind: "colour" },
+          fontColor: { kind: "colour" },
+        },
+      },
+      focusActionColor: {
+        kind: "object",
+        fields: {
+          backgroundColor: { kind: "colour" },
+          fontColor: { kind: "colour" },
+        },
+      },
+      criticalActionColor: {
+        kind: "object",
+        fields: {
+          backgroundColor: { kind: "colour" },
+          fontColor: { kind: "colour" },
+        },
+      },
+      navbar: {
+        kind: "object",
+        fields: {
+          backgroundColor: { kind: "colour" },
+          fontColor: { kind: "colour" },
+        },
+      },
+      facets: {
+        kind: "object",
+        fields: {
+          backgroundColor: { kind: "colour" },
+          fontColor: { kind: "colour" },
+        },
+      },
+      documents: {
+        kind: "object",
+        fields: {
+          backgroundColor: { kind: "colour" },
+          fontColor: { kind: "colour" },
+        },
+      },
+      logo: { kind: "logo" },
+    },
+  },
+  details: {
+    kind: "object",
+    fields: {
+      detailsToShow: {
+        kind: "items",
+        fields: {
+          uri: { kind: "nonEmpty" },
+          title: { kind: "text" },
+          show: { kind: "bool" },
+          refId: { kind: "text" },
+        },
+        defaults: { uri: "", title: "", show: true, refId: "" },
+      },
+      showSimilar: { kind: "bool" },
+      showSimilarAsImage: { kind: "bool" },
+      showRecommendations: { kind: "bool" },
+      recommender: { kind: "text" },
+      numberOfRecommendations: { kind: "int", min: 0, max: 50 },
+      numberOfSimilar: { kind: "int", min: 0, max: 50 },
+      showRecommendedAsImage: { kind: "bool" },
+      showConceptHighlighting: { kind: "bool" },
+    },
+  },
+};
+
+/** The message of each refusal; `{name}` is filled as `fill` of crates/model/src/rules.rs does. */
+export const RULE_MESSAGES = {
+  bool: "must be true or false",
+  int: "must be a whole number from {min} to {max}",
+  oneOf: "must be one of {allowed}",
+  text: "must be a string",
+  nonEmpty: "must be a non-empty string",
+  blank: "must not be empty",
+  colour: "must be a hexadecimal colour: #rgb, #rgba, #rrggbb or #rrggbbaa",
+  logoNotText: "must be a string: empty, an http(s) URL or a data:image URI",
+  logo: "must be empty, an http(s) URL or a data:image URI",
+  logoMedia: "must be a data:image URI of type png, jpeg, gif, webp or svg+xml",
+  logoSize: "is a data URI of {size} KiB; at most {limit} KiB is allowed",
+  strings: "must be an array of strings",
+  object: "must be an object",
+  items: "must be an array of objects",
+  itemNotObject: "must be an object; the item was left out",
+  itemWithoutUri: "is required; the item was left out",
+  itemLeftOut: "; the item was left out",
+  refId: "must equal uri; it was set to uri",
+} as const;
+
+/** Largest `data:` URI accepted as a logo, in bytes (the whole URI as written). */
+export const MAX_LOGO_BYTES = 524288;
+export const LOGO_TYPES = ["png", "jpeg", "gif", "webp", "svg+xml"] as const;
+
+/** What a facet or detail item starts from: each key a body leaves out or gets wrong. */
+export const FACET_DEFAULTS: FacetSetting = {
+  uri: "",
+  title: "",
+  show: true,
+  facetMode: "flat",
+  hierarchicalDepth: 3,
+  maximumTerms: 10,
+  sorting: "count",
+  sortingOrder: "desc",
+  showAllButton: false,
+  searchable: false,
+  refId: "",
+};
+export const DETAIL_DEFAULTS: DetailSetting = { uri: "", title: "", show: true, refId: "" };
+
+export const TITLE_ACTIONS = ["detail_view", "link"] as const;
+export const DATE_FORMATS = ["short", "medium", "long", "full", "shortDate", "mediumDate", "longDate", "fullDate"] as const;
+export const FACET_MODES = ["hierarchical", "flat"] as const;
+export const SORTINGS = ["count", "alphabetical"] as const;
+export const SORTING_ORDERS = ["desc", "asc"] as const;
+export const RECOMMENDERS = ["related-concepts", "same-author"] as const;
+export const SIMILARITY_PLUGINS = ["concepts", "text"] as const;
+export const COMPONENTS = ["search", "facets", "reset"] as const;
