@@ -36,7 +36,7 @@ pub fn truncate(file: &Path, fraction: f64) {
 /// The page size and the leaf pages of `table`, read from the (healthy) file with SQLite's dbstat.
 pub fn leaf_pages(file: &Path, table: &str) -> (u64, Vec<u64>) {
     let conn = rusqlite::Connection::open(file).unwrap();
-    let page_size: u64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
+    let page_size = conn.query_row("PRAGMA page_size", [], |r| r.get::<_, i64>(0)).unwrap() as u64;
     let mut stmt =
         conn.prepare("SELECT pageno FROM dbstat WHERE name = ?1 AND pagetype = 'leaf' ORDER BY pageno").unwrap();
     let pages = stmt.query_map([table], |r| r.get::<_, i64>(0)).unwrap().map(|p| p.unwrap() as u64).collect();
