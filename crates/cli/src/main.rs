@@ -9,6 +9,7 @@ mod config_files;
 mod data;
 mod progress;
 mod pull;
+mod repair;
 mod serve;
 mod signin;
 
@@ -70,6 +71,12 @@ enum Command {
     },
     /// Load the bundled demo search space `demo` and one configuration using it
     DemoData,
+    /// Check the local store thoroughly: both files' integrity, and the configurations against the newest
+    /// backup; exits 1 naming each problem and what to do
+    Check,
+    /// Rebuild a damaged local store from what can be read and the newest backup (the damaged file is moved
+    /// aside, never deleted), and say what was saved and which search spaces to import again
+    Recover,
     /// Measure import and search speed on a generated corpus, beside tantivy and a naive SQLite approach,
     /// with the studio-bench program installed next to studio
     Bench(bench::BenchArgs),
@@ -96,6 +103,8 @@ pub enum CliError {
     Io { what: &'static str, path: String, source: std::io::Error },
     #[error("{0}")]
     Server(String),
+    #[error("the store has {0} problem(s), listed above; run `studio recover`")]
+    Unhealthy(usize),
 }
 
 impl CliError {
@@ -144,6 +153,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Import { search_space, file } => data::import(&cli, search_space, file),
         Command::ImportConcepts { file } => data::import_concepts_file(&cli, file),
         Command::DemoData => data::demo_data(&cli),
+        Command::Check => repair::check(&cli),
+        Command::Recover => repair::recover(&cli),
         Command::Bench(args) => bench::run(&cli, args),
     }
 }

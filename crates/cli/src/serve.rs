@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
+use studio_local::backup::Backups;
 use studio_local::os_caller;
 use studio_model::Backend;
 use studio_remote::{RemoteBackend, RemoteOptions, SignIn};
@@ -114,7 +115,7 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), CliError> {
         .with_writer(std::io::stderr)
         .init();
     let rt = runtime()?;
-    // The local store, kept to be closed at the end (None in front of an upstream server).
+    // The local store and its automatic backups, ended at the end (None in front of an upstream server).
     let mut store = None;
     let backend: Arc<dyn Backend> = match &args.upstream {
         Some(url) => {
@@ -124,7 +125,8 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), CliError> {
         }
         None => {
             let local = cli.local_backend()?;
-            store = Some(local.store().clone());
+            warn_of_lost_writes(&cli.data_dir()?);
+            store = Some((local.store().clone(), Backups::start(local.store())));
             Arc::new(local)
         }
     };
@@ -173,11 +175,33 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), CliError> {
     // Every request has been answered and the router is gone: close the store, so that nothing but its
     // files remains.
     drop(rt);
-    if let Some(store) = store {
+    if let Some((store, backups)) = store {
+        match backups.finish() {
+            Ok(Some(path)) => tracing::info!(backup = %path.display(), "took the exit backup"),
+            Ok(None) => {}
+            Err(e) => tracing::error!("could not take the exit backup: {e}"),
+        }
         store.close()?;
         tracing::info!("the store is closed");
     }
     Ok(())
+}
+
+/// Says at start when the newest backup holds newer versions of configurations than the store: the store
+/// lost its last writes (a damaged log, a copy put back), and `studio recover` brings them back.
+fn warn_of_lost_writes(data_dir: &std::path::Path) {
+    match studio_local::check::compare_with_backup(data_dir) {
+        Ok(newer) if !newer.is_empty() => {
+            let named: Vec<String> = newer.iter().map(|n| format!("{} \"{}\"", n.id, n.title)).collect();
+            tracing::warn!(
+                "the newest backup holds newer versions of configurations {} than the store: it lost its last \
+                 writes; stop the server and run `studio recover` to bring them back",
+                named.join(", ")
+            );
+        }
+        Ok(_) => {}
+        Err(e) => tracing::warn!("could not compare the store with its newest backup: {e}"),
+    }
 }
 
 /// Resolves at SIGINT (Ctrl-C) or SIGTERM (what a service manager or `kill` sends): both end the server

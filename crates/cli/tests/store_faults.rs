@@ -367,3 +367,49 @@ fn sigterm_and_sigint_answer_the_request_in_flight_and_leave_only_the_files() {
         assert_eq!(saved, 1, "the save answered during the shutdown is stored");
     }
 }
+
+fn studio_in(data: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(STUDIO).args(args).arg("--data-dir").arg(data).output().unwrap()
+}
+
+#[test]
+fn check_names_the_damage_and_recover_brings_every_configuration_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    store_with_configurations(&data);
+    let healthy = studio_in(&data, &["check"]);
+    assert!(healthy.status.success(), "{}", String::from_utf8_lossy(&healthy.stdout));
+    assert!(std::fs::read_dir(data.join("backups")).unwrap().count() >= 1, "serve took its exit backup at SIGTERM");
+
+    overwrite(&data.join("studio.db"), 0, &[0x55; 100]);
+    let damaged = std::fs::read(data.join("studio.db")).unwrap();
+    let checked = studio_in(&data, &["check"]);
+    let said = String::from_utf8_lossy(&checked.stdout);
+    assert_eq!(checked.status.code(), Some(1), "{said}");
+    assert!(said.contains("studio.db") && said.contains("not a database"), "{said}");
+    assert!(String::from_utf8_lossy(&checked.stderr).contains("studio recover"));
+
+    let recovered = studio_in(&data, &["recover"]);
+    let said = String::from_utf8_lossy(&recovered.stdout);
+    assert!(recovered.status.success(), "{said}{}", String::from_utf8_lossy(&recovered.stderr));
+    assert!(said.contains("moved the damaged file aside") && said.contains("30 configurations"), "{said}");
+    let aside: Vec<_> = std::fs::read_dir(&data)
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            // Its log, when it has one, moves with it under the same new name.
+            name.contains("damaged") && !name.ends_with("-wal") && !name.ends_with("-shm")
+        })
+        .collect();
+    let names: Vec<String> = aside.iter().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(aside.len(), 1, "the damaged file was moved aside: {names:?}");
+    assert_eq!(std::fs::read(aside[0].path()).unwrap(), damaged, "and left as it was");
+
+    assert!(studio_in(&data, &["check"]).status.success(), "the recovered store is healthy");
+    let server = serve(&data);
+    let listed = titles(&server);
+    for i in 0..30 {
+        assert!(listed.contains(&format!("kept {i}")), "configuration {i} is back: {listed:?}");
+    }
+}
