@@ -6,8 +6,6 @@
 //! that needs the store (no backend, local or remote) is set up until the store is open: the recovery
 //! screen stands in front of the whole app.
 
-mod standin;
-
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -21,7 +19,6 @@ use crate::connections::ConnectionStore;
 use crate::state::BackendSlot;
 use crate::StartError;
 
-use standin::{damage, header_damage};
 pub use studio_local::backup::{self, Backups, Policy};
 pub use studio_local::check;
 pub use studio_local::recover::{self, RecoverReport};
@@ -87,21 +84,28 @@ impl StoreLife {
 
 /// Closes `store`, leaving only its files.
 fn close_store(store: Store) -> Result<(), StoreError> {
-    drop(store);
-    Ok(())
+    store.close()
+}
+
+/// The damaged file and what is wrong with it, when opening the store (or its first read) failed because
+/// it is damaged.
+fn damage(e: &StartError, data_dir: &Path) -> Option<(String, String)> {
+    let default_file = || data_dir.join(studio_local::DB_FILE).display().to_string();
+    match e {
+        StartError::Store(StoreError::Damaged { path, detail }) => {
+            Some((path.clone().unwrap_or_else(default_file), detail.clone()))
+        }
+        StartError::Read(studio_model::BackendError::StoreDamaged(message)) => Some((default_file(), message.clone())),
+        _ => None,
+    }
 }
 
 /// Opens the store in `data_dir` at launch and, when it is healthy, sets up the backends on it. A damaged
 /// store, or one behind its newest backup, is not an error: the launch state says so and the app shows the
 /// recovery screen. Other failures end the start.
 pub fn launch<R: Runtime, M: Manager<R>>(app: &M, data_dir: &Path) -> Result<(), StartError> {
-    // Damage may show when opening, or only when the first read meets a bad page.
-    if let Some((file, problem)) = header_damage(data_dir) {
-        let message = format!("the store {file} is damaged ({problem}); recover it to rebuild it from what can be read and the newest backup");
-        let status = StoreStatus::Damaged { file, problem, message, data_dir: data_dir.display().to_string() };
-        app.manage(Launch { data_dir: data_dir.to_owned(), status: Mutex::new(status) });
-        return Ok(());
-    }
+    // Damage shows when opening (within a second: the files are checked before the pool is built), or only
+    // when the first read meets a bad page.
     let opened = Store::open_dir(data_dir).map_err(StartError::from).and_then(|store| match behind_backup(data_dir) {
         configurations if !configurations.is_empty() => {
             close_store(store)?;
