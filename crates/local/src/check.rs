@@ -15,10 +15,7 @@ use crate::backup;
 use crate::error::StoreError;
 use crate::recover::merge::{parse, Merged, Precious};
 use crate::recover::salvage::open_read_only;
-use crate::store::DB_FILE;
-
-/// The rebuildable file beside the precious one: documents and their index.
-pub const DOCUMENTS_FILE: &str = "studio-documents.db";
+use crate::store::{DB_FILE, DOCUMENTS_FILE};
 
 /// Integrity messages kept per file (SQLite can give thousands for one bad page).
 const MAX_DETAILS: usize = 5;

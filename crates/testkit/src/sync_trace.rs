@@ -62,10 +62,8 @@ pub fn answers_after_sync(trace: &str, log_suffix: &str, is_save: impl Fn(&str) 
             (name.to_owned(), target, args.to_owned())
         };
         match name.as_str() {
-            "fsync" | "fdatasync" if target.ends_with(log_suffix) => {
-                if !rest.contains("= -1") {
-                    open.values_mut().for_each(|(_, synced)| *synced = true);
-                }
+            "fsync" | "fdatasync" if target.ends_with(log_suffix) && !rest.contains("= -1") => {
+                open.values_mut().for_each(|(_, synced)| *synced = true);
             }
             "read" | "recvfrom" if target.starts_with("socket:") => {
                 if let Some(first) = quoted(&rest).and_then(|text| text.split("\\r\\n").next().map(str::to_owned)) {

@@ -21,8 +21,9 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use crate::backup;
-use crate::check::{inspect, DOCUMENTS_FILE};
+use crate::check::inspect;
 use crate::error::StoreError;
+use crate::store::DOCUMENTS_FILE;
 use crate::store::{Store, DB_FILE};
 use merge::{join_rows, parse, Merged, Precious};
 use salvage::open_read_only;
