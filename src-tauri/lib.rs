@@ -36,7 +36,7 @@ pub use work::Progress;
 /// The window's title; external checks look for it.
 pub const WINDOW_TITLE: &str = "Search Studio";
 
-/// The data directory by the rules of decisions.md §1 (the desktop honours `SEARCH_STUDIO_DATA_DIR`).
+/// The data directory: `SEARCH_STUDIO_DATA_DIR`, else the OS data directory's `search-studio` (README).
 pub fn data_dir() -> Option<PathBuf> {
     std::env::var_os("SEARCH_STUDIO_DATA_DIR")
         .filter(|v| !v.is_empty())

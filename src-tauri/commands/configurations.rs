@@ -1,4 +1,4 @@
-//! Operations 1–6 of api.md and the configuration extensions, over the current backend.
+//! Operations 1–6 (docs/api.md, Operations) and the configuration extensions, over the current backend.
 
 use serde_json::Value;
 use studio_local::os_caller;

@@ -1,4 +1,4 @@
-//! Operations 7–9 of api.md and the search-space listing, over the current backend.
+//! Operations 7–9 (docs/api.md, Operations) and the search-space listing, over the current backend.
 
 use studio_model::{
     Document, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery,

@@ -1,4 +1,4 @@
-//! The desktop's connections (decisions.md §7): the local store, always there as `local`, and any number of
+//! The desktop's connections (docs/choices.md, Connections and sign-in (desktop)): the local store, always there as `local`, and any number of
 //! named remote servers, each with its URL and sign-in method; one is current, and the [`BackendSlot`]
 //! holds its backend. The list lives in the preferences file without a secret; the secrets live in
 //! [`Secrets`]. One client per remote connection is built when first needed and kept, so its tokens stay

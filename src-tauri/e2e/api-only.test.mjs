@@ -1,4 +1,4 @@
-// End to end on the real desktop binary against a server that offers api.md only (the production server's
+// End to end on the real desktop binary against a server that offers the API's nine operations only (the production server's
 // double of crates/testkit, with its OpenAPI 2.0 document, in front of a `studio serve` with the demo data):
 // the list and the preview work, making a configuration active is unavailable with the reason, and facet
 // fields are offered as found in search results.
@@ -16,7 +16,7 @@ import {
 
 after(stopAll);
 
-test('a server offering api.md only: list and preview work, what it lacks is unavailable, facets come from results', async () => {
+test('a server offering the nine operations only: list and preview work, what it lacks is unavailable, facets come from results', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'studio-api-only-'));
   const upstreamDir = join(dir, 'upstream');
   mkdirSync(upstreamDir);

@@ -1,4 +1,4 @@
-//! Create and update semantics of decisions.md §3: every invalid key is reported with its dotted path and
+//! Create and update semantics of docs/api.md (Create and update): every invalid key is reported with its dotted path and
 //! the rest of the body is kept.
 
 use serde_json::{json, Value};

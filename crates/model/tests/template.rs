@@ -1,4 +1,4 @@
-//! The default template must be exactly the tables of api.md. The expected document is written out here by
+//! The default template must be exactly the tables of docs/api.md (The configuration). The expected document is written out here by
 //! hand from those tables, not derived from the code under test.
 
 use serde_json::json;

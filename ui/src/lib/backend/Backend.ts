@@ -68,7 +68,7 @@ export function isUnreachable(error: unknown): boolean {
  */
 export type PreviewSearchRequest = SearchRequest & { config?: Config };
 
-/** The operations of the API (api.md and the extensions of decisions.md §5), as any server of it answers them. */
+/** The operations of the API (docs/api.md, Operations: the nine and the extensions), as any server of it answers them. */
 export interface Api {
   defaultConfiguration(): Promise<Configuration>;
   listConfigurations(): Promise<ConfigurationList>;

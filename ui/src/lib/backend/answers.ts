@@ -61,7 +61,7 @@ function parseObject(text: string): Body | null {
 
 const textOf = (body: Body, key: string) => (typeof body[key] === 'string' ? (body[key] as string).trim() || null : null);
 
-/** This API's own error body (decisions.md §5): exactly `status`, `error` and `message`. */
+/** This API's own error body (docs/api.md, Errors): exactly `status`, `error` and `message`. */
 function isApiErrorBody(body: Body): boolean {
   return Object.keys(body).length === 3 && Number.isInteger(body.status) && textOf(body, 'error') !== null && typeof body.message === 'string';
 }

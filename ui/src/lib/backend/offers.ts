@@ -1,4 +1,4 @@
-// What a server offers beyond api.md's nine operations (decisions.md §7): which request stands for which
+// What a server offers beyond the API's nine operations (docs/api.md, Operations; docs/choices.md, Real servers): which request stands for which
 // extension, and which extensions an OpenAPI document (2.0 as the production server serves it, or 3.x as
 // `studio serve` does) lists. The extensions themselves (method, path, operation in words) are generated
 // from Rust as EXTENSIONS; nothing here repeats them.

@@ -1,4 +1,4 @@
-// Signing in again without losing work (decisions.md §7, "Token life"). In the desktop build every Backend and
+// Signing in again without losing work (docs/architecture.md, Sign-in and token life). In the desktop build every Backend and
 // Desktop call goes through a SignInGate: a call that fails because a remote connection's sign-in has ended asks
 // the designer to sign in to that connection (one dialog at a time, however many calls failed at once) and, once
 // signed in, is retried once and answers its caller as if nothing had happened. A cancel gives the caller the

@@ -1,4 +1,4 @@
-// The tokens of a provider sign-in in the web build (decisions.md §7, "Token life"), kept as the Rust client
+// The tokens of a provider sign-in in the web build (docs/architecture.md, Sign-in and token life), kept as the Rust client
 // keeps them (crates/remote/src/session.rs and oidc/grant.rs): the access token is renewed with the refresh
 // token when a quarter of its life (at most 30 s) is left, and once more when the server refuses it; requests
 // that find it expiring wait for the same renewal. When the provider refuses the refresh token (its session
