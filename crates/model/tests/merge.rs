@@ -13,6 +13,37 @@ fn keys(errors: &[FieldError]) -> Vec<&str> {
     errors.iter().map(|e| e.key.as_str()).collect()
 }
 
+/// The validation cases both languages must satisfy (crates/model/cases/validation.json).
+fn shared_cases() -> Vec<Value> {
+    let text = include_str!("../cases/validation.json");
+    let file: Value = serde_json::from_str(text).expect("the case file is JSON");
+    file["cases"].as_array().expect("a list of cases").clone()
+}
+
+fn shared_case(name: &str) -> Value {
+    shared_cases().into_iter().find(|c| c["name"] == name).unwrap_or_else(|| panic!("no shared case {name:?}"))
+}
+
+fn strings(list: &Value) -> Vec<&str> {
+    list.as_array().expect("a list").iter().map(|v| v.as_str().expect("a string")).collect()
+}
+
+#[test]
+fn the_shared_validation_cases_hold_for_an_update_of_the_template() {
+    for case in shared_cases() {
+        let name = case["name"].as_str().unwrap();
+        let (_, errors) = merge_update(&Configuration::template(), &json!({ "config": case["config"] }))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut got = keys(&errors);
+        got.sort();
+        assert_eq!(got, strings(&case["refused"]), "{name}");
+        for (key, message) in case["messages"].as_object().into_iter().flatten() {
+            let error = errors.iter().find(|e| &e.key == key).unwrap_or_else(|| panic!("{name}: {key} refused"));
+            assert_eq!(error.message, message.as_str().unwrap(), "{name}: {key}");
+        }
+    }
+}
+
 #[test]
 fn create_needs_a_title_and_a_search_space() {
     for body in [
@@ -38,54 +69,12 @@ fn a_body_that_is_not_an_envelope_is_refused() {
 }
 
 #[test]
-fn each_kind_of_bad_value_is_reported_at_its_key_and_takes_its_default_on_create() {
-    let (stored, errors) = create(json!({
-        "title": "Shop",
-        "searchSpace": "demo",
-        "visible": "yes",
-        "result": { "itemsPerPage": 101, "summaryLength": -1, "numberOfTags": 2.5, "titleAction": "open",
-                    "dateFormat": "iso", "showTags": false },
-        "filter": { "hideEmptyFacets": 1, "componentOrder": ["search", 3],
-                    "facetsToShow": [
-                        { "uri": "dyn_lit_author", "maximumTerms": 0, "sorting": "random", "sortingOrder": "up",
-                          "facetMode": "tree", "hierarchicalDepth": 11, "title": "Author" },
-                        "not an object",
-                        { "title": "no uri" }
-                    ] },
-        "layout": { "navbar": { "backgroundColor": "blue", "fontColor": "#000" },
-                    "facets": "#fff",
-                    "logo": "javascript:alert(1)" },
-        "details": { "numberOfRecommendations": 51, "numberOfSimilar": "4", "recommender": 3,
-                     "detailsToShow": [{ "uri": "", "title": "Empty" }] }
-    }));
+fn each_kind_of_bad_value_takes_its_default_on_create() {
+    let case = shared_case("each kind of bad value is refused at its key");
+    let (stored, errors) = create(case["config"].clone());
     let mut got = keys(&errors);
     got.sort();
-    let mut want = vec![
-        "config.visible",
-        "config.result.itemsPerPage",
-        "config.result.summaryLength",
-        "config.result.numberOfTags",
-        "config.result.titleAction",
-        "config.result.dateFormat",
-        "config.filter.hideEmptyFacets",
-        "config.filter.componentOrder",
-        "config.filter.facetsToShow.0.maximumTerms",
-        "config.filter.facetsToShow.0.sorting",
-        "config.filter.facetsToShow.0.sortingOrder",
-        "config.filter.facetsToShow.0.facetMode",
-        "config.filter.facetsToShow.0.hierarchicalDepth",
-        "config.filter.facetsToShow.1",
-        "config.filter.facetsToShow.2.uri",
-        "config.layout.navbar.backgroundColor",
-        "config.layout.facets",
-        "config.layout.logo",
-        "config.details.numberOfRecommendations",
-        "config.details.numberOfSimilar",
-        "config.details.recommender",
-        "config.details.detailsToShow.0.uri",
-    ];
-    want.sort();
-    assert_eq!(got, want);
+    assert_eq!(got, strings(&case["refused"]));
     assert!(errors.iter().all(|e| !e.message.is_empty()));
 
     let c = &stored["config"];
@@ -115,12 +104,7 @@ fn each_kind_of_bad_value_is_reported_at_its_key_and_takes_its_default_on_create
 
 #[test]
 fn bounds_are_inclusive() {
-    let (stored, errors) = create(json!({
-        "title": "A", "searchSpace": "s",
-        "result": { "itemsPerPage": 100, "summaryLength": 0, "numberOfTags": 100, "numberOfSimilarDocuments": 50 },
-        "details": { "numberOfRecommendations": 0, "numberOfSimilar": 50 },
-        "filter": { "facetsToShow": [{ "uri": "u", "hierarchicalDepth": 10, "maximumTerms": 1000 }] }
-    }));
+    let (stored, errors) = create(shared_case("bounds are inclusive")["config"].clone());
     assert_eq!(errors, vec![]);
     assert_eq!(stored["config"]["result"]["itemsPerPage"], 100);
     assert_eq!(stored["config"]["filter"]["facetsToShow"][0]["maximumTerms"], 1000);

@@ -1,86 +1,34 @@
-// The client rules mirror crates/model/src/rules.rs: these are the cases of crates/model/tests/merge.rs and
-// of rules.rs's own tests, checked against the client's validation.
+// The editor applies the rule table generated from crates/model. The cases both languages must satisfy are in
+// crates/model/cases/validation.json, read here and by crates/model/tests/merge.rs; what follows them is the
+// client's own helpers.
 import { describe, expect, test } from 'vitest';
 import { checkLogo, isHexColour, ruleAt, validateConfig } from './rules';
 import { MAX_LOGO_BYTES } from '../types/generated';
+import validationFile from '../../../../crates/model/cases/validation.json';
 
 const keys = (config: unknown) => validateConfig(config).map((e) => e.key).sort();
 
-describe('validateConfig mirrors the server', () => {
-  test('each kind of bad value is reported at its key', () => {
-    const config = {
-      title: 'Shop',
-      searchSpace: 'demo',
-      visible: 'yes',
-      result: { itemsPerPage: 101, summaryLength: -1, numberOfTags: 2.5, titleAction: 'open', dateFormat: 'iso', showTags: false },
-      filter: {
-        hideEmptyFacets: 1,
-        componentOrder: ['search', 3],
-        facetsToShow: [
-          { uri: 'dyn_lit_author', maximumTerms: 0, sorting: 'random', sortingOrder: 'up', facetMode: 'tree', hierarchicalDepth: 11, title: 'Author' },
-          'not an object',
-          { title: 'no uri' },
-        ],
-      },
-      layout: { navbar: { backgroundColor: 'blue', fontColor: '#000' }, facets: '#fff', logo: 'javascript:alert(1)' },
-      details: { numberOfRecommendations: 51, numberOfSimilar: '4', recommender: 3, detailsToShow: [{ uri: '', title: 'Empty' }] },
-    };
-    expect(keys(config)).toEqual(
-      [
-        'config.visible',
-        'config.result.itemsPerPage',
-        'config.result.summaryLength',
-        'config.result.numberOfTags',
-        'config.result.titleAction',
-        'config.result.dateFormat',
-        'config.filter.hideEmptyFacets',
-        'config.filter.componentOrder',
-        'config.filter.facetsToShow.0.maximumTerms',
-        'config.filter.facetsToShow.0.sorting',
-        'config.filter.facetsToShow.0.sortingOrder',
-        'config.filter.facetsToShow.0.facetMode',
-        'config.filter.facetsToShow.0.hierarchicalDepth',
-        'config.filter.facetsToShow.1',
-        'config.filter.facetsToShow.2.uri',
-        'config.layout.navbar.backgroundColor',
-        'config.layout.facets',
-        'config.layout.logo',
-        'config.details.numberOfRecommendations',
-        'config.details.numberOfSimilar',
-        'config.details.recommender',
-        'config.details.detailsToShow.0.uri',
-      ].sort(),
-    );
-    expect(validateConfig(config).every((e) => e.message.length > 0)).toBe(true);
-  });
+interface ValidationCase {
+  name: string;
+  config: unknown;
+  refused: string[];
+  messages?: Record<string, string>;
+}
 
-  test('messages are the server’s', () => {
-    const [e] = validateConfig({ result: { itemsPerPage: 500 } });
-    expect(e).toEqual({ key: 'config.result.itemsPerPage', message: 'must be a whole number from 1 to 100' });
-    expect(validateConfig({ title: '' })[0].message).toBe('must not be empty');
-  });
+describe('the shared validation cases (crates/model/cases/validation.json)', () => {
+  for (const c of validationFile.cases as ValidationCase[]) {
+    test(c.name, () => {
+      expect(keys(c.config)).toEqual(c.refused);
+      const errors = validateConfig(c.config);
+      expect(errors.every((e) => e.message.length > 0)).toBe(true);
+      for (const [key, message] of Object.entries(c.messages ?? {})) {
+        expect(errors.find((e) => e.key === key)?.message).toBe(message);
+      }
+    });
+  }
+});
 
-  test('bounds are inclusive', () => {
-    expect(
-      keys({
-        title: 'A', searchSpace: 's',
-        result: { itemsPerPage: 100, summaryLength: 0, numberOfTags: 100, numberOfSimilarDocuments: 50 },
-        details: { numberOfRecommendations: 0, numberOfSimilar: 50 },
-        filter: { facetsToShow: [{ uri: 'u', refId: 'u', hierarchicalDepth: 10, maximumTerms: 1000 }] },
-      }),
-    ).toEqual([]);
-    expect(keys({ result: { itemsPerPage: 0 } })).toEqual(['config.result.itemsPerPage']);
-    expect(keys({ filter: { facetsToShow: [{ uri: 'u', maximumTerms: 1001 }] } })).toEqual(['config.filter.facetsToShow.0.maximumTerms']);
-  });
-
-  test('a mismatched refId is reported', () => {
-    expect(keys({ filter: { facetsToShow: [{ uri: 'dyn_uri_topic', refId: 'other' }] } })).toEqual(['config.filter.facetsToShow.0.refId']);
-  });
-
-  test('unknown keys are not judged', () => {
-    expect(keys({ title: 'A', searchSpace: 's', futureSetting: { anything: 1 }, result: { newKey: 'x' } })).toEqual([]);
-  });
-
+describe('the client rules', () => {
   test('colours of every written form are accepted and others refused', () => {
     for (const ok of ['#fff', '#FFFA', '#1565c0', '#1565C0ff']) expect(isHexColour(ok)).toBe(true);
     for (const bad of ['fff', '#ff', '#fffff', '#ggg', '#1565c0f', '', 'red', '# fff']) expect(isHexColour(bad)).toBe(false);
