@@ -11,7 +11,7 @@ use ts_rs::TS;
 
 macro_rules! declarations {
     ($cfg:expr; $($ty:ty),* $(,)?) => {
-        vec![$(format!("export {}", <$ty as TS>::decl($cfg))),*]
+        vec![$(<$ty as TS>::decl($cfg)),*]
     };
 }
 
@@ -28,12 +28,7 @@ fn generated() -> String {
         Document, FacetGroup, Refiner, SelectedFacet, SearchRequest, SearchResponse, SimilarQuery, RecommendQuery,
         Recommendations, FacetKind, FacetField, SearchSpace, ErrorCode, Extension, Offers,
     ) {
-        out.push('\n');
-        out.push_str(&decl);
-        if !decl.ends_with(';') {
-            out.push(';');
-        }
-        out.push('\n');
+        studio_testkit::bindings::push_declaration(&mut out, &decl);
     }
     out.push_str("\n/** The HTTP status each error code is answered with; null for codes that never cross HTTP as themselves. */\n");
     out.push_str("export const ERROR_STATUS: { readonly [code in ErrorCode]: number | null } = {\n");
@@ -151,15 +146,5 @@ fn rules() -> String {
 fn checked_in_typescript_types_match_the_rust_types() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/lib/types/generated.ts");
     let fresh = generated();
-    if std::env::var_os("UPDATE_BINDINGS").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, &fresh).unwrap();
-        return;
-    }
-    let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        checked_in == fresh,
-        "{} is stale; regenerate it with UPDATE_BINDINGS=1 cargo test -p studio-model --test bindings",
-        path.display()
-    );
+    studio_testkit::bindings::check_or_write(&path, &fresh, "cargo test -p studio-model --test bindings");
 }

@@ -15,6 +15,7 @@
 //! - `studio` (feature `studio`): this project's own router over a real store, on loopback.
 
 pub mod api_only;
+pub mod bindings;
 mod error;
 pub mod http;
 pub mod io;

@@ -274,14 +274,5 @@ fn types_dir() -> PathBuf {
 fn checked_in_command_wrappers_match_the_command_list_and_signatures() {
     let path = types_dir().join("commands.ts");
     let fresh = generated();
-    if std::env::var_os("UPDATE_BINDINGS").is_some() {
-        std::fs::write(&path, &fresh).unwrap();
-        return;
-    }
-    let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        checked_in == fresh,
-        "{} is stale; regenerate it with UPDATE_BINDINGS=1 cargo test -p search-studio --test commands bindings",
-        path.display()
-    );
+    studio_testkit::bindings::check_or_write(&path, &fresh, "cargo test -p search-studio --test commands bindings");
 }

@@ -41,12 +41,7 @@ fn generated() -> String {
         BackupSettings::decl(&cfg),
     ];
     for decl in decls {
-        out.push_str("\nexport ");
-        out.push_str(&decl);
-        if !decl.ends_with(';') {
-            out.push(';');
-        }
-        out.push('\n');
+        studio_testkit::bindings::push_declaration(&mut out, &decl);
     }
     out.push_str("\n/** What a copy answers: published, or a conflict when the target changed after the plan. */\n");
     out.push_str("export type CopyOutcome = PublishOutcome;\n");
@@ -72,14 +67,5 @@ fn generated() -> String {
 fn checked_in_typescript_types_match_the_rust_types() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("ui/src/lib/types/desktop.ts");
     let fresh = generated();
-    if std::env::var_os("UPDATE_BINDINGS").is_some() {
-        std::fs::write(&path, &fresh).unwrap();
-        return;
-    }
-    let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        checked_in == fresh,
-        "{} is stale; regenerate it with UPDATE_BINDINGS=1 cargo test -p search-studio --test commands bindings",
-        path.display()
-    );
+    studio_testkit::bindings::check_or_write(&path, &fresh, "cargo test -p search-studio --test commands bindings");
 }
