@@ -3,17 +3,15 @@
 //! damaged file aside unchanged. Random damage (a property test) never panics and never loses a
 //! configuration of the backup.
 
-mod support;
-
 use std::path::Path;
 
+use crate::support::damage;
+use crate::support::fixture::{assert_holds, assert_present, build, Fixture, Saved, Shape};
 use proptest::prelude::*;
 use studio_local::check::{check, ProblemKind};
 use studio_local::recover::recover;
 use studio_local::{LocalBackend, Store, DB_FILE};
 use studio_model::Backend;
-use support::damage;
-use support::fixture::{assert_holds, assert_present, build, Fixture, Saved, Shape};
 
 /// The configurations of the store in `dir`, opened as the app opens it.
 fn configurations(dir: &Path) -> Vec<Saved> {
