@@ -157,7 +157,7 @@ fn prepare_precious(path: &Path) -> Result<(), StoreError> {
     let conn = open_checked(path)?;
     let verdict: String = conn.query_row("PRAGMA quick_check(1)", [], |r| r.get(0))?;
     if verdict != "ok" {
-        return Err(StoreError::Damaged { path: None, detail: verdict });
+        return Err(StoreError::Damaged { path: None, detail: format!("pages are malformed: {verdict}") });
     }
     conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))?;
     Ok(())
