@@ -83,18 +83,17 @@ fn password_sign_in(issuer: &str, password: &str) -> SignIn {
     })
 }
 
+/// A backend over `base` signed in as ana with the password grant at `issuer`.
+fn ana_backend(base: &str, issuer: &str) -> RemoteBackend {
+    RemoteBackend::signed_in(base, password_sign_in(issuer, "ana-password"), RemoteOptions::default(), None).unwrap()
+}
+
 #[test]
 fn a_session_of_several_token_lifetimes_never_fails_and_renews_before_expiry() {
     let provider = provider();
     runtime().block_on(async {
         let (server, log) = checking_server(provider.issuer().to_owned(), 0).await;
-        let backend = RemoteBackend::signed_in(
-            &server.base,
-            password_sign_in(provider.issuer(), "ana-password"),
-            RemoteOptions::default(),
-            None,
-        )
-        .unwrap();
+        let backend = ana_backend(&server.base, provider.issuer());
         let until = std::time::Instant::now() + ACCESS_TTL * 4;
         let mut calls = 0;
         while std::time::Instant::now() < until {
@@ -118,13 +117,7 @@ fn a_refused_token_is_renewed_once_and_the_request_sent_again_even_a_create() {
     let provider = provider();
     runtime().block_on(async {
         let (server, log) = checking_server(provider.issuer().to_owned(), 1).await;
-        let backend = RemoteBackend::signed_in(
-            &server.base,
-            password_sign_in(provider.issuer(), "ana-password"),
-            RemoteOptions::default(),
-            None,
-        )
-        .unwrap();
+        let backend = ana_backend(&server.base, provider.issuer());
         let created = backend
             .create_configuration(&Caller { user: "ana".into() }, json!({"config": {"title": "t", "searchSpace": "s"}}))
             .await
@@ -141,13 +134,7 @@ fn when_the_providers_session_ends_the_password_signs_in_again_unnoticed() {
     let provider = provider();
     let rt = runtime();
     let (server, log) = rt.block_on(checking_server(provider.issuer().to_owned(), 0));
-    let backend = RemoteBackend::signed_in(
-        &server.base,
-        password_sign_in(provider.issuer(), "ana-password"),
-        RemoteOptions::default(),
-        None,
-    )
-    .unwrap();
+    let backend = ana_backend(&server.base, provider.issuer());
     rt.block_on(backend.list_configurations()).unwrap();
     provider.revoke_sessions();
     std::thread::sleep(ACCESS_TTL);
@@ -301,13 +288,7 @@ fn requests_that_find_the_token_expired_share_one_renewal() {
     let provider = provider();
     let rt = runtime();
     let (server, log) = rt.block_on(checking_server(provider.issuer().to_owned(), 0));
-    let backend = RemoteBackend::signed_in(
-        &server.base,
-        password_sign_in(provider.issuer(), "ana-password"),
-        RemoteOptions::default(),
-        None,
-    )
-    .unwrap();
+    let backend = ana_backend(&server.base, provider.issuer());
     rt.block_on(backend.list_configurations()).unwrap();
     std::thread::sleep(ACCESS_TTL);
     rt.block_on(async {
