@@ -55,8 +55,10 @@ export async function startServer({ auth = null, token = null, args = [] } = {})
       return res.json();
     },
     stop() {
-      child.kill('SIGTERM');
-      rmSync(dataDir, { recursive: true, force: true });
+      // The data directory is thrown away: no clean exit (which would write its exit backup into it while it
+      // is being removed), and the removal tried again until the process is gone.
+      child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
     },
   };
 }
