@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { ROOT, assertEqual, launch, run, startServer, test, until } from './harness.mjs';
 import { runApiOnly } from './api-only.mjs';
 import { runWebSignIn } from './web-sign-in.mjs';
+import { runDesigner } from './designer.mjs';
 
 const host = '[data-testid="preview-host"]';
 const inPreview = (page, css) => page.locator(`${host} ${css}`);
@@ -217,9 +218,11 @@ try {
   const apiOnly = await runApiOnly(browser);
   console.log('  signing in through the server’s OpenID Connect provider:');
   const webSignIn = await runWebSignIn(browser);
+  console.log('  the designer’s tools:');
+  const designer = await runDesigner(browser);
   summary = {
-    passed: summary.passed + apiOnly.passed + webSignIn.passed,
-    failed: summary.failed + apiOnly.failed + webSignIn.failed,
+    passed: summary.passed + apiOnly.passed + webSignIn.passed + designer.passed,
+    failed: summary.failed + apiOnly.failed + webSignIn.failed + designer.failed,
   };
 } finally {
   await close();

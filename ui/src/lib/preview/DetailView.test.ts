@@ -74,8 +74,8 @@ test('documentDetails entries of other shapes are left out, and the facetList is
   } as unknown as Document;
   const rows = detailRows(doc, [detail('dyn_lit_author', 'By'), detail('dyn_uri_topic', 'About'), detail('dyn_lit_x', '')], fields);
   expect(rows).toEqual([
-    { title: 'By', values: [] },
-    { title: 'About', values: ['Energy'] },
-    { title: 'dyn_lit_x', values: [] },
+    { index: 0, title: 'By', values: [] },
+    { index: 1, title: 'About', values: ['Energy'] },
+    { index: 2, title: 'dyn_lit_x', values: [] },
   ]);
 });

@@ -124,11 +124,11 @@ describe('preview renders the configuration', () => {
 
   test('componentOrder orders the filter panel', async () => {
     await show((c) => (c.filter.componentOrder = ['reset', 'facets', 'search']));
-    const parts = [...document.querySelectorAll('.sa-filters [data-part]')].map((e) => e.getAttribute('data-part'));
+    const parts = [...document.querySelectorAll('.sa-filters > [data-part]')].map((e) => e.getAttribute('data-part'));
     expect(parts).toEqual(['reset', 'facets', 'search']);
     cleanup();
     await show((c) => (c.filter.componentOrder = ['facets', 'unknown-part']));
-    expect([...document.querySelectorAll('.sa-filters [data-part]')].map((e) => e.getAttribute('data-part'))).toEqual(['facets']);
+    expect([...document.querySelectorAll('.sa-filters > [data-part]')].map((e) => e.getAttribute('data-part'))).toEqual(['facets']);
   });
 
   test('showDynamicSentiment shows each document’s sentiment', async () => {

@@ -7,6 +7,8 @@ import { fieldOf } from './effective';
 import { namesOf } from './format';
 
 export interface DetailRow {
+  /** The setting's position in `detailsToShow`. */
+  index: number;
   title: string;
   values: string[];
 }
@@ -38,11 +40,12 @@ export function detailRows(doc: Document, settings: DetailSetting[], fields: Fac
   const details = detailGroupsOf(doc);
   const facetList = doc.facetList ?? [];
   return settings
-    .filter((d) => d.show)
-    .map((d) => {
+    .map((d, index) => ({ d, index }))
+    .filter(({ d }) => d.show)
+    .map(({ d, index }) => {
       const field = fieldOf(d.uri, fields);
       const named = (g: FacetGroup) => g.field === field || g.field === d.uri;
       const group = details.find(named) ?? facetList.find(named);
-      return { title: d.title || d.uri, values: group ? namesOf(group) : [] };
+      return { index, title: d.title || d.uri, values: group ? namesOf(group) : [] };
     });
 }

