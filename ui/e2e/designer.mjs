@@ -102,6 +102,35 @@ test('compare: the draft next to the published version, in step over a query, a 
   await page.getByRole('button', { name: 'Discard' }).click();
 });
 
+test('accessibility: an unreadable pair is found, opens its field, and the badge goes to zero once fixed', async ({ page }) => {
+  const badge = () => page.getByTestId('a11y-badge').locator('.count').textContent();
+  await until('no findings on the demo configuration', async () => (await badge()) === '0');
+  await tab(page, 'Layout');
+  await page.locator('#f-config-layout-navbar-fontColor').fill('#1a3d8f');
+  await until('one finding counted in the header', async () => (await badge()) === '1');
+  await page.getByTestId('a11y-badge').click();
+  const finding = page.getByTestId('a11y-findings').locator('li');
+  assertEqual(await finding.count(), 1, 'findings listed');
+  const text = await finding.first().textContent();
+  assertEqual(/navbar’s title: #1a3d8f on #0d47a1 is 1\.\d\d:1, needs 4\.5:1/.test(text), true, `the finding names the pair and its ratio (${text})`);
+  await tab(page, 'General');
+  await finding.first().getByRole('button', { name: 'Open the setting' }).click();
+  await until('the navbar text colour focused', async () => (await focusedId(page)) === 'f-config-layout-navbar-fontColor');
+  await page.locator('#f-config-layout-navbar-fontColor').fill('#ffffff');
+  await until('the badge back to zero', async () => (await badge()) === '0');
+  assertEqual(await page.getByTestId('a11y-none').isVisible(), true, 'the panel says there is nothing to fix');
+
+  const filter = () => page.locator(host).first().evaluate((e) => e.style.filter);
+  await page.locator('.vision-choice select').selectOption('deuteranopia');
+  await until('the preview seen as a deuteranope sees it', async () => (await filter()).includes('#sim-deuteranopia'));
+  const simulated = await inPreview(page, '.sa-search .sa-basic').screenshot();
+  await page.locator('.vision-choice select').selectOption('normal');
+  await until('normal vision again', async () => (await filter()) === '');
+  const normal = await inPreview(page, '.sa-search .sa-basic').screenshot();
+  assertEqual(simulated.equals(normal), false, 'the simulation changes what is drawn');
+  await page.getByRole('button', { name: 'Close the accessibility check' }).click();
+});
+
 /** Runs this part: its own `studio serve` with the demo data and one page. */
 export async function runDesigner(browser) {
   const server = await startServer();

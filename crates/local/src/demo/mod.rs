@@ -112,7 +112,7 @@ pub fn demo_configuration() -> Value {
             },
             "layout": {
                 "basicActionColor": { "backgroundColor": "#1565c0", "fontColor": "#ffffff" },
-                "focusActionColor": { "backgroundColor": "#f07d2e", "fontColor": "#ffffff" },
+                "focusActionColor": { "backgroundColor": "#c75000", "fontColor": "#ffffff" },
                 "criticalActionColor": { "backgroundColor": "#c62828", "fontColor": "#ffffff" },
                 "navbar": { "backgroundColor": "#0d47a1", "fontColor": "#ffffff" },
                 "facets": { "backgroundColor": "#f5f7fa", "fontColor": "#212121" },

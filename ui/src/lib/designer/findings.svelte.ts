@@ -1,0 +1,71 @@
+// The accessibility findings of the designed application at every moment: the colour pairs from the settings
+// (recomputed as they change), the control sizes and the logo from what the preview shows (measured again every
+// second while it renders), for the header's badge and the findings panel.
+import type { Config } from '../types/generated';
+import { contrastRatio } from '../editor/contrast';
+import { colourFindings, targetFindings, type Finding } from './a11y';
+
+/** How often the preview's controls are measured again. */
+const MEASURE_MS = 1000;
+
+export class Findings {
+  config: Config | null = $state.raw(null);
+  #targets: Finding[] = $state.raw([]);
+  #logo: Finding[] = $state.raw([]);
+  colours = $derived(this.config ? colourFindings(this.config) : []);
+  all = $derived([...this.colours, ...this.#logo, ...this.#targets]);
+
+  /** Measures the previews on the page until the returned function is called. */
+  watch(): () => void {
+    const measure = () => {
+      const config = this.config;
+      if (!config) return;
+      const found = [...document.querySelectorAll<HTMLElement>('[data-testid="preview-host"]')].flatMap((host) =>
+        host.shadowRoot ? targetFindings(host.shadowRoot, Number(host.style.zoom) || 1, config) : [],
+      );
+      const unique = found.filter((f, i) => found.findIndex((o) => o.id === f.id) === i);
+      if (JSON.stringify(unique) !== JSON.stringify(this.#targets)) this.#targets = unique;
+    };
+    measure();
+    const timer = setInterval(measure, MEASURE_MS);
+    return () => clearInterval(timer);
+  }
+
+  /** Checks the logo against the navbar it sits on, once per logo and navbar colour. */
+  async checkLogo(logo: string, navbar: string): Promise<void> {
+    const colour = logo ? await averageColour(logo).catch(() => null) : null;
+    const ratio = colour ? contrastRatio(navbar, colour) : null;
+    this.#logo =
+      ratio !== null && ratio < 3
+        ? [{
+            id: 'contrast-logo',
+            text: `The logo hardly stands out from the navbar: its colours (on average ${colour}) on ${navbar} are ${ratio.toFixed(2)}:1, a graphic needs 3:1. Change “Navbar background” or the logo.`,
+            key: 'config.layout.navbar.backgroundColor',
+          }]
+        : [];
+  }
+}
+
+/** The average colour of an image's opaque pixels, as `#rrggbb`; null for an image that cannot be read here. */
+async function averageColour(src: string): Promise<string | null> {
+  if (!/^data:image\//i.test(src) && !src.startsWith(location.origin)) return null;
+  const image = new Image();
+  image.src = src;
+  await image.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 32;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return null;
+  ctx.drawImage(image, 0, 0, 32, 32);
+  const { data } = ctx.getImageData(0, 0, 32, 32);
+  let [r, g, b, n] = [0, 0, 0, 0];
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i + 3] < 128) continue;
+    r += data[i];
+    g += data[i + 1];
+    b += data[i + 2];
+    n++;
+  }
+  if (n === 0) return null;
+  return '#' + [r, g, b].map((v) => Math.round(v / n).toString(16).padStart(2, '0')).join('');
+}
