@@ -59,6 +59,19 @@ export class Session {
     return this.cmd('GET', `/element/${element}/text`);
   }
 
+  /** Moves the real pointer to (x, y) of the viewport, and clicks there when `click` is set. */
+  pointAt(x, y, click = false) {
+    const actions = [{ type: 'pointerMove', duration: 0, origin: 'viewport', x: Math.round(x), y: Math.round(y) }];
+    if (click) actions.push({ type: 'pointerDown', button: 0 }, { type: 'pointerUp', button: 0 });
+    return this.cmd('POST', '/actions', { actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions }] });
+  }
+
+  /** Types `text` with real key presses into whatever has the focus. */
+  keys(text) {
+    const actions = [...text].flatMap((c) => [{ type: 'keyDown', value: c }, { type: 'keyUp', value: c }]);
+    return this.cmd('POST', '/actions', { actions: [{ type: 'key', id: 'keyboard', actions }] });
+  }
+
   execute(script, args = []) {
     return this.cmd('POST', '/execute/sync', { script, args });
   }

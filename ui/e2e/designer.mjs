@@ -46,6 +46,7 @@ test('inspect: pointing names the settings, a click opens the field behind the n
 
   // By keyboard: the list of the preview's parts, each a link to its setting.
   const parts = page.getByRole('navigation', { name: 'Parts of the preview' });
+  await parts.locator('summary').click();
   await parts.getByRole('button', { name: 'Summary' }).focus();
   await page.keyboard.press('Enter');
   await until('the summary length focused', async () => (await focusedId(page)) === 'f-config-result-summaryLength');

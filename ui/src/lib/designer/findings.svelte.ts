@@ -21,7 +21,7 @@ export class Findings {
       const config = this.config;
       if (!config) return;
       const found = [...document.querySelectorAll<HTMLElement>('[data-testid="preview-host"]')].flatMap((host) =>
-        host.shadowRoot ? targetFindings(host.shadowRoot, Number(host.style.zoom) || 1, config) : [],
+        host.shadowRoot ? targetFindings(host.shadowRoot, Number(host.dataset.zoom) || 1, config) : [],
       );
       const unique = found.filter((f, i) => found.findIndex((o) => o.id === f.id) === i);
       if (JSON.stringify(unique) !== JSON.stringify(this.#targets)) this.#targets = unique;
