@@ -2,6 +2,7 @@
 // configuration (so switching keeps unsaved edits), and the operations on them. It also knows what the server
 // offers (read at start and again after every `not_offered` answer) and the facet fields found in the answers
 // of every search run through its backend, for servers that do not list their search spaces.
+import { HealthCache } from './designer/healthcache.svelte';
 import type { Backend, KeptDraft } from './backend/Backend';
 import { BackendError, isUnreachable } from './backend/Backend';
 import { allOffered } from './backend/offers';
@@ -38,6 +39,8 @@ export class Studio {
   offers: Offers = $state(allOffered());
   /** Facet fields found in search answers, per search space. */
   found: FoundFields;
+  /** How well each field serves as a facet, per search space. */
+  health: HealthCache;
   #unwatched: Backend;
   /** The version a draft started from, where it is not the stored one (a restored draft, a resolved conflict). */
   #bases: Record<number, Configuration> = {};
@@ -64,6 +67,10 @@ export class Studio {
   constructor(backend: Backend) {
     this.#unwatched = backend;
     this.found = new FoundFields((id, request) => backend.search(id, request));
+    this.health = new HealthCache(
+      async () => null,
+      (id) => this.backend.search(id, { input: '', selectedFacets: [], start: 0 }),
+    );
     this.backend = watchBackend(backend, {
       onSearch: (id, request, answer) => this.found.note(request.config?.searchSpace ?? this.#spaceOf(id), answer),
       onError: (e) => {
