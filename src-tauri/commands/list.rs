@@ -18,6 +18,7 @@ command_list![
     search::recommendations,
     search::search,
     search::search_spaces,
+    search::facet_health,
     connections::offers,
     settings::get_settings,
     settings::set_preference,

@@ -1,7 +1,7 @@
 //! Operations 7–9 (docs/api.md, Operations) and the search-space listing, over the current backend.
 
 use studio_model::{
-    Document, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery,
+    Document, FacetHealth, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery,
 };
 use tauri::State;
 
@@ -34,4 +34,9 @@ pub async fn search(slot: State<'_, BackendSlot>, id: i32, request: SearchReques
 #[tauri::command]
 pub async fn search_spaces(slot: State<'_, BackendSlot>) -> Result<Vec<SearchSpace>, IpcError> {
     Ok(slot.get().search_spaces().await?)
+}
+
+#[tauri::command]
+pub async fn facet_health(slot: State<'_, BackendSlot>, space: String) -> Result<FacetHealth, IpcError> {
+    Ok(slot.get().facet_health(&space).await?)
 }

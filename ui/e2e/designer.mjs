@@ -1,9 +1,20 @@
 // End-to-end: the designer's tools over the preview, in headless Chromium against a real `studio serve` with the
 // demo data: Inspect opens the field behind a part; Compare keeps two previews in step; scenarios survive a
 // reload; facet health counts equal the imported documents'; the accessibility check finds an unreadable pair.
-import { assertEqual, startServer, suite, until } from './harness.mjs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, assertEqual, startServer, suite, until } from './harness.mjs';
 
 const { test, run } = suite();
+
+/** Writes docs/NAME.png (or into SCREENSHOT_DIR): the README shows them. */
+async function shot(page, name) {
+  const dir = process.env.SCREENSHOT_DIR ?? join(ROOT, 'docs');
+  mkdirSync(dir, { recursive: true });
+  await page.evaluate(() => document.fonts.ready);
+  await page.screenshot({ path: join(dir, `${name}.png`) });
+}
 
 const host = '[data-testid="preview-host"]';
 const inPreview = (page, css) => page.locator(`${host} ${css}`);
@@ -33,6 +44,7 @@ test('inspect: pointing names the settings, a click opens the field behind the n
   const index = await inPreview(page, '[data-facet="Topic"]').getAttribute('data-index');
   await topic.hover();
   await until('the facet group named', async () => (await page.getByTestId('inspect-box').textContent()).includes('Facet group “Topic”'));
+  await shot(page, 'inspect');
   await topic.click();
   await until('the Facets pane with Topic’s title focused', async () =>
     (await selectedTab(page)).startsWith('Facets') && (await focusedId(page)) === `f-config-filter-facetsToShow-${index}-title`);
@@ -88,6 +100,7 @@ test('compare: the draft next to the published version, in step over a query, a 
     (await mine('.sa-page[aria-current="page"]').textContent()) === '2' && (await theirs('.sa-page[aria-current="page"]').textContent()) === '2');
   const firstTitles = async (side) => side('.sa-result-title').first().textContent();
   assertEqual(await firstTitles(mine), await firstTitles(theirs), 'the same documents on both sides');
+  await shot(page, 'compare');
 
   // Phone width: both sides follow; a narrow window stacks them.
   await page.getByText('Phone', { exact: true }).click();
@@ -114,6 +127,10 @@ test('accessibility: an unreadable pair is found, opens its field, and the badge
   assertEqual(await finding.count(), 1, 'findings listed');
   const text = await finding.first().textContent();
   assertEqual(/navbar’s title: #1a3d8f on #0d47a1 is 1\.\d\d:1, needs 4\.5:1/.test(text), true, `the finding names the pair and its ratio (${text})`);
+  await page.locator('.vision-choice select').selectOption('protanopia');
+  await page.locator('.preview-frame').evaluate((e) => e.scrollTo(0, 0));
+  await shot(page, 'accessibility');
+  await page.locator('.vision-choice select').selectOption('normal');
   await tab(page, 'General');
   await finding.first().getByRole('button', { name: 'Open the setting' }).click();
   await until('the navbar text colour focused', async () => (await focusedId(page)) === 'f-config-layout-navbar-fontColor');
@@ -132,9 +149,91 @@ test('accessibility: an unreadable pair is found, opens its field, and the badge
   await page.getByRole('button', { name: 'Close the accessibility check' }).click();
 });
 
+/**
+ * A search space made up here, with what its facet health must be counted from it: a literal field most documents
+ * carry, a three-level concept hierarchy, and a field only a few documents have.
+ */
+function healthCorpus() {
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const pick = (n) => Math.floor(random() * n);
+  const concept = (path) => `https://example.org/theme/${path.join('/')}`;
+  const docs = [];
+  for (let i = 0; i < 300; i++) {
+    const facetList = [];
+    if (random() < 0.8) {
+      const colours = [...new Set([pick(12), pick(12)].slice(0, 1 + pick(2)))].map((c) => `Colour ${c}`);
+      facetList.push({ field: 'dyn_lit_colour', label: 'Colour', facets: colours.map((label) => ({ count: 1, label, value: null })) });
+    }
+    if (random() < 0.6) {
+      const path = [pick(5), pick(3), pick(2)].slice(0, 1 + pick(3));
+      const node = (depth) => ({
+        count: 1, label: `Theme ${path.slice(0, depth + 1).join('.')}`, value: concept(path.slice(0, depth + 1)),
+        children: depth + 1 < path.length ? [node(depth + 1)] : null,
+      });
+      facetList.push({ field: 'dyn_uri_theme', label: 'Theme', facets: [node(0)] });
+    }
+    if (i % 50 === 0) facetList.push({ field: 'dyn_lit_rare', label: 'Rare', facets: [{ count: 1, label: `Rare ${i}`, value: null }] });
+    docs.push({ id: `https://example.org/doc/${i}`, title: `Document ${i}`, description: 'About colours and themes.', date: 1718000000000 + i, facetList });
+  }
+  /** Per field: documents carrying it, distinct values per level. */
+  const counts = {};
+  for (const d of docs) {
+    for (const g of d.facetList) {
+      const c = (counts[g.field] ??= { documents: 0, levels: [] });
+      c.documents++;
+      const walk = (refiners, depth) => refiners.forEach((r) => {
+        (c.levels[depth] ??= new Set()).add(r.value ?? r.label);
+        walk(r.children ?? [], depth + 1);
+      });
+      walk(g.facets, 0);
+    }
+  }
+  const expected = Object.fromEntries(Object.entries(counts).map(([field, c]) => [field, {
+    documents: c.documents, byLevel: c.levels.map((s) => s.size), values: c.levels.reduce((n, s) => n + s.size, 0),
+  }]));
+  const file = join(mkdtempSync(join(tmpdir(), 'studio-health-')), 'health.jsonl');
+  writeFileSync(file, docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
+  return { file, total: docs.length, expected };
+}
+
+const corpus = healthCorpus();
+
+test('facet health: each candidate field’s numbers equal the counts of the imported documents', async ({ page }) => {
+  await page.getByRole('button', { name: '+ New' }).click();
+  await page.locator('#new-title').fill('Health check');
+  await page.locator('#new-space').fill('health');
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  await until('the new configuration opened', async () =>
+    (await page.locator('.config-item[aria-current="true"]').textContent()).includes('Health check'));
+  await tab(page, 'Facets');
+  const option = (field) => page.locator(`#facet-add-field option[value="${field}"]`);
+  const pct = (n) => `${Math.round((100 * n) / corpus.total)} %`;
+  for (const [field, e] of Object.entries(corpus.expected)) {
+    const levels = e.byLevel.length > 1 ? `; ${e.byLevel.length} levels` : '';
+    const summary = `${e.values} value${e.values === 1 ? '' : 's'}${levels}; ${e.documents} document${e.documents === 1 ? '' : 's'} (${pct(e.documents)})`;
+    await until(`the health of ${field}`, async () => (await option(field).textContent()).includes(`— ${summary}`));
+  }
+  const theme = corpus.expected.dyn_uri_theme;
+  await page.locator('#facet-add-field').selectOption('dyn_uri_theme');
+  const candidate = page.getByTestId('candidate-health');
+  assertEqual(
+    (await candidate.locator('.facet-health-summary').textContent()).trim(),
+    `${theme.values} values; ${Math.min(10, theme.byLevel[0])} shown; 3 of 3 levels; ${theme.documents} documents (${pct(theme.documents)})`,
+    'the chosen field against a new facet’s settings',
+  );
+  assertEqual(await candidate.locator('.badge').count(), 0, 'exact numbers, not an estimate');
+  await page.locator('#facet-add-field').selectOption('dyn_lit_rare');
+  assertEqual(
+    await candidate.locator('.warning').allTextContents(),
+    [`Only ${pct(corpus.expected.dyn_lit_rare.documents)} of documents have this field: the facet shows almost nothing for most searches.`],
+    'a field few documents have is warned about',
+  );
+});
+
 /** Runs this part: its own `studio serve` with the demo data and one page. */
 export async function runDesigner(browser) {
-  const server = await startServer();
+  const server = await startServer({ imports: [{ space: 'health', file: corpus.file }] });
   try {
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     page.setDefaultTimeout(5000);

@@ -13,11 +13,15 @@ export const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
 /**
  * Starts `studio serve` on a free port over a fresh data directory holding the demo data. Without `auth` it
  * makes up its token (printed on its first line); with `auth` (an auth file's contents) `token` is the token
- * of one of its users, for `api`. `args` are more arguments of `studio serve`.
+ * of one of its users, for `api`. `args` are more arguments of `studio serve`; `imports` (`{space, file}`) are JSON
+ * Lines files imported into search spaces before it starts.
  */
-export async function startServer({ auth = null, token = null, args = [] } = {}) {
+export async function startServer({ auth = null, token = null, args = [], imports = [] } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-e2e-'));
   execFileSync(STUDIO, ['--data-dir', dataDir, 'demo-data'], { stdio: 'pipe' });
+  for (const { space, file } of imports) {
+    execFileSync(STUDIO, ['--data-dir', dataDir, 'import', '--search-space', space, file], { stdio: 'pipe' });
+  }
   const serveArgs = ['--data-dir', dataDir, 'serve', '--listen', '127.0.0.1:0', '--ui-dir', join(ROOT, 'ui', 'dist'), ...args];
   if (auth) {
     const authFile = join(dataDir, 'auth.json');

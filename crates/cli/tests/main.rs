@@ -10,6 +10,7 @@ mod cli_data;
 mod cli_pull;
 mod conformance;
 mod crash_safety;
+mod designer;
 mod load;
 mod load_driver;
 mod oidc_serve;

@@ -48,6 +48,7 @@ fn a_proxy_says_what_an_api_only_upstream_does_not_offer_and_documents_only_what
         ("GET", "/api/searchspaces".to_owned(), "listing search spaces and their facet fields"),
         ("GET", format!("/api/configurations/{id}/logs"), "the history of a configuration"),
         ("GET", "/api/configurations/visible".to_owned(), "listing the visible configurations"),
+        ("GET", "/api/searchspaces/demo/facethealth".to_owned(), "facet health of a search space's fields"),
     ] {
         let (status, body) = call(&proxy, method, &path);
         assert_eq!(status, 501, "{method} {path}: {body}");

@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use rusqlite::Connection;
 use serde_json::Value;
 use studio_model::{
-    Backend, BackendError, Caller, Configuration, ConfigurationList, Document, LogEntry, RecommendQuery,
+    Backend, BackendError, Caller, Configuration, ConfigurationList, Document, FacetHealth, LogEntry, RecommendQuery,
     Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
 };
 
@@ -155,6 +155,11 @@ impl Backend for LocalBackend {
 
     async fn search_spaces(&self) -> Result<Vec<SearchSpace>, BackendError> {
         self.run(|c| Ok(search::search_spaces(c)?)).await
+    }
+
+    async fn facet_health(&self, space: &str) -> Result<FacetHealth, BackendError> {
+        let (engine, space) = (self.engine.clone(), space.to_owned());
+        self.run(move |c| engine.facet_health(c, &space)).await
     }
 }
 

@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 
 use crate::config::Configuration;
 use crate::document::{
-    Document, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery,
+    Document, FacetHealth, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery,
 };
 use crate::error::{BackendError, FieldError};
 use crate::offers::Offers;
@@ -102,6 +102,8 @@ pub trait Backend: Send + Sync {
     async fn delete_configuration(&self, caller: &Caller, id: i32) -> Result<(), BackendError>;
     /// The search spaces this backend can search, with their facet fields.
     async fn search_spaces(&self) -> Result<Vec<SearchSpace>, BackendError>;
+    /// How well each facet field of search space `space` serves as a facet; `NotFound` for an unknown space.
+    async fn facet_health(&self, space: &str) -> Result<FacetHealth, BackendError>;
     /// Which extensions this backend offers, as far as it knows now. Never fails: what cannot be known
     /// yet counts as offered.
     async fn offers(&self) -> Offers {

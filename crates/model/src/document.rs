@@ -182,6 +182,43 @@ pub struct FacetField {
     pub kind: FacetKind,
 }
 
+/// How well one facet field serves as a facet: the facet-health extension (docs/api.md, Facet health). Counts
+/// are those a search with no query and no selection would give for the field as a facet with no limit of terms
+/// or depth.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldHealth {
+    pub field: String,
+    pub label: String,
+    pub kind: FacetKind,
+    /// Documents carrying at least one value of the field.
+    #[ts(type = "number")]
+    pub documents: i64,
+    /// Distinct values at any depth.
+    #[ts(type = "number")]
+    pub values: i64,
+    /// The deepest level of the field's hierarchy: 1 for a flat field, 0 for one without values.
+    pub depth: i32,
+    /// Distinct values at each level, from the top one.
+    #[ts(type = "Array<number>")]
+    pub values_by_depth: Vec<i64>,
+    /// Documents of the field's most common top-level value.
+    #[ts(type = "number")]
+    pub largest_value_documents: i64,
+}
+
+/// The facet health of every facet field of a search space.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FacetHealth {
+    pub search_space: String,
+    /// Documents in the search space.
+    #[ts(type = "number")]
+    pub documents: i64,
+    /// In the order `GET /api/searchspaces` lists the fields.
+    pub fields: Vec<FieldHealth>,
+}
+
 /// A search space loaded in a store, with its facet fields.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]

@@ -21,12 +21,20 @@ pub enum Extension {
     Delete,
     /// `GET /api/searchspaces`.
     SearchSpaces,
+    /// `GET /api/searchspaces/{searchSpaceId}/facethealth`.
+    FacetHealth,
 }
 
 impl Extension {
     /// Every extension.
-    pub const ALL: [Extension; 5] =
-        [Extension::SetActive, Extension::Visible, Extension::Logs, Extension::Delete, Extension::SearchSpaces];
+    pub const ALL: [Extension; 6] = [
+        Extension::SetActive,
+        Extension::Visible,
+        Extension::Logs,
+        Extension::Delete,
+        Extension::SearchSpaces,
+        Extension::FacetHealth,
+    ];
 
     /// The operation in words, as it completes "this server does not offer …".
     pub fn operation(self) -> &'static str {
@@ -36,6 +44,7 @@ impl Extension {
             Extension::Logs => "the history of a configuration",
             Extension::Delete => "deleting a configuration",
             Extension::SearchSpaces => "listing search spaces and their facet fields",
+            Extension::FacetHealth => "facet health of a search space's fields",
         }
     }
 
@@ -47,6 +56,7 @@ impl Extension {
             Extension::Logs => ("get", "/api/configurations/{configId}/logs"),
             Extension::Delete => ("delete", "/api/configurations/{configId}"),
             Extension::SearchSpaces => ("get", "/api/searchspaces"),
+            Extension::FacetHealth => ("get", "/api/searchspaces/{searchSpaceId}/facethealth"),
         }
     }
 
@@ -61,6 +71,7 @@ impl Extension {
             ("get", ["api", "configurations", id, "logs"]) if is_id(id) => Some(Extension::Logs),
             ("delete", ["api", "configurations", id]) if is_id(id) => Some(Extension::Delete),
             ("get", ["api", "searchspaces"]) => Some(Extension::SearchSpaces),
+            ("get", ["api", "searchspaces", _, "facethealth"]) => Some(Extension::FacetHealth),
             _ => None,
         }
     }
@@ -85,6 +96,7 @@ pub struct Offers {
     pub logs: bool,
     pub delete: bool,
     pub search_spaces: bool,
+    pub facet_health: bool,
 }
 
 impl Default for Offers {
@@ -96,7 +108,7 @@ impl Default for Offers {
 impl Offers {
     /// Everything offered (this project's own backends).
     pub fn all() -> Self {
-        Offers { set_active: true, visible: true, logs: true, delete: true, search_spaces: true }
+        Offers { set_active: true, visible: true, logs: true, delete: true, search_spaces: true, facet_health: true }
     }
 
     fn slot(&mut self, extension: Extension) -> &mut bool {
@@ -106,6 +118,7 @@ impl Offers {
             Extension::Logs => &mut self.logs,
             Extension::Delete => &mut self.delete,
             Extension::SearchSpaces => &mut self.search_spaces,
+            Extension::FacetHealth => &mut self.facet_health,
         }
     }
 

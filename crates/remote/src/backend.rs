@@ -7,8 +7,8 @@ use serde_json::Value;
 use std::sync::Arc;
 
 use studio_model::{
-    Backend, BackendError, Caller, Configuration, ConfigurationList, Document, LogEntry, Offers, RecommendQuery,
-    Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
+    Backend, BackendError, Caller, Configuration, ConfigurationList, Document, FacetHealth, LogEntry, Offers,
+    RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
 };
 
 use crate::client::RemoteClient;
@@ -110,6 +110,10 @@ impl Backend for RemoteBackend {
 
     async fn search_spaces(&self) -> Result<Vec<SearchSpace>, BackendError> {
         Ok(self.client.search_spaces().await?)
+    }
+
+    async fn facet_health(&self, space: &str) -> Result<FacetHealth, BackendError> {
+        Ok(self.client.facet_health(space).await?)
     }
 
     async fn offers(&self) -> Offers {

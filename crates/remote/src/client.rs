@@ -8,8 +8,8 @@ use reqwest::Method;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use studio_model::{
-    Configuration, ConfigurationList, Document, Extension, LogEntry, Offers, RecommendQuery, Recommendations,
-    SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
+    Configuration, ConfigurationList, Document, Extension, FacetHealth, LogEntry, Offers, RecommendQuery,
+    Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
 };
 
 use crate::error::RemoteError;
@@ -161,6 +161,12 @@ impl RemoteClient {
         Ok(answer.search_spaces)
     }
 
+    /// `GET /api/searchspaces/{space}/facethealth`.
+    pub async fn facet_health(&self, space: &str) -> Result<FacetHealth, RemoteError> {
+        let path = format!("/api/searchspaces/{}/facethealth", path_segment(space));
+        self.extension(Extension::FacetHealth, Call::get(path)).await
+    }
+
     /// Sends a request for an extension, unless the server is known not to offer it; an answer saying it
     /// lacks the extension is remembered.
     async fn extension<T: DeserializeOwned>(&self, extension: Extension, call: Call) -> Result<T, RemoteError> {
@@ -187,4 +193,14 @@ impl RemoteClient {
     pub fn session(&self) -> Option<&std::sync::Arc<Session>> {
         self.transport.session()
     }
+}
+
+/// `text` as one segment of a URL path: everything but unreserved characters percent-encoded.
+fn path_segment(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }

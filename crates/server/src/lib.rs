@@ -45,6 +45,7 @@ pub fn router(backend: Arc<dyn Backend>, auth: Arc<Auth>, ui_dir: Option<PathBuf
         .route("/configurations/{configId}/getRecommendations", get(search::recommendations))
         .route("/configurations/{configId}/search", post(search::search))
         .route("/searchspaces", get(searchspaces::list))
+        .route("/searchspaces/{searchSpaceId}/facethealth", get(searchspaces::facet_health))
         .route_layer(from_fn_with_state(auth, auth::require_token))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)

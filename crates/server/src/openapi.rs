@@ -28,6 +28,7 @@ use crate::routes::{configurations, search, searchspaces};
         search::recommendations,
         search::search,
         searchspaces::list,
+        searchspaces::facet_health,
     ),
     modifiers(&BearerAuth),
     security(("bearer" = []))

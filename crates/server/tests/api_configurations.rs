@@ -171,6 +171,7 @@ async fn health_and_api_docs_need_no_token_and_docs_cover_every_path() {
         ("/api/configurations/{configId}/getRecommendations", "get"),
         ("/api/configurations/{configId}/search", "post"),
         ("/api/searchspaces", "get"),
+        ("/api/searchspaces/{searchSpaceId}/facethealth", "get"),
     ] {
         assert!(paths.get(path).and_then(|p| p.get(method)).is_some(), "{method} {path} missing from /api-docs");
     }

@@ -202,3 +202,15 @@ fn auth_files_with_mistakes_are_refused_with_a_message_naming_the_mistake() {
     let missing = studio_server::Auth::from_file(&dir.path().join("nope.json")).err().expect("refused").to_string();
     assert!(missing.contains("nope.json"), "{missing}");
 }
+
+#[tokio::test]
+async fn facet_health_needs_the_read_right_and_a_search_space_the_caller_may_use() {
+    let app = app();
+    let path = "/api/searchspaces/demo/facethealth";
+    assert_error(&app.call("GET", path, Some(SEARCHER), None).await, 403);
+    // A search space outside the caller's is answered as one that does not exist, whether it exists or not.
+    let message = assert_error(&app.call("GET", path, Some(NEWS_ONLY), None).await, 404);
+    assert_eq!(message, "search space demo does not exist");
+    let message = assert_error(&app.call("GET", path, Some(READER), None).await, 404);
+    assert_eq!(message, "search space demo does not exist", "this store holds no documents");
+}

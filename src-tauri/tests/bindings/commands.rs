@@ -12,8 +12,8 @@ use search_studio::connections::{ConnectionInput, Connections, SignInInput};
 use search_studio::store::{RecoverReport, StoreStatus};
 use search_studio::{BackupSettings, ConnectionState, Folder, Settings, Theme};
 use studio_model::{
-    Configuration, ConfigurationList, Document, LogEntry, Offers, RecommendQuery, Recommendations, SearchRequest,
-    SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
+    Configuration, ConfigurationList, Document, FacetHealth, LogEntry, Offers, RecommendQuery, Recommendations,
+    SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
 };
 use studio_sync::files::ImportedConfig;
 use studio_sync::{CopyPlan, DraftRecord, HistoryEntry, PublishOutcome};
@@ -51,6 +51,7 @@ fn type_names() -> BTreeMap<&'static str, String> {
         SearchRequest,
         SearchResponse,
         SearchSpace,
+        FacetHealth,
         Offers,
         DraftRecord,
         PublishOutcome,

@@ -68,7 +68,15 @@ export class Studio {
     this.#unwatched = backend;
     this.found = new FoundFields((id, request) => backend.search(id, request));
     this.health = new HealthCache(
-      async () => null,
+      async (space) => {
+        if (!this.offers.facetHealth) return null;
+        try {
+          return { ...(await this.backend.facetHealth(space)), estimatedFrom: null };
+        } catch (e) {
+          if (BackendError.from(e).code === 'not_offered') return null;
+          throw e;
+        }
+      },
       (id) => this.backend.search(id, { input: '', selectedFacets: [], start: 0 }),
     );
     this.backend = watchBackend(backend, {

@@ -4,7 +4,7 @@
 // publishing and history are the browser's own (webworkspace.ts) over these operations, as in the web build.
 import type { Backend, PreviewSearchRequest, Workspace } from '../lib/backend/Backend';
 import { BackendError } from '../lib/backend/Backend';
-import type { Config, Configuration, Document, Extension, FacetGroup, Offers, Refiner, SearchSpace } from '../lib/types/generated';
+import type { Config, Configuration, Document, Extension, FacetGroup, FacetHealth, Offers, Refiner, SearchSpace } from '../lib/types/generated';
 import { allOffered, notOfferedMessage } from '../lib/backend/offers';
 import { webWorkspace } from '../lib/backend/webworkspace';
 import { validateConfig } from '../lib/editor/rules';
@@ -178,6 +178,10 @@ export class FakeBackend implements Backend {
     const offers = allOffered();
     for (const extension of this.documented ? this.lacks : this.#refused) offers[extension] = false;
     return offers;
+  }
+  async facetHealth(): Promise<FacetHealth> {
+    this.#offered('facetHealth');
+    throw new BackendError('not_offered', 'this server does not count facet health');
   }
   async searchSpaces(): Promise<SearchSpace[]> {
     this.#offered('searchSpaces');

@@ -9,6 +9,7 @@
 mod build;
 mod facets;
 mod fetch;
+mod health;
 mod hierarchy;
 mod index;
 mod query;
@@ -26,8 +27,8 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use rusqlite::Connection;
 use studio_model::{
-    BackendError, Config, Document, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SimilarQuery,
-    RECOMMENDERS, SIMILARITY_PLUGINS,
+    BackendError, Config, Document, FacetHealth, RecommendQuery, Recommendations, SearchRequest, SearchResponse,
+    SimilarQuery, RECOMMENDERS, SIMILARITY_PLUGINS,
 };
 
 pub use index::SpaceIndex;
@@ -101,6 +102,14 @@ impl SearchEngine {
     ) -> Result<SearchResponse, BackendError> {
         let index = self.index(conn, &config.search_space)?;
         Ok(run::search(conn, &index, config, request)?)
+    }
+
+    /// The facet health of the facet fields of `space` (docs/api.md, Facet health).
+    pub fn facet_health(&self, conn: &mut Connection, space: &str) -> Result<FacetHealth, BackendError> {
+        // Listed first: an index is built only for a search space that exists.
+        let listed = health::listed(conn, space)?;
+        let index = self.index(conn, space)?;
+        Ok(health::facet_health(&index, listed))
     }
 
     /// Operation 7: documents similar to `query.uri` in the search space of `config`.

@@ -217,3 +217,30 @@ fn engine_agrees_with_brute_force() {
     }
     assert!(checked_ranked > 50, "the runs compared enough ranked pages ({checked_ranked})");
 }
+
+#[test]
+fn facet_health_agrees_with_brute_force() {
+    for seed in 0..40u64 {
+        let mut rng = Rng::new(seed);
+        let c = corpus(&mut rng);
+        let (_dir, store) = load(&c);
+        let engine = SearchEngine::new();
+        let mut conn = store.conn().unwrap();
+        let got = engine.facet_health(&mut conn, "s").unwrap();
+        assert_eq!(got.search_space, "s");
+        assert_eq!(got.documents, c.docs.iter().filter(|d| d.space == "s").count() as i64, "seed {seed}");
+        let listed = studio_local::search_spaces(&conn).unwrap().into_iter().find(|s| s.id == "s").unwrap();
+        let fields: Vec<&str> = got.fields.iter().map(|f| f.field.as_str()).collect();
+        let expected_fields: Vec<&str> = listed.fields.iter().map(|f| f.field.as_str()).collect();
+        assert_eq!(fields, expected_fields, "seed {seed}: the fields as listed");
+        for f in &got.fields {
+            let counted = (f.documents, f.values, f.depth, f.values_by_depth.clone(), f.largest_value_documents);
+            assert_eq!(counted, oracle::health(&c, &f.field), "seed {seed}: field {}", f.field);
+        }
+        let unknown = engine.facet_health(&mut conn, "no-such-space").unwrap_err();
+        assert!(
+            matches!(unknown, studio_model::BackendError::NotFound(ref m) if m.contains("no-such-space")),
+            "{unknown:?}"
+        );
+    }
+}

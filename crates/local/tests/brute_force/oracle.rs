@@ -245,3 +245,19 @@ pub fn group(field: &Field, s: &FacetSetting, scope: &BTreeSet<usize>, selected:
     }
     FacetGroup { field: field.id.clone(), label: s.title.clone(), facets }
 }
+
+/// A field's facet health counted over the documents of space `s`: documents carrying it, values used, and
+/// values per level from the top (values without a broader one), each level's narrower values once.
+pub fn health(c: &Corpus, id: &str) -> (i64, i64, i32, Vec<i64>, i64) {
+    let Some(field) = field(c, id) else { return (0, 0, 0, Vec::new(), 0) };
+    let used: Vec<usize> = (0..field.values.len()).filter(|&v| !field.values[v].3.is_empty()).collect();
+    let carrying: BTreeSet<usize> = used.iter().flat_map(|&v| field.values[v].3.iter().copied()).collect();
+    let mut level: BTreeSet<usize> = used.iter().copied().filter(|&v| field.values[v].2.is_empty()).collect();
+    let largest = level.iter().map(|&v| field.values[v].3.len() as i64).max().unwrap_or(0);
+    let mut by_depth = Vec::new();
+    while !level.is_empty() {
+        by_depth.push(level.len() as i64);
+        level = level.iter().flat_map(|&v| field.children(v)).filter(|v| used.contains(v)).collect();
+    }
+    (carrying.len() as i64, used.len() as i64, by_depth.len() as i32, by_depth, largest)
+}

@@ -1,10 +1,11 @@
 //! `GET /api/searchspaces` (docs/api.md, Search spaces): the search spaces the backend can search, with their facet
-//! fields, so an editor can offer them.
+//! fields, so an editor can offer them; and `GET /api/searchspaces/{searchSpaceId}/facethealth` (Facet health):
+//! how well each of those fields serves as a facet.
 
-use axum::extract::State;
+use axum::extract::{Path, State};
 use axum::{Extension, Json};
 use serde::Serialize;
-use studio_model::SearchSpace;
+use studio_model::{BackendError, FacetHealth, SearchSpace};
 use utoipa::ToSchema;
 
 use super::{counted, AppState};
@@ -30,4 +31,32 @@ pub async fn list(
         s.backend.search_spaces().await?.into_iter().filter(|sp| p.may_use_space(&sp.id)).collect();
     let message = counted(search_spaces.len(), "search space", "search spaces");
     Ok(Json(SearchSpacesResponse { search_spaces, message }))
+}
+
+/// The facet health of a search space's fields.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FacetHealthResponse {
+    #[serde(flatten)]
+    pub health: FacetHealth,
+    pub message: String,
+}
+
+#[utoipa::path(get, path = "/api/searchspaces/{searchSpaceId}/facethealth", tag = "extensions",
+    params(("searchSpaceId" = String, Path, description = "The search space")),
+    responses((status = 200, body = FacetHealthResponse), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+pub async fn facet_health(
+    State(s): State<AppState>,
+    Extension(p): Extension<Principal>,
+    Path(space): Path<String>,
+) -> Result<Json<FacetHealthResponse>, AppError> {
+    p.require(Operation::Read)?;
+    // A search space the caller may not use is answered as one that does not exist.
+    if !p.may_use_space(&space) {
+        return Err(BackendError::NotFound(format!("search space {space} does not exist")).into());
+    }
+    let health = s.backend.facet_health(&space).await?;
+    let message = counted(health.fields.len(), "field", "fields");
+    Ok(Json(FacetHealthResponse { health, message }))
 }

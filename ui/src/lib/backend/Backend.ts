@@ -8,6 +8,7 @@ import type {
   ConfigurationList,
   Document,
   ErrorCode,
+  FacetHealth,
   LogEntry,
   Offers,
   RecommendQuery,
@@ -83,6 +84,8 @@ export interface Api {
   configurationLogs(id: number): Promise<LogEntry[]>;
   deleteConfiguration(id: number): Promise<void>;
   searchSpaces(): Promise<SearchSpace[]>;
+  /** How well each facet field of a search space serves as a facet (an extension of the local engine). */
+  facetHealth(space: string): Promise<FacetHealth>;
   /** Which extensions of the API this backend offers, as far as it knows now (unknown counts as offered). */
   offers(): Promise<Offers>;
 }

@@ -191,7 +191,7 @@ describe('what the server offers', () => {
     const askToken = vi.fn(async () => null);
     const { fn, calls, documentCalls } = fakeFetch([], json(200, swagger));
     const b = createHttpBackend({ askToken, fetch: fn });
-    const expected = { setActive: false, visible: false, logs: true, delete: false, searchSpaces: false };
+    const expected = { setActive: false, visible: false, logs: true, delete: false, searchSpaces: false, facetHealth: false };
     expect(await b.offers()).toEqual(expected);
     expect(await b.offers()).toEqual(expected);
     expect([calls.length, documentCalls.length]).toEqual([0, 1]);
@@ -207,10 +207,10 @@ describe('what the server offers', () => {
     const { fn } = fakeFetch([], json(200, doc));
     // Paths are compared under the server's base path; `set` listed for GET is not the POST that makes active.
     const offers = await createHttpBackend({ askToken: async () => null, fetch: fn, base: '' }).offers();
-    expect(offers).toEqual({ setActive: false, visible: false, logs: false, delete: false, searchSpaces: false });
+    expect(offers).toEqual({ setActive: false, visible: false, logs: false, delete: false, searchSpaces: false, facetHealth: false });
     const { fn: fn2 } = fakeFetch([], json(200, { ...doc, servers: [{ url: 'https://search.example.org' }] }));
     expect(await createHttpBackend({ askToken: async () => null, fetch: fn2 }).offers())
-      .toEqual({ setActive: false, visible: false, logs: false, delete: true, searchSpaces: true });
+      .toEqual({ setActive: false, visible: false, logs: false, delete: true, searchSpaces: true, facetHealth: false });
   });
 
   test('without a readable document, everything not yet refused', async () => {
@@ -221,7 +221,7 @@ describe('what the server offers', () => {
     expect(Object.values(await b.offers()).every(Boolean)).toBe(true);
     const err = await b.setActive(4).catch((e) => e);
     expect([err.code, err.message]).toEqual(['not_offered', 'this server does not offer making a configuration active']);
-    expect(await b.offers()).toEqual({ setActive: false, visible: true, logs: true, delete: true, searchSpaces: true });
+    expect(await b.offers()).toEqual({ setActive: false, visible: true, logs: true, delete: true, searchSpaces: true, facetHealth: true });
   });
 
   test('a document that lists an extension still loses it once the server answers it lacks it', async () => {

@@ -9,7 +9,7 @@
 import type { Api, Backend, PreviewSearchRequest } from './Backend';
 import { BackendError } from './Backend';
 import type {
-  Configuration, ConfigurationList, Document, Extension, LogEntry, Offers, RecommendQuery, Recommendations,
+  Configuration, ConfigurationList, Document, Extension, FacetHealth, LogEntry, Offers, RecommendQuery, Recommendations,
   SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
 } from '../types/generated';
 import { readErrorAnswer } from './answers';
@@ -267,6 +267,9 @@ export function createHttpBackend(options: HttpOptions): Backend {
     },
     async searchSpaces() {
       return (await call<{ searchSpaces: SearchSpace[] }>('GET', '/api/searchspaces')).searchSpaces;
+    },
+    async facetHealth(space) {
+      return call<FacetHealth>('GET', `/api/searchspaces/${encodeURIComponent(space)}/facethealth`);
     },
     async offers() {
       const reading = (documented ??= readDocument());

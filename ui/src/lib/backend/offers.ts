@@ -9,7 +9,7 @@ export const ALL_EXTENSIONS = Object.keys(EXTENSIONS) as Extension[];
 
 /** Everything offered: what is assumed until the server's document or an answer says otherwise. */
 export function allOffered(): Offers {
-  return { setActive: true, visible: true, logs: true, delete: true, searchSpaces: true };
+  return Object.fromEntries(ALL_EXTENSIONS.map((e) => [e, true])) as Offers;
 }
 
 /** The message of a `not_offered` error: "this server does not offer making a configuration active". */
@@ -33,7 +33,9 @@ export function extensionOf(method: string, path: string): Extension | null {
     const route = EXTENSIONS[extension];
     if (route.method !== method.toLowerCase()) continue;
     const wanted = segments(route.path);
-    const same = wanted.length === parts.length && wanted.every((w, i) => (w.startsWith('{') ? isId(parts[i]) : w === parts[i]));
+    // A configuration id is a number; another parameter (a search space) any segment.
+    const matches = (w: string, part: string) => (w === '{configId}' ? isId(part) : w.startsWith('{') || w === part);
+    const same = wanted.length === parts.length && wanted.every((w, i) => matches(w, parts[i]));
     if (same) return extension;
   }
   return null;

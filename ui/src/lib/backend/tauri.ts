@@ -87,6 +87,7 @@ export function createTauriBackend(): Backend {
     configurationLogs: shell.configurationLogs,
     deleteConfiguration: shell.deleteConfiguration,
     searchSpaces: shell.searchSpaces,
+    facetHealth: shell.facetHealth,
     offers: shell.offers,
     async preferences() {
       const settings = await shell.getSettings();

@@ -9,13 +9,13 @@ const hierarchical = { maximumTerms: 10, hierarchicalDepth: 2, facetMode: 'hiera
 
 test('the numbers read against the facet’s settings: values shown, levels shown, share of documents', () => {
   const note = healthNote(field({}), 1000, hierarchical, false);
-  expect(note.summary).toBe('412 values; 10 shown; 2 of 3 levels; 98 % of documents');
+  expect(note.summary).toBe('412 values; 10 shown; 2 of 3 levels; 980 documents (98 %)');
   expect(note.warnings).toEqual(['Only 10 of 20 top-level values are shown (Maximum terms).', 'Levels below 2 are not shown (Hierarchy depth).']);
 });
 
 test('a flat facet lists every value of every level', () => {
   const note = healthNote(field({}), 1000, { ...hierarchical, facetMode: 'flat', maximumTerms: 500 }, false);
-  expect(note.summary).toBe('412 values; 412 shown; 98 % of documents');
+  expect(note.summary).toBe('412 values; 412 shown; 980 documents (98 %)');
   expect(note.warnings).toEqual([]);
 });
 
@@ -24,7 +24,7 @@ test('fields that would show nothing or almost nothing are warned about; estimat
     'No document has this field: the facet would show nothing.',
   ]);
   const rare = healthNote(field({ documents: 12, depth: 1, valuesByDepth: [412] }), 1000, null, true);
-  expect(rare.summary).toBe('412 values; about 1 % of documents');
+  expect(rare.summary).toBe('412 values; about 12 documents (1 %)');
   expect(rare.warnings).toEqual(['Only about 1 % of documents have this field: the facet shows almost nothing for most searches.']);
   expect(healthNote(field({ values: 1, depth: 1, valuesByDepth: [1] }), 1000, null, false).warnings).toEqual(['It has one value only: it cannot narrow a search.']);
 });

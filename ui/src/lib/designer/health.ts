@@ -1,23 +1,10 @@
 // Facet health: how well a field serves as a facet, while the designer chooses it. The local engine counts it
 // exactly (the facet-health operation); against a server without that operation it is estimated from one search
 // answer (its facet groups and the fields its documents carry) and said to be an estimate.
-import type { FacetGroup, Refiner, SearchResponse } from '../types/generated';
+import type { FacetGroup, FieldHealth as CountedField, Refiner, SearchResponse } from '../types/generated';
 
-/** One field's numbers, as the facet-health operation answers them. */
-export interface FieldHealth {
-  field: string;
-  label: string;
-  /** Documents carrying at least one value of the field. */
-  documents: number;
-  /** Distinct values at any depth. */
-  values: number;
-  /** Deepest level of its hierarchy: 1 flat, 0 no values. */
-  depth: number;
-  /** Distinct values per level, from the top. */
-  valuesByDepth: number[];
-  /** Documents of its most common top-level value. */
-  largestValueDocuments: number;
-}
+/** One field's numbers, as the facet-health operation answers them (an estimate knows no field kinds). */
+export type FieldHealth = Omit<CountedField, 'kind'>;
 
 export interface SpaceHealth {
   searchSpace: string;
@@ -30,7 +17,7 @@ export interface SpaceHealth {
 
 /** What the numbers mean for one facet's settings. */
 export interface HealthNote {
-  /** E.g. "412 values; 10 shown; 98 % of documents". */
+  /** E.g. "412 values; 10 shown; 980 documents (98 %)". */
   summary: string;
   /** What would make the facet show nothing or almost nothing, or hide most of it. */
   warnings: string[];
@@ -72,7 +59,7 @@ export function healthNote(
   } else if (h.depth > 1) {
     parts.push(plural(h.depth, 'level'));
   }
-  parts.push(`${about}${percent(h.documents, total)} of documents`);
+  parts.push(`${about}${plural(h.documents, 'document')} (${percent(h.documents, total)})`);
   if (h.documents === 0) warnings.push('No document has this field: the facet would show nothing.');
   else if (total > 0 && h.documents / total < RARE_SHARE) warnings.push(`Only ${about}${percent(h.documents, total)} of documents have this field: the facet shows almost nothing for most searches.`);
   if (h.documents > 0 && h.values === 1) warnings.push('It has one value only: it cannot narrow a search.');

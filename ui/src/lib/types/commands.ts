@@ -2,7 +2,7 @@
 // signatures by its `bindings` test; do not edit.
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p search-studio --test commands bindings
 
-import type { Configuration, ConfigurationList, Document, LogEntry, Offers, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome } from './generated';
+import type { Configuration, ConfigurationList, Document, FacetHealth, LogEntry, Offers, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome } from './generated';
 import type { DraftRecord, HistoryEntry, ImportedConfig, PublishOutcome } from './sync';
 import type { BackupSettings, ConnectionInput, ConnectionState, Connections, CopyPlan, DesktopSettings, Folder, RecoverReport, SignInInput, StoreStatus, Theme } from './desktop';
 
@@ -25,6 +25,7 @@ export function shellCommands(invoke: Invoke) {
     recommendations: (id: number, query: RecommendQuery): Promise<Recommendations> => invoke<Recommendations>('recommendations', { id, query }),
     search: (id: number, request: SearchRequest): Promise<SearchResponse> => invoke<SearchResponse>('search', { id, request }),
     searchSpaces: (): Promise<Array<SearchSpace>> => invoke<Array<SearchSpace>>('search_spaces', {}),
+    facetHealth: (space: string): Promise<FacetHealth> => invoke<FacetHealth>('facet_health', { space }),
     /** What the current backend offers of the API's extensions. */
     offers: (): Promise<Offers> => invoke<Offers>('offers', {}),
     getSettings: (): Promise<DesktopSettings> => invoke<DesktopSettings>('get_settings', {}),

@@ -189,11 +189,43 @@ export type FacetField = { field: string, label: string, uri: string, kind: Face
 
 export type SearchSpace = { id: string, documents: bigint, fields: Array<FacetField>, };
 
+export type FieldHealth = { field: string, label: string, kind: FacetKind, 
+/**
+ * Documents carrying at least one value of the field.
+ */
+documents: number, 
+/**
+ * Distinct values at any depth.
+ */
+values: number, 
+/**
+ * The deepest level of the field's hierarchy: 1 for a flat field, 0 for one without values.
+ */
+depth: number, 
+/**
+ * Distinct values at each level, from the top one.
+ */
+valuesByDepth: Array<number>, 
+/**
+ * Documents of the field's most common top-level value.
+ */
+largestValueDocuments: number, };
+
+export type FacetHealth = { searchSpace: string, 
+/**
+ * Documents in the search space.
+ */
+documents: number, 
+/**
+ * In the order `GET /api/searchspaces` lists the fields.
+ */
+fields: Array<FieldHealth>, };
+
 export type ErrorCode = "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "not_offered" | "bad_gateway" | "timeout" | "sign_in_needed" | "upstream" | "storage" | "insufficient_storage" | "store_damaged" | "internal" | "settings" | "task" | "network";
 
-export type Extension = "setActive" | "visible" | "logs" | "delete" | "searchSpaces";
+export type Extension = "setActive" | "visible" | "logs" | "delete" | "searchSpaces" | "facetHealth";
 
-export type Offers = { setActive: boolean, visible: boolean, logs: boolean, delete: boolean, searchSpaces: boolean, };
+export type Offers = { setActive: boolean, visible: boolean, logs: boolean, delete: boolean, searchSpaces: boolean, facetHealth: boolean, };
 
 /** The HTTP status each error code is answered with; null for codes that never cross HTTP as themselves. */
 export const ERROR_STATUS: { readonly [code in ErrorCode]: number | null } = {
@@ -223,6 +255,7 @@ export const EXTENSIONS: { readonly [e in Extension]: { method: string; path: st
   logs: { method: "get", path: "/api/configurations/{configId}/logs", operation: "the history of a configuration" },
   delete: { method: "delete", path: "/api/configurations/{configId}", operation: "deleting a configuration" },
   searchSpaces: { method: "get", path: "/api/searchspaces", operation: "listing search spaces and their facet fields" },
+  facetHealth: { method: "get", path: "/api/searchspaces/{searchSpaceId}/facethealth", operation: "facet health of a search space's fields" },
 };
 
 /** What one configuration key accepts (the `Rule` of crates/model/src/rules.rs). */
