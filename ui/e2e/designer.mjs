@@ -149,6 +149,22 @@ test('accessibility: an unreadable pair is found, opens its field, and the badge
   await page.getByRole('button', { name: 'Close the accessibility check' }).click();
 });
 
+test('why this document: similar and recommended documents say what they share', async ({ page }) => {
+  await page.locator('.config-item', { hasText: 'Industry news (demo)' }).click();
+  await until('the demo’s results', async () => (await inPreview(page, '[data-testid="result"]').count()) === 10);
+  await inPreview(page, '.sa-result-title').first().click();
+  const similar = inPreview(page, '[data-testid="detail-similar"] [data-testid="why"]');
+  await until('reasons under the similar documents', async () => (await similar.count()) > 0);
+  await similar.first().locator('summary').click();
+  const text = await similar.first().locator('p').textContent();
+  assertEqual(/^Shares the (broader )?concepts? “.+”.* Found by “concepts”\.$/.test(text.trim()), true, `a similar document’s reasons (${text})`);
+  const recommended = inPreview(page, '[data-testid="detail-recommended"] [data-testid="why"]');
+  await until('reasons under the recommended documents', async () => (await recommended.count()) > 0);
+  await recommended.first().locator('summary').click();
+  assertEqual((await recommended.first().locator('p').textContent()).includes('Found by “related-concepts”'), true, 'the recommender named');
+  await inPreview(page, '.sa-close').click();
+});
+
 /**
  * A search space made up here, with what its facet health must be counted from it: a literal field most documents
  * carry, a three-level concept hierarchy, and a field only a few documents have.

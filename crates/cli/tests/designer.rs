@@ -84,3 +84,49 @@ fn facet_health_of_an_unknown_search_space_is_404_and_needs_a_token() {
         "documented in /api-docs"
     );
 }
+
+#[test]
+fn explanations_come_only_when_asked_for() {
+    let (_data, served, id) = served_with_facet("dyn_lit_author");
+    let (_, answer) =
+        served.post(&format!("/api/configurations/{id}/search"), &json!({"input": null, "selectedFacets": []}));
+    let uri = answer["result"][0]["id"].as_str().unwrap().to_owned();
+    let encoded: String = uri.bytes().map(|b| format!("%{b:02X}")).collect();
+
+    let (status, plain) = served.get(&format!("/api/configurations/{id}/getSimilar?uri={encoded}"));
+    assert_eq!(status, 200, "{plain}");
+    let docs = plain["result"].as_array().unwrap();
+    assert!(!docs.is_empty() && docs.iter().all(|d| d.get("explanation").is_none()), "unchanged unless asked: {plain}");
+
+    let (status, explained) = served.get(&format!("/api/configurations/{id}/getSimilar?uri={encoded}&explain=true"));
+    assert_eq!(status, 200, "{explained}");
+    let ids = |v: &Value| v["result"].as_array().unwrap().iter().map(|d| d["id"].clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&explained), ids(&plain), "the same documents");
+    for d in explained["result"].as_array().unwrap() {
+        assert_eq!(d["explanation"]["plugin"], "concepts", "{d}");
+        let reasons = d["explanation"]["reasons"].as_array().unwrap();
+        assert!(!reasons.is_empty() && reasons.len() <= 10, "{d}");
+        assert!(reasons.iter().all(|r| ["concept", "broader-concept"].contains(&r["kind"].as_str().unwrap())), "{d}");
+    }
+
+    let path =
+        format!("/api/configurations/{id}/getRecommendations?uri={encoded}&recommender=same-author&explain=true");
+    let (status, recommended) = served.get(&path);
+    assert_eq!(status, 200, "{recommended}");
+    let authors: Vec<Value> = answer["result"][0]["facetList"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["field"] == "dyn_lit_author")
+        .flat_map(|g| g["facets"].as_array().unwrap().iter().map(|r| r["label"].clone()))
+        .collect();
+    for d in recommended["result"].as_array().unwrap() {
+        for r in d["explanation"]["reasons"].as_array().unwrap() {
+            assert_eq!(r["kind"], "author");
+            assert!(authors.contains(&r["value"]), "{r} is an author of the source");
+        }
+    }
+
+    let (status, body) = served.get(&format!("/api/configurations/{id}/getSimilar?uri={encoded}&explain=perhaps"));
+    assert_eq!(status, 400, "{body}");
+}

@@ -44,21 +44,24 @@ async fn demo_loads_and_answers_search_similar_and_recommendations() {
 
     let source = &all.result[0];
     let similar = backend
-        .similar_documents(id, SimilarQuery { uri: source.id.clone(), number: None, similarity: None })
+        .similar_documents(id, SimilarQuery { uri: source.id.clone(), number: None, similarity: None, explain: None })
         .await
         .unwrap();
     assert_eq!(similar.len(), 5);
     let text = backend
         .similar_documents(
             id,
-            SimilarQuery { uri: source.id.clone(), number: Some(3), similarity: Some("text".into()) },
+            SimilarQuery { uri: source.id.clone(), number: Some(3), similarity: Some("text".into()), explain: None },
         )
         .await
         .unwrap();
     assert_eq!(text.len(), 3);
     assert!(text.iter().all(|d| d.id != source.id));
     let rec = backend
-        .recommendations(id, RecommendQuery { uri: source.id.clone(), recommender: "related-concepts".into() })
+        .recommendations(
+            id,
+            RecommendQuery { uri: source.id.clone(), recommender: "related-concepts".into(), explain: None },
+        )
         .await
         .unwrap();
     assert_eq!(rec.total, Some(4));

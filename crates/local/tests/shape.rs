@@ -250,11 +250,13 @@ async fn documents_carry_the_configured_details_and_facet_titles() {
     );
 
     // Similar documents and recommendations are shaped the same way.
-    let similar =
-        backend.similar_documents(id, SimilarQuery { uri: "x2".into(), number: None, similarity: None }).await.unwrap();
+    let similar = backend
+        .similar_documents(id, SimilarQuery { uri: "x2".into(), number: None, similarity: None, explain: None })
+        .await
+        .unwrap();
     assert_eq!(doc(&similar, "x1"), doc(&found.result, "x1"));
     let recommended = backend
-        .recommendations(id, RecommendQuery { uri: "x2".into(), recommender: "same-author".into() })
+        .recommendations(id, RecommendQuery { uri: "x2".into(), recommender: "same-author".into(), explain: None })
         .await
         .unwrap();
     assert_eq!(doc(&recommended.result, "x1"), doc(&found.result, "x1"));

@@ -46,7 +46,7 @@ fn with_broader(direct: &HashSet<String>) -> HashSet<String> {
 }
 
 fn similar(uri: &str, number: Option<i32>, similarity: Option<&str>) -> SimilarQuery {
-    SimilarQuery { uri: uri.into(), number, similarity: similarity.map(str::to_owned) }
+    SimilarQuery { uri: uri.into(), number, similarity: similarity.map(str::to_owned), explain: None }
 }
 
 #[tokio::test]
@@ -88,7 +88,10 @@ async fn recommendations_follow_their_plugin_and_the_configuration() {
             .flat_map(|g| g.facets.iter().map(|r| r.label.clone()))
             .collect();
         let same = backend
-            .recommendations(id, RecommendQuery { uri: source.id.clone(), recommender: "same-author".into() })
+            .recommendations(
+                id,
+                RecommendQuery { uri: source.id.clone(), recommender: "same-author".into(), explain: None },
+            )
             .await
             .unwrap();
         assert_eq!(same.result_type.as_deref(), Some("application/vnd.searchstudio.recommendation-v2+json"));
@@ -103,7 +106,10 @@ async fn recommendations_follow_their_plugin_and_the_configuration() {
                 .any(|g| g.field == "dyn_lit_author" && g.facets.iter().any(|r| authors.contains(&r.label))));
         }
         let related = backend
-            .recommendations(id, RecommendQuery { uri: source.id.clone(), recommender: "related-concepts".into() })
+            .recommendations(
+                id,
+                RecommendQuery { uri: source.id.clone(), recommender: "related-concepts".into(), explain: None },
+            )
             .await
             .unwrap();
         assert_eq!(related.result.len(), 4, "numberOfRecommendations of the configuration");
@@ -128,11 +134,13 @@ async fn missing_parameters_are_bad_requests_and_unknown_names_are_not_found() {
 
     let err = backend.similar_documents(id, similar("", None, None)).await.unwrap_err();
     assert!(matches!(err, BackendError::BadRequest(ref m) if m.contains("uri")), "{err:?}");
-    let err =
-        backend.recommendations(id, RecommendQuery { uri: doc.clone(), recommender: String::new() }).await.unwrap_err();
+    let err = backend
+        .recommendations(id, RecommendQuery { uri: doc.clone(), recommender: String::new(), explain: None })
+        .await
+        .unwrap_err();
     assert!(matches!(err, BackendError::BadRequest(ref m) if m.contains("recommender")), "{err:?}");
     let err = backend
-        .recommendations(id, RecommendQuery { uri: String::new(), recommender: "same-author".into() })
+        .recommendations(id, RecommendQuery { uri: String::new(), recommender: "same-author".into(), explain: None })
         .await
         .unwrap_err();
     assert!(matches!(err, BackendError::BadRequest(_)), "{err:?}");
@@ -140,7 +148,10 @@ async fn missing_parameters_are_bad_requests_and_unknown_names_are_not_found() {
     let err = backend.similar_documents(id, similar("urn:nope", None, None)).await.unwrap_err();
     assert!(matches!(err, BackendError::NotFound(ref m) if m.contains("urn:nope")), "{err:?}");
     let err = backend
-        .recommendations(id, RecommendQuery { uri: "urn:nope".into(), recommender: "same-author".into() })
+        .recommendations(
+            id,
+            RecommendQuery { uri: "urn:nope".into(), recommender: "same-author".into(), explain: None },
+        )
         .await
         .unwrap_err();
     assert!(matches!(err, BackendError::NotFound(ref m) if m.contains("urn:nope")), "{err:?}");
@@ -150,7 +161,7 @@ async fn missing_parameters_are_bad_requests_and_unknown_names_are_not_found() {
         "{err:?}"
     );
     let err = backend
-        .recommendations(id, RecommendQuery { uri: doc.clone(), recommender: "magic".into() })
+        .recommendations(id, RecommendQuery { uri: doc.clone(), recommender: "magic".into(), explain: None })
         .await
         .unwrap_err();
     assert!(

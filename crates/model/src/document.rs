@@ -36,10 +36,42 @@ pub struct Document {
     /// The document's values per facet field. The local engine, as the production server does, labels a group
     /// with the title of the configured facet of that field, else with the field's own label.
     pub facet_list: Vec<FacetGroup>,
+    /// Why a similar or recommended document is there: only when the request asked for it (`explain=true`), and
+    /// only from an engine that explains (this project's own). Read leniently: an unusable value is none.
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient_explanation")]
+    #[ts(optional)]
+    pub explanation: Option<Explanation>,
     #[serde(flatten)]
     #[schema(ignore)]
     #[ts(skip)]
     pub extra: Extra,
+}
+
+/// The reasons a similar or recommended document scored, largest contribution first (docs/api.md, Documents).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct Explanation {
+    /// The similarity plugin or recommender that found the document.
+    pub plugin: String,
+    /// At most [`MAX_REASONS`].
+    pub reasons: Vec<Reason>,
+}
+
+/// Most reasons an explanation lists.
+pub const MAX_REASONS: usize = 10;
+
+/// One thing the document shares with the one it is similar to or recommended for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
+pub struct Reason {
+    /// `concept`, `broader-concept`, `narrower-concept`, `sibling-concept`, `term` or `author`.
+    pub kind: String,
+    /// The concept URI, the word or the author.
+    pub value: String,
+    /// The concept's label; the value itself for words and authors.
+    pub label: String,
+}
+
+fn lenient_explanation<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Explanation>, D::Error> {
+    Ok(Option::<Value>::deserialize(d)?.and_then(|v| serde_json::from_value(v).ok()))
 }
 
 impl Default for Document {
@@ -56,6 +88,7 @@ impl Default for Document {
             kind: "User".to_owned(),
             document_details: Vec::new(),
             facet_list: Vec::new(),
+            explanation: None,
             extra: Extra::new(),
         }
     }
@@ -135,6 +168,10 @@ pub struct SimilarQuery {
     /// Similarity plugin: `concepts` (default) or `text`.
     #[param(example = "concepts")]
     pub similarity: Option<String>,
+    /// With `true`, each document carries an `explanation` (an extension; other servers ignore it).
+    #[serde(default)]
+    #[ts(optional)]
+    pub explain: Option<bool>,
 }
 
 /// Query parameters of getRecommendations.
@@ -147,6 +184,10 @@ pub struct RecommendQuery {
     /// Recommender plugin: `related-concepts` or `same-author`.
     #[param(example = "related-concepts")]
     pub recommender: String,
+    /// With `true`, each document carries an `explanation` (an extension; other servers ignore it).
+    #[serde(default)]
+    #[ts(optional)]
+    pub explain: Option<bool>,
 }
 
 /// The answer of getRecommendations; every field is optional (docs/api.md, Recommendations).

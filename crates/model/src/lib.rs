@@ -18,8 +18,9 @@ pub use config::{
     ColourPair, Config, Configuration, DetailSetting, Details, FacetSetting, Filter, Layout, ResultSettings,
 };
 pub use document::{
-    Document, FacetField, FacetGroup, FacetHealth, FacetKind, FieldHealth, RecommendQuery, Recommendations, Refiner,
-    SearchRequest, SearchResponse, SearchSpace, SelectedFacet, SimilarQuery, ALL_CONCEPTS_FIELD,
+    Document, Explanation, FacetField, FacetGroup, FacetHealth, FacetKind, FieldHealth, Reason, RecommendQuery,
+    Recommendations, Refiner, SearchRequest, SearchResponse, SearchSpace, SelectedFacet, SimilarQuery,
+    ALL_CONCEPTS_FIELD, MAX_REASONS,
 };
 pub use error::{BackendError, ErrorCode, FieldError};
 pub use merge::{merge_create, merge_update, with_overrides};

@@ -26,7 +26,7 @@ fn generated() -> String {
         Configuration, Config, ResultSettings, Filter, FacetSetting, ColourPair, Layout, Details, DetailSetting,
         FieldError, ConfigurationList, WriteOutcome, LogAction, LogEntry,
         Document, FacetGroup, Refiner, SelectedFacet, SearchRequest, SearchResponse, SimilarQuery, RecommendQuery,
-        Recommendations, FacetKind, FacetField, SearchSpace, FieldHealth, FacetHealth, ErrorCode, Extension, Offers,
+        Recommendations, FacetKind, FacetField, SearchSpace, FieldHealth, FacetHealth, Explanation, Reason, ErrorCode, Extension, Offers,
     ) {
         studio_testkit::bindings::push_declaration(&mut out, &decl);
     }

@@ -105,6 +105,9 @@ impl RemoteClient {
         if let Some(similarity) = &query.similarity {
             call.query.push(("similarity", similarity.clone()));
         }
+        if query.explain == Some(true) {
+            call.query.push(("explain", "true".to_owned()));
+        }
         let answer: wire::Similar = self.transport.send(call).await?;
         Ok(answer.result)
     }
@@ -114,6 +117,9 @@ impl RemoteClient {
         let mut call = Call::get(config_path(id, "/getRecommendations"));
         call.query.push(("uri", query.uri.clone()));
         call.query.push(("recommender", query.recommender.clone()));
+        if query.explain == Some(true) {
+            call.query.push(("explain", "true".to_owned()));
+        }
         self.transport.send(call).await
     }
 

@@ -61,6 +61,7 @@ pub async fn similar_and_recommendations(fx: Fixture) -> Transcript {
         uri: uri.to_owned(),
         number,
         similarity: plugin.map(str::to_owned),
+        explain: None,
     };
     let default = t.ok("similar", b.similar_documents(id, similar(&first.id, None, None)).await);
     assert_eq!(default.len(), 5, "numberOfSimilarDocuments");
@@ -88,8 +89,11 @@ pub async fn similar_and_recommendations(fx: Fixture) -> Transcript {
         BackendError::NotFound(_)
     ));
 
-    let recommend =
-        |uri: &str, recommender: &str| RecommendQuery { uri: uri.to_owned(), recommender: recommender.to_owned() };
+    let recommend = |uri: &str, recommender: &str| RecommendQuery {
+        uri: uri.to_owned(),
+        recommender: recommender.to_owned(),
+        explain: None,
+    };
     let related = t.ok("recommend related", b.recommendations(id, recommend(&first.id, "related-concepts")).await);
     assert_eq!((related.status, related.success), (Some(200), Some(true)));
     assert_eq!(related.total, Some(related.result.len() as i32));

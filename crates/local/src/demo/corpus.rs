@@ -159,6 +159,7 @@ pub(crate) fn document(rng: &mut Rng, i: usize, space: &str) -> Document {
         kind: "User".to_owned(),
         document_details: Vec::new(),
         facet_list,
+        explanation: None,
         extra,
     }
 }

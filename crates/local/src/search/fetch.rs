@@ -53,6 +53,7 @@ pub(crate) fn documents(
             kind,
             document_details,
             facet_list,
+            explanation: None,
             extra: Default::default(),
         });
     }

@@ -7,6 +7,7 @@
 //! (a cache, see [`snapshot`]), so that the next process to open the store need not rebuild it.
 
 mod build;
+mod explain;
 mod facets;
 mod fetch;
 mod health;
@@ -133,7 +134,15 @@ impl SearchEngine {
             "text" => similar::by_text(conn, &index, doc, number)?,
             _ => similar::by_concepts(&index, doc, number),
         };
-        Ok(fetch::documents(conn, &index, config, &docs)?)
+        let mut found = fetch::documents(conn, &index, config, &docs)?;
+        if query.explain == Some(true) {
+            let explained = match plugin {
+                "text" => explain::by_text(conn, &index, doc, &docs)?,
+                _ => explain::by_concepts(&index, doc, &docs),
+            };
+            attach(&mut found, explained);
+        }
+        Ok(found)
     }
 
     /// Operation 8: recommendations for `query.uri` in the search space of `config`.
@@ -162,7 +171,14 @@ impl SearchEngine {
                 recommend::related_concepts(&index, doc, similar, limit)
             }
         };
-        let result = fetch::documents(conn, &index, config, &docs)?;
+        let mut result = fetch::documents(conn, &index, config, &docs)?;
+        if query.explain == Some(true) {
+            let explained = match query.recommender.as_str() {
+                "same-author" => explain::by_same_author(&index, doc, &docs),
+                _ => explain::by_related_concepts(&index, doc, &docs),
+            };
+            attach(&mut result, explained);
+        }
         Ok(Recommendations {
             message: Some(String::new()),
             total: Some(result.len() as i32),
@@ -171,6 +187,16 @@ impl SearchEngine {
             status: Some(200),
             success: Some(true),
         })
+    }
+}
+
+/// Puts each explanation on its document (both in ranking order; a document the store no longer holds was left
+/// out of `docs` by the fetch, so they are matched by position only while both lists agree in length).
+fn attach(docs: &mut [Document], explained: Vec<studio_model::Explanation>) {
+    if docs.len() == explained.len() {
+        for (doc, e) in docs.iter_mut().zip(explained) {
+            doc.explanation = Some(e);
+        }
     }
 }
 

@@ -75,10 +75,8 @@ pub(crate) fn concepts_field(index: &SpaceIndex) -> Option<&FieldIndex> {
     index.field(ALL_CONCEPTS_FIELD)
 }
 
-/// Documents sharing concepts with `doc`: each shared concept adds its IDF; a concept broader than one of
-/// the document's adds half its IDF.
-pub(crate) fn by_concepts(index: &SpaceIndex, doc: u32, limit: usize) -> Vec<u32> {
-    let Some(field) = concepts_field(index) else { return Vec::new() };
+/// The concepts `doc` is scored by, by value: its own at full weight, those broader than one of them at half.
+pub(crate) fn concept_weights(field: &FieldIndex, doc: u32) -> Vec<(u32, f64)> {
     let mut weights: HashMap<u32, f64> = HashMap::new();
     for &v in field.direct_values(doc) {
         weights.insert(v, 1.0);
@@ -86,10 +84,17 @@ pub(crate) fn by_concepts(index: &SpaceIndex, doc: u32, limit: usize) -> Vec<u32
             weights.entry(a).or_insert(0.5);
         }
     }
-    let mut scores = Scores::new(index);
     let mut weights: Vec<(u32, f64)> = weights.into_iter().collect();
     weights.sort_unstable_by_key(|w| w.0);
-    for (v, w) in weights {
+    weights
+}
+
+/// Documents sharing concepts with `doc`: each shared concept adds its IDF; a concept broader than one of
+/// the document's adds half its IDF.
+pub(crate) fn by_concepts(index: &SpaceIndex, doc: u32, limit: usize) -> Vec<u32> {
+    let Some(field) = concepts_field(index) else { return Vec::new() };
+    let mut scores = Scores::new(index);
+    for (v, w) in concept_weights(field, doc) {
         let value = &field.values[v as usize];
         scores.add(&value.docs, w * idf(index, value.docs.len()));
     }
@@ -115,8 +120,12 @@ fn document_frequency(stmt: &mut Statement, index: &SpaceIndex, term: &str) -> R
     Ok(df)
 }
 
-/// Documents matching any of the most distinctive terms of `doc` (top tf-idf), ranked by bm25.
-pub(crate) fn by_text(conn: &Connection, index: &SpaceIndex, doc: u32, limit: usize) -> Result<Vec<u32>, StoreError> {
+/// The most distinctive terms of `doc` (top tf-idf), most distinctive first, with their weights.
+pub(crate) fn distinctive_terms(
+    conn: &Connection,
+    index: &SpaceIndex,
+    doc: u32,
+) -> Result<Vec<(f64, String)>, StoreError> {
     let body = fetch::text_of(conn, index, doc)?;
     let mut tf: HashMap<String, u32> = HashMap::new();
     for t in text::tokens(&body) {
@@ -140,6 +149,17 @@ pub(crate) fn by_text(conn: &Connection, index: &SpaceIndex, doc: u32, limit: us
     }
     weighted.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     weighted.truncate(TEXT_TERMS);
+    Ok(weighted)
+}
+
+/// Whether `term` is a word of `text` as the text plugin counts words.
+pub(crate) fn has_term(text: &str, term: &str) -> bool {
+    text::tokens(text).any(|t| t == term)
+}
+
+/// Documents matching any of the most distinctive terms of `doc` (top tf-idf), ranked by bm25.
+pub(crate) fn by_text(conn: &Connection, index: &SpaceIndex, doc: u32, limit: usize) -> Result<Vec<u32>, StoreError> {
+    let weighted = distinctive_terms(conn, index, doc)?;
     if weighted.is_empty() {
         return Ok(Vec::new());
     }

@@ -3,6 +3,7 @@
 //! of ids and every facet group agree exactly.
 
 mod corpus;
+mod explain;
 mod oracle;
 
 use std::collections::BTreeSet;
@@ -107,7 +108,7 @@ fn random_config(rng: &mut Rng) -> Config {
     config
 }
 
-fn load(c: &Corpus) -> (tempfile::TempDir, Store) {
+pub(crate) fn load(c: &Corpus) -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open_dir(dir.path()).unwrap();
     import_concepts(&store, c.concept_lines.join("\n").as_bytes(), &mut |_| {}).unwrap();

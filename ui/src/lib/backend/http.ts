@@ -246,11 +246,11 @@ export function createHttpBackend(options: HttpOptions): Backend {
       return { config: r.config, errors: r.errors ?? [] };
     },
     async similarDocuments(id, q: SimilarQuery) {
-      const qs = query({ uri: q.uri, number: q.number, similarity: q.similarity });
+      const qs = query({ uri: q.uri, number: q.number, similarity: q.similarity, explain: q.explain ? 'true' : null });
       return (await call<{ result: Document[] }>('GET', `${cfg(id)}/getSimilar?${qs}`)).result ?? [];
     },
     async recommendations(id, q: RecommendQuery) {
-      const qs = query({ uri: q.uri, recommender: q.recommender });
+      const qs = query({ uri: q.uri, recommender: q.recommender, explain: q.explain ? 'true' : null });
       return call<Recommendations>('GET', `${cfg(id)}/getRecommendations?${qs}`);
     },
     async search(id, request: PreviewSearchRequest) {

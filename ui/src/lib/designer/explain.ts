@@ -2,16 +2,7 @@
 // with `explain=true`) sends each with the reasons it scored; this turns them into one sentence. Other servers
 // send none, and the preview then shows nothing.
 
-export interface Reason {
-  kind: string;
-  value: string;
-  label: string;
-}
-
-export interface Explanation {
-  plugin: string;
-  reasons: Reason[];
-}
+import type { Explanation, Reason } from '../types/generated';
 
 const PHRASES: Record<string, [string, string]> = {
   concept: ['the concept', 'the concepts'],

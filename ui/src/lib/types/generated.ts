@@ -115,7 +115,12 @@ documentDetails: Array<JsonValue>,
  * The document's values per facet field. The local engine, as the production server does, labels a group
  * with the title of the configured facet of that field, else with the field's own label.
  */
-facetList: Array<FacetGroup>, };
+facetList: Array<FacetGroup>, 
+/**
+ * Why a similar or recommended document is there: only when the request asked for it (`explain=true`), and
+ * only from an engine that explains (this project's own). Read leniently: an unusable value is none.
+ */
+explanation?: Explanation, };
 
 export type FacetGroup = { 
 /**
@@ -169,7 +174,11 @@ number: number | null,
 /**
  * Similarity plugin: `concepts` (default) or `text`.
  */
-similarity: string | null, };
+similarity: string | null, 
+/**
+ * With `true`, each document carries an `explanation` (an extension; other servers ignore it).
+ */
+explain?: boolean, };
 
 export type RecommendQuery = { 
 /**
@@ -179,7 +188,11 @@ uri: string,
 /**
  * Recommender plugin: `related-concepts` or `same-author`.
  */
-recommender: string, };
+recommender: string, 
+/**
+ * With `true`, each document carries an `explanation` (an extension; other servers ignore it).
+ */
+explain?: boolean, };
 
 export type Recommendations = { message: string | null, result: Array<Document>, resultType: string | null, status: number | null, success: boolean | null, total: number | null, };
 
@@ -220,6 +233,30 @@ documents: number,
  * In the order `GET /api/searchspaces` lists the fields.
  */
 fields: Array<FieldHealth>, };
+
+export type Explanation = { 
+/**
+ * The similarity plugin or recommender that found the document.
+ */
+plugin: string, 
+/**
+ * At most [`MAX_REASONS`].
+ */
+reasons: Array<Reason>, };
+
+export type Reason = { 
+/**
+ * `concept`, `broader-concept`, `narrower-concept`, `sibling-concept`, `term` or `author`.
+ */
+kind: string, 
+/**
+ * The concept URI, the word or the author.
+ */
+value: string, 
+/**
+ * The concept's label; the value itself for words and authors.
+ */
+label: string, };
 
 export type ErrorCode = "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "not_offered" | "bad_gateway" | "timeout" | "sign_in_needed" | "upstream" | "storage" | "insufficient_storage" | "store_damaged" | "internal" | "settings" | "task" | "network";
 
