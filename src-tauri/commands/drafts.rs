@@ -1,7 +1,8 @@
-//! Drafts autosaved in the local store, per current backend (its key) and configuration.
+//! Drafts autosaved in the local store, and the preview scenarios kept with them, per current backend (its key)
+//! and configuration.
 
 use serde_json::Value;
-use studio_sync::DraftRecord;
+use studio_sync::{DraftRecord, Scenario};
 use tauri::State;
 
 use crate::error::IpcError;
@@ -30,4 +31,16 @@ pub async fn get_draft(slot: State<'_, BackendSlot>, config_id: i32) -> Answer<O
 pub async fn discard_draft(slot: State<'_, BackendSlot>, config_id: i32) -> Answer<bool> {
     let (_, key) = slot.get_keyed();
     Ok(slot.sync().discard_draft(&key, config_id)?)
+}
+
+#[tauri::command]
+pub async fn scenarios(slot: State<'_, BackendSlot>, config_id: i32) -> Answer<Vec<Scenario>> {
+    let (_, key) = slot.get_keyed();
+    Ok(slot.sync().scenarios(&key, config_id)?)
+}
+
+#[tauri::command]
+pub async fn save_scenarios(slot: State<'_, BackendSlot>, config_id: i32, scenarios: Vec<Scenario>) -> Answer<()> {
+    let (_, key) = slot.get_keyed();
+    Ok(slot.sync().save_scenarios(&key, config_id, &scenarios)?)
 }

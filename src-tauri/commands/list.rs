@@ -25,6 +25,8 @@ command_list![
     drafts::save_draft,
     drafts::get_draft,
     drafts::discard_draft,
+    drafts::scenarios,
+    drafts::save_scenarios,
     sync::publish,
     sync::history,
     sync::check_connection,

@@ -149,6 +149,44 @@ test('accessibility: an unreadable pair is found, opens its field, and the badge
   await page.getByRole('button', { name: 'Close the accessibility check' }).click();
 });
 
+test('scenarios: searches saved under a name survive a reload and F8 steps through them', async ({ page }) => {
+  await inPreview(page, '#sa-query').fill('energy');
+  await until('the query searched', async () => (await inPreview(page, '[data-testid="result-count"]').textContent()) !== '2,400 results');
+  await inPreview(page, '[data-facet="Topic"] .sa-refiner-btn').first().click();
+  await until('one filter selected', async () => (await inPreview(page, '.sa-chip').count()) === 1);
+  const chip = (await inPreview(page, '.sa-chip').textContent()).replace(/×.*$/s, '').trim();
+  await page.getByText('Tablet', { exact: true }).click();
+  await page.getByRole('button', { name: 'Save search…' }).click();
+  await page.locator('#scenario-name').fill('Energy on a tablet');
+  await page.locator('.scenario-name').getByRole('button', { name: 'Save' }).click();
+  await until('the scenario listed', async () => (await page.locator('.scenario-choice option').allTextContents()).includes('Energy on a tablet'));
+
+  await inPreview(page, '.sa-reset').click();
+  await page.getByText('Desktop', { exact: true }).click();
+  await page.getByRole('button', { name: 'Save search…' }).click();
+  await page.locator('#scenario-name').fill('Everything');
+  await page.keyboard.press('Enter');
+  await until('two scenarios', async () => (await page.locator('.scenario-choice option').count()) === 3);
+
+  await page.reload();
+  await until('results after the reload', async () => (await inPreview(page, '[data-testid="result"]').count()) === 10);
+  await until('the scenarios kept', async () =>
+    JSON.stringify((await page.locator('.scenario-choice option').allTextContents()).slice(1)) === '["Energy on a tablet","Everything"]');
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('F8');
+  const width = () => page.locator('input[name="preview-width"]:checked').inputValue();
+  await until('the first scenario applied', async () =>
+    (await inPreview(page, '#sa-query').inputValue()) === 'energy' && (await width()) === 'tablet' &&
+    (await inPreview(page, '.sa-chip').count()) === 1 && (await inPreview(page, '.sa-chip').textContent()).startsWith(chip));
+  await page.keyboard.press('F8');
+  await until('the second scenario applied', async () =>
+    (await inPreview(page, '#sa-query').inputValue()) === '' && (await width()) === 'desktop' && (await inPreview(page, '.sa-chip').count()) === 0);
+  await page.keyboard.press('Shift+F8');
+  await until('back to the first', async () => (await width()) === 'tablet');
+  await page.getByText('Desktop', { exact: true }).click();
+  await inPreview(page, '.sa-reset').click();
+});
+
 test('why this document: similar and recommended documents say what they share', async ({ page }) => {
   await page.locator('.config-item', { hasText: 'Industry news (demo)' }).click();
   await until('the demo’s results', async () => (await inPreview(page, '[data-testid="result"]').count()) === 10);

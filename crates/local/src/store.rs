@@ -35,6 +35,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0004_fts_second_pass.sql"),
     include_str!("../migrations/0005_drafts_and_pulls.sql"),
     include_str!("../migrations/0006_documents_apart.sql"),
+    include_str!("../migrations/0007_scenarios.sql"),
 ];
 
 /// The migration that moves the documents out; the file is compacted after it.

@@ -17,6 +17,9 @@ pub enum SyncError {
     /// A file that is not a configuration file of a format this version reads.
     #[error("{0}")]
     BadFile(String),
+    /// A list of preview scenarios that breaks their limits.
+    #[error("{0}")]
+    BadScenario(String),
     /// The work was asked to stop; what was done stays done.
     #[error("cancelled")]
     Cancelled,
@@ -35,7 +38,7 @@ impl From<SyncError> for BackendError {
     fn from(e: SyncError) -> Self {
         match e {
             SyncError::Backend(b) => b,
-            SyncError::BadFile(m) => BackendError::BadRequest(m),
+            SyncError::BadFile(m) | SyncError::BadScenario(m) => BackendError::BadRequest(m),
             SyncError::Store(s) => s.into(),
             other => BackendError::Storage(other.to_string()),
         }

@@ -22,6 +22,7 @@ pub mod files;
 mod history;
 mod publish;
 pub mod pull;
+mod scenarios;
 mod types;
 
 pub use diff::{changed_paths, diff_fields, resolve, three_way};
@@ -29,6 +30,7 @@ pub use drafts::SyncStore;
 pub use error::SyncError;
 pub use history::history;
 pub use publish::publish;
+pub use scenarios::{check_scenarios, Scenario, ScenarioLimits, SCENARIO_LIMITS};
 pub use types::{
     Conflict, CopyPlan, DraftRecord, FieldChange, FieldDiff, HistoryEntry, HistorySource, PublishOutcome, Side,
     LOCAL_KEY,

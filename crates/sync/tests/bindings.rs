@@ -12,7 +12,7 @@ fn generated() -> String {
     let mut out = String::from(
         "// Generated from the Rust types of crates/sync by its `bindings` test; do not edit.\n\
          // Regenerate: UPDATE_BINDINGS=1 cargo test -p studio-sync --test bindings\n\n\
-         import type { Configuration, FieldError, JsonValue, WriteOutcome } from './generated';\n",
+         import type { Configuration, FieldError, JsonValue, SelectedFacet, WriteOutcome } from './generated';\n",
     );
     let decls = [
         DraftRecord::decl(&cfg),
@@ -24,10 +24,14 @@ fn generated() -> String {
         HistorySource::decl(&cfg),
         HistoryEntry::decl(&cfg),
         ImportedConfig::decl(&cfg),
+        Scenario::decl(&cfg),
+        ScenarioLimits::decl(&cfg),
     ];
     for decl in decls {
         studio_testkit::bindings::push_declaration(&mut out, &decl);
     }
+    let limits = serde_json::to_string(&SCENARIO_LIMITS).unwrap();
+    out.push_str(&format!("\n/** What a list of preview scenarios may hold. */\nexport const SCENARIO_LIMITS: ScenarioLimits = {limits};\n"));
     out
 }
 

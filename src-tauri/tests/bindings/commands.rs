@@ -16,7 +16,7 @@ use studio_model::{
     SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
 };
 use studio_sync::files::ImportedConfig;
-use studio_sync::{CopyPlan, DraftRecord, HistoryEntry, PublishOutcome};
+use studio_sync::{CopyPlan, DraftRecord, HistoryEntry, PublishOutcome, Scenario};
 use syn::{Expr, FnArg, GenericArgument, Item, ItemFn, Lit, Meta, Pat, PathArguments, ReturnType, Type};
 use ts_rs::TS;
 
@@ -54,6 +54,7 @@ fn type_names() -> BTreeMap<&'static str, String> {
         FacetHealth,
         Offers,
         DraftRecord,
+        Scenario,
         PublishOutcome,
         HistoryEntry,
         ImportedConfig,

@@ -3,6 +3,7 @@
 // signed in) and the other commands as spies a test can replace. Every command is a vi.fn, so a test can assert
 // what the UI sent and swap in another answer. `over(store)` makes the desktop app's Backend over a FakeBackend.
 import { vi } from 'vitest';
+import type { Scenario } from '../lib/types/sync';
 import type { Backend, Desktop, DesktopSettings, Prefs, TaskProgress, Workspace } from '../lib/backend/Backend';
 import { BackendError } from '../lib/backend/Backend';
 import type {
@@ -44,6 +45,8 @@ export function fakeDesktop(connections: Connection[] = [LOCAL], current = conne
     saveDraft: vi.fn(async () => {}),
     getDraft: vi.fn(async () => null),
     discardDraft: vi.fn(async () => {}),
+    scenarios: vi.fn(async (): Promise<Scenario[]> => []),
+    saveScenarios: vi.fn(async () => {}),
     /** Publishes to `store` while the current connection is signed in; `unauthorized` once its sign-in ended. */
     publish: vi.fn(async (id: number, mine: unknown) => {
       if (!find(state.current).signedIn) throw new BackendError('unauthorized', 'the sign-in has ended');

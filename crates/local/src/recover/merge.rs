@@ -16,8 +16,15 @@ use studio_model::Configuration;
 use super::salvage::{int, read_table, text, Table};
 
 /// The tables of the precious file, in the order they are written back.
-pub(crate) const PRECIOUS_TABLES: [&str; 6] =
-    ["configurations", "active_configuration", "configuration_log", "drafts", "published_versions", "pulls"];
+pub(crate) const PRECIOUS_TABLES: [&str; 7] = [
+    "configurations",
+    "active_configuration",
+    "configuration_log",
+    "drafts",
+    "published_versions",
+    "pulls",
+    "scenarios",
+];
 
 /// The precious tables as read from one file.
 #[derive(Default)]
@@ -190,12 +197,12 @@ fn join_history(store: Vec<Entry>, backup: Vec<Entry>) -> Vec<Entry> {
     joined.into_values().collect()
 }
 
-/// Drafts, published versions and pulls of both sources: keyed rows once (the newer `updated_at` wins),
+/// Drafts, scenarios, published versions and pulls of both sources: keyed rows once (the newer `updated_at` wins),
 /// published versions once per (backend, configuration, time, envelope).
 pub(crate) fn join_rows(table: &str, store: Option<&Table>, backup: Option<&Table>) -> (Vec<String>, Vec<Vec<Value>>) {
     let columns = store.or(backup).map(|t| t.columns.clone()).unwrap_or_default();
     let (key, newer_by): (&[&str], Option<&str>) = match table {
-        "drafts" => (&["backend", "config_id"], Some("updated_at")),
+        "drafts" | "scenarios" => (&["backend", "config_id"], Some("updated_at")),
         "pulls" => (&["source", "remote_id"], Some("updated_at")),
         "published_versions" => (&["backend", "config_id", "at", "envelope"], None),
         _ => (&[], None),

@@ -171,7 +171,7 @@ fn write_precious(
             params![e.config_id, e.at, e.user, e.action, e.envelope],
         )?;
     }
-    for table in ["drafts", "published_versions", "pulls"] {
+    for table in ["drafts", "published_versions", "pulls", "scenarios"] {
         let (columns, rows) = join_rows(table, old.table(table), backup.and_then(|b| b.table(table)));
         insert_rows(&tx, table, &columns, &rows);
     }

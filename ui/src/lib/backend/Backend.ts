@@ -20,7 +20,7 @@ import type {
   WriteOutcome,
 } from '../types/generated';
 import { ERROR_STATUS } from '../types/generated';
-import type { HistoryEntry, ImportedConfig, PublishOutcome } from '../types/sync';
+import type { HistoryEntry, ImportedConfig, PublishOutcome, Scenario } from '../types/sync';
 import type {
   BackupSettings, ConnectionState, Connections, ConnectionInput, CopyOutcome, CopyPlan, DesktopSettings, Folder, RecoverReport,
   SignInInput, StoreStatus, TaskProgress, Theme,
@@ -115,6 +115,10 @@ export interface Workspace {
   saveDraft(id: number, draft: Configuration, base: Configuration): Promise<void>;
   getDraft(id: number): Promise<KeptDraft | null>;
   discardDraft(id: number): Promise<void>;
+  /** The preview scenarios kept for configuration `id` (of the current server); never sent to it. */
+  scenarios(id: number): Promise<Scenario[]>;
+  /** Keeps `list` as those scenarios (checked against their limits); resolves once stored. */
+  saveScenarios(id: number, list: Scenario[]): Promise<void>;
   /** Updates only when the server still holds `base`; otherwise answers the conflict and writes nothing. */
   publish(id: number, mine: Configuration, base: Configuration): Promise<PublishOutcome>;
   /** The server's log of configuration `id` and the versions published from here, newest first. */

@@ -88,6 +88,8 @@ export function createTauriBackend(): Backend {
     deleteConfiguration: shell.deleteConfiguration,
     searchSpaces: shell.searchSpaces,
     facetHealth: shell.facetHealth,
+    scenarios: shell.scenarios,
+    saveScenarios: shell.saveScenarios,
     offers: shell.offers,
     async preferences() {
       const settings = await shell.getSettings();

@@ -7,6 +7,7 @@ import type { Api, KeptDraft, Prefs, Workspace } from './Backend';
 import { BackendError, isUnreachable } from './Backend';
 import type { HistoryEntry, PublishOutcome } from '../types/sync';
 import { sameSettings, threeWay } from '../editor/conflict';
+import { scenarioProblem, scenariosIn } from '../designer/scenarios';
 
 const PREFS_KEY = 'search-studio.prefs';
 const THEMES: readonly string[] = ['light', 'dark', 'system'];
@@ -60,6 +61,7 @@ function keptDraft(stored: unknown): KeptDraft | null {
  */
 export function webWorkspace(api: Api, server: string): Workspace {
   const draftKey = (id: number) => `search-studio.draft.${server}.${id}`;
+  const scenarioKey = (id: number) => `search-studio.scenarios.${server}.${id}`;
   /** Versions published from this tab, newest first: the history a server without one still has here. */
   const published = new Map<number, HistoryEntry[]>();
 
@@ -79,6 +81,20 @@ export function webWorkspace(api: Api, server: string): Workspace {
     },
     async discardDraft(id) {
       write(draftKey(id), undefined);
+    },
+    async scenarios(id) {
+      return scenariosIn(read(scenarioKey(id)));
+    },
+    async saveScenarios(id, list) {
+      const problem = scenarioProblem(list);
+      if (problem) throw new BackendError('bad_request', problem);
+      // Acknowledged only once stored: a full or unavailable storage is an error, not a silent loss.
+      try {
+        if (list.length) localStorage.setItem(scenarioKey(id), JSON.stringify(list));
+        else localStorage.removeItem(scenarioKey(id));
+      } catch (e) {
+        throw new BackendError('storage', `the scenarios could not be stored in this browser: ${e instanceof Error ? e.message : String(e)}`);
+      }
     },
     async publish(id, mine, base): Promise<PublishOutcome> {
       const theirs = await api.getConfiguration(id);

@@ -3,7 +3,7 @@
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p search-studio --test commands bindings
 
 import type { Configuration, ConfigurationList, Document, FacetHealth, LogEntry, Offers, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome } from './generated';
-import type { DraftRecord, HistoryEntry, ImportedConfig, PublishOutcome } from './sync';
+import type { DraftRecord, HistoryEntry, ImportedConfig, PublishOutcome, Scenario } from './sync';
 import type { BackupSettings, ConnectionInput, ConnectionState, Connections, CopyPlan, DesktopSettings, Folder, RecoverReport, SignInInput, StoreStatus, Theme } from './desktop';
 
 /** Calls a command of the desktop shell with its arguments by name; answers what the command answers. */
@@ -33,6 +33,8 @@ export function shellCommands(invoke: Invoke) {
     saveDraft: (configId: number, draft: unknown, base: unknown): Promise<DraftRecord> => invoke<DraftRecord>('save_draft', { configId, draft, base }),
     getDraft: (configId: number): Promise<DraftRecord | null> => invoke<DraftRecord | null>('get_draft', { configId }),
     discardDraft: (configId: number): Promise<boolean> => invoke<boolean>('discard_draft', { configId }),
+    scenarios: (configId: number): Promise<Array<Scenario>> => invoke<Array<Scenario>>('scenarios', { configId }),
+    saveScenarios: (configId: number, scenarios: Array<Scenario>): Promise<void> => invoke<void>('save_scenarios', { configId, scenarios }),
     publish: (id: number | null, mine: unknown, base: unknown): Promise<PublishOutcome> => invoke<PublishOutcome>('publish', { id, mine, base }),
     history: (id: number): Promise<Array<HistoryEntry>> => invoke<Array<HistoryEntry>>('history', { id }),
     checkConnection: (): Promise<ConnectionState> => invoke<ConnectionState>('check_connection', {}),

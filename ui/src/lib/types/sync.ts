@@ -1,7 +1,7 @@
 // Generated from the Rust types of crates/sync by its `bindings` test; do not edit.
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p studio-sync --test bindings
 
-import type { Configuration, FieldError, JsonValue, WriteOutcome } from './generated';
+import type { Configuration, FieldError, JsonValue, SelectedFacet, WriteOutcome } from './generated';
 
 export type DraftRecord = { 
 /**
@@ -72,3 +72,18 @@ id: number, title: string,
  * Keys the backend refused (they took their defaults).
  */
 errors: Array<FieldError>, };
+
+export type Scenario = { name: string, 
+/**
+ * The query text, as typed.
+ */
+query: string, selected: Array<SelectedFacet>, 
+/**
+ * The preview width: `desktop`, `tablet` or `phone`.
+ */
+width: string, };
+
+export type ScenarioLimits = { scenarios: number, nameChars: number, queryChars: number, selected: number, widths: Array<string>, };
+
+/** What a list of preview scenarios may hold. */
+export const SCENARIO_LIMITS: ScenarioLimits = {"scenarios":50,"nameChars":100,"queryChars":1000,"selected":50,"widths":["desktop","tablet","phone"]};
