@@ -1,6 +1,7 @@
 // End-to-end: the built UI served by a real `studio serve` with the demo data, in headless Chromium; then
 // (api-only.mjs) the same UI on the double of a team's production server, which offers the nine operations only; then
-// (web-sign-in.mjs) signing in through the server's OpenID Connect provider.
+// (web-sign-in.mjs) signing in through the server's OpenID Connect provider; the designer's tools (designer.mjs);
+// and the editor's own accessibility (audit.mjs).
 // Usage: node e2e/run.mjs   (needs target/debug/studio, ui/dist, /usr/bin/chromium and the test servers'
 // packages: npm ci --prefix crates/testkit/servers)
 // Prints one line per test and ends with `ui-e2e: N passed, M failed`; exits non-zero on a failure.
@@ -10,6 +11,7 @@ import { ROOT, assertEqual, launch, run, startServer, test, until } from './harn
 import { runApiOnly } from './api-only.mjs';
 import { runWebSignIn } from './web-sign-in.mjs';
 import { runDesigner } from './designer.mjs';
+import { runAudit } from './audit.mjs';
 
 const host = '[data-testid="preview-host"]';
 const inPreview = (page, css) => page.locator(`${host} ${css}`);
@@ -61,7 +63,7 @@ test('colours, facets and page size reach the preview before saving; undo and re
     (await inPreview(page, '[data-facet="Writers"] .sa-refiner-btn').count()) === 3);
 
   const facetOrder = () => text(inPreview(page, '.sa-facet-title'));
-  await page.locator('.item-list > li').nth(1).dragTo(page.locator('.item-list > li').nth(0));
+  await page.locator('.item-list > li').nth(1).locator('.handle').dragTo(page.locator('.item-list > li').nth(0).locator('.handle'));
   await until('Topic dragged above Writers', async () => JSON.stringify(await facetOrder()) === '["Topic","Writers"]');
   await page.getByRole('button', { name: /^Reorder Topic/ }).focus();
   await page.keyboard.press('ArrowDown');
@@ -220,9 +222,11 @@ try {
   const webSignIn = await runWebSignIn(browser);
   console.log('  the designer’s tools:');
   const designer = await runDesigner(browser);
+  console.log('  the editor’s own accessibility:');
+  const audit = await runAudit(browser);
   summary = {
-    passed: summary.passed + apiOnly.passed + webSignIn.passed + designer.passed,
-    failed: summary.failed + apiOnly.failed + webSignIn.failed + designer.failed,
+    passed: summary.passed + apiOnly.passed + webSignIn.passed + designer.passed + audit.passed,
+    failed: summary.failed + apiOnly.failed + webSignIn.failed + designer.failed + audit.failed,
   };
 } finally {
   await close();

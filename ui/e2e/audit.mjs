@@ -1,0 +1,173 @@
+// End-to-end: the editor itself passes an automated accessibility audit (axe-core, WCAG 2.2 AA rules) on every
+// pane and dialog in light and dark themes, in headless Chromium against a real `studio serve` with the demo data;
+// every control of the editor is at least 24×24 px or has room around it; the keyboard focus is visible.
+// The designed application inside the preview is audited for its structure only: its colours are the designer's
+// to choose, and the accessibility check of the designer's tools reports them (designer.mjs).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { assertEqual, startServer, suite, until } from './harness.mjs';
+
+const { test, run } = suite();
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const tab = (page, name) => page.getByRole('tab', { name: new RegExp(`^${name}`) }).click();
+
+/** The serious and critical violations on the page now, as "rule (impact): target" lines. */
+async function violations(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
+  const found = await page.evaluate(async (tags) => {
+    const host = '[data-testid="preview-host"]';
+    const serious = (result) =>
+      result.violations.flatMap((v) =>
+        ['serious', 'critical'].includes(v.impact)
+          ? v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' >>> ')} — ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`)
+          : [],
+      );
+    const runOnly = { type: 'tag', values: tags };
+    // The editor, every rule.
+    const editor = await window.axe.run({ exclude: [[host]] }, { runOnly });
+    // The previewed application, for its structure: its colours are the configuration's, and it is drawn scaled
+    // down, so its colour contrast and target sizes are the designer's check's (designer.mjs), in its own pixels.
+    const preview = document.querySelector(host)
+      ? await window.axe.run({ include: [[host]] }, { runOnly, rules: { 'color-contrast': { enabled: false }, 'target-size': { enabled: false } } })
+      : { violations: [] };
+    return [...serious(editor), ...serious(preview)];
+  }, TAGS);
+  return found;
+}
+
+/** Controls of the editor (outside the preview) below 24×24 px without room for a 24 px circle around them. */
+function smallTargets(page) {
+  return page.evaluate(() => {
+    const els = [...document.querySelectorAll('button, a[href], input:not([type=hidden]), select, textarea, [role=tab], summary')]
+      .filter((e) => !e.closest('[data-testid="preview-host"]'))
+      .map((e) => ({ e, r: e.getBoundingClientRect() }))
+      .filter(({ r, e }) => r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden' && !e.closest('.visually-hidden'));
+    const centre = (r) => ({ x: r.left + r.width / 2, y: r.top + r.height / 2 });
+    const dist = (p, r) => Math.hypot(Math.max(r.left - p.x, 0, p.x - r.right), Math.max(r.top - p.y, 0, p.y - r.bottom));
+    const small = els.filter(({ r }) => r.width < 23.5 || r.height < 23.5);
+    return small
+      .filter((a) => els.some((b) => b !== a && (small.includes(b) ? Math.hypot(centre(a.r).x - centre(b.r).x, centre(a.r).y - centre(b.r).y) < 24 : dist(centre(a.r), b.r) < 12)))
+      .map(({ e, r }) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${[...e.classList].join('.')} “${(e.getAttribute('aria-label') ?? e.textContent ?? '').trim().slice(0, 30)}” ${Math.round(r.width)}×${Math.round(r.height)}`);
+  });
+}
+
+async function audit(page, where) {
+  const found = await violations(page);
+  assertEqual(found, [], `serious or critical violations ${where}`);
+  const small = await smallTargets(page);
+  assertEqual(small, [], `controls smaller than 24×24 px without room ${where}`);
+}
+
+test('opens the demo configuration', async ({ page, server }) => {
+  await page.goto(server.url + '/');
+  await page.locator('#token-input').fill(server.token);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await until('results', async () => (await page.locator('[data-testid="preview-host"]').first().evaluate((h) => h.shadowRoot?.querySelectorAll('[data-testid=result]').length ?? 0)) === 10);
+});
+
+for (const theme of ['light', 'dark']) {
+  test(`every pane passes the audit in the ${theme} theme`, async ({ page }) => {
+    await page.locator('.theme-select select').selectOption(theme);
+    for (const pane of ['General', 'Result list', 'Facets', 'Layout', 'Detail view']) {
+      await tab(page, pane);
+      if (pane === 'Facets') await page.locator('.item-toggle').first().click();
+      await audit(page, `in the ${pane} pane (${theme})`);
+      if (pane === 'Facets') await page.locator('.item-toggle').first().click();
+    }
+    await page.getByRole('button', { name: '+ New' }).click();
+    await audit(page, `with the new-configuration dialog open (${theme})`);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('a11y-badge').click();
+    await page.getByRole('button', { name: 'Inspect' }).click();
+    await audit(page, `with the accessibility panel and Inspect open (${theme})`);
+    await page.getByRole('button', { name: 'Inspect' }).click();
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await audit(page, `while comparing (${theme})`);
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.getByTestId('a11y-badge').click();
+  });
+}
+
+test('the page has one main landmark and one level-one heading; the focus is always visible', async ({ page }) => {
+  assertEqual(await page.locator('main').count(), 1, 'main landmarks');
+  assertEqual(await page.locator('h1').count(), 1, 'level-one headings');
+  await page.locator('.theme-select select').selectOption('light');
+  await tab(page, 'General');
+  // Tabbing through the first controls: each shows a focus indicator (an outline or a box shadow).
+  await page.locator('body').click({ position: { x: 2, y: 300 } });
+  for (let i = 0; i < 25; i++) {
+    await page.keyboard.press('Tab');
+    const shown = await page.evaluate(() => {
+      const e = document.activeElement;
+      if (!e || e === document.body) return true;
+      const s = getComputedStyle(e);
+      return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || s.boxShadow !== 'none';
+    });
+    const name = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 80));
+    assertEqual(shown, true, `a visible focus on ${name}`);
+  }
+});
+
+test('small faults: even number boxes, refiner labels not cut, no empty “Searching…” between configurations', async ({ page }) => {
+  await tab(page, 'Result list');
+  const height = (id) => page.locator(`#${id}`).evaluate((e) => e.getBoundingClientRect().height);
+  assertEqual(await height('f-config-result-itemsPerPage'), await height('f-config-result-summaryLength'), 'the heights of the two number boxes side by side');
+
+  const cut = await page.locator('[data-testid="preview-host"]').evaluate((h) =>
+    [...h.shadowRoot.querySelectorAll('.sa-refiner-label, .sa-search input')]
+      .filter((e) => e.scrollWidth > e.clientWidth + 1)
+      .map((e) => e.textContent || e.placeholder));
+  assertEqual(cut, [], 'refiner labels and the search box cut off at desktop width');
+
+  // Watch the preview for its "Searching…" note with nothing else while switching configurations.
+  await page.getByRole('button', { name: '+ New' }).click();
+  await page.locator('#new-title').fill('Second');
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  await until('the second configuration open', async () =>
+    (await page.locator('.config-item[aria-current="true"]').textContent()).includes('Second'));
+  // Looked at every frame, the preview found anew each time (a preview built again would be a new element).
+  await page.evaluate(() => {
+    window.__emptySearching = 0;
+    const look = () => {
+      const root = document.querySelector('[data-testid="preview-host"]')?.shadowRoot;
+      const notes = root ? [...root.querySelectorAll('.sa-note')].map((n) => n.textContent.trim()) : [];
+      if (!root?.querySelector('[data-testid=result]') || notes.includes('Searching…')) window.__emptySearching++;
+      requestAnimationFrame(look);
+    };
+    look();
+  });
+  for (const title of ['Industry news (demo)', 'Second', 'Industry news (demo)']) {
+    await page.locator('.config-item', { hasText: title }).click();
+    await until(`${title} shown`, async () => (await page.locator('[data-testid="preview-host"]').evaluate((h) => h.shadowRoot.querySelector('.sa-title')?.textContent)) === title);
+    await until('its results', async () => (await page.locator('[data-testid="preview-host"]').evaluate((h) => h.shadowRoot.querySelectorAll('[data-testid=result]').length)) > 0);
+  }
+  assertEqual(await page.evaluate(() => window.__emptySearching), 0, 'frames in which the preview showed no results');
+});
+
+/** Runs this part: its own `studio serve` with the demo data and one page. */
+export async function runAudit(browser) {
+  const server = await startServer();
+  try {
+    // axe is injected as a script of the page: the server's policy (no inline script) is set aside for it.
+    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 }, bypassCSP: true });
+    page.setDefaultTimeout(5000);
+    page.on('pageerror', (e) => console.log(`  page error: ${e.message}`));
+    return await run({ page, server });
+  } finally {
+    server.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { launch } = await import('./harness.mjs');
+  const { browser, close } = await launch();
+  let summary = { passed: 0, failed: 1 };
+  try {
+    summary = await runAudit(browser);
+  } finally {
+    await close();
+  }
+  console.log(`ui-e2e audit: ${summary.passed} passed, ${summary.failed} failed`);
+  process.exit(summary.failed ? 1 : 0);
+}
