@@ -42,9 +42,11 @@ test('inspect and compare in the real window', async () => {
 
     // Inspect: the pointer over the navbar names its settings; a click opens the navbar colour.
     await session.click(await session.waitFor("//button[normalize-space(.)='Inspect']"));
-    const navbar = await centreOf(session, '.sa-title');
-    await session.pointAt(navbar.x, navbar.y);
+    let navbar = null;
     const named = await waitUntil(async () => {
+      // Pointed at again each time, in case the layout moved under the pointer.
+      navbar = await centreOf(session, '.sa-title');
+      await session.pointAt(navbar.x, navbar.y);
       const text = await session.execute(`return document.querySelector('[data-testid=inspect-box]')?.textContent ?? '';`);
       return text.includes('Title') ? text : null;
     }, 'the title to be highlighted with its settings');
@@ -78,10 +80,13 @@ test('inspect and compare in the real window', async () => {
     }, 'both previews to render');
     assert.equal(edited, 'rgb(170, 51, 0)');
     assert.notEqual(published, edited);
-    const query = await centreOf(session, '#sa-query', theirs);
-    await session.pointAt(query.x, query.y, true);
+    // The pointer goes to the search box once the layout has settled: clicked until the box has the focus.
+    await waitUntil(async () => {
+      const query = await centreOf(session, '#sa-query', theirs);
+      await session.pointAt(query.x, query.y, true);
+      return inHost(session, theirs, `return root.activeElement?.id === 'sa-query';`);
+    }, 'the search box of the published side to take the focus');
     await session.keys('energy');
-    await saveShot(session, 'designer-compare-typed');
     const count = (host) => inHost(session, host, `return root.querySelector('[data-testid=result-count]')?.textContent ?? '';`);
     await waitUntil(async () => {
       const value = await inHost(session, mine, `return root.querySelector('#sa-query').value;`);
