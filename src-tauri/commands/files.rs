@@ -18,10 +18,13 @@ fn io(what: &str, path: &str, e: std::io::Error) -> IpcError {
 #[tauri::command]
 pub async fn export_configurations(slot: State<'_, BackendSlot>, path: String, id: Option<i32>) -> Answer<usize> {
     let backend = slot.get();
-    let bundle = match id {
+    let mut bundle = match id {
         Some(id) => files::export_one(backend.as_ref(), id).await?,
         None => files::export_all(backend.as_ref()).await?,
     };
+    // The preview scenarios kept with the configurations go into the file (never to the server).
+    let (_, key) = slot.get_keyed();
+    files::add_scenarios(&mut bundle, &slot.sync(), &key)?;
     let count = bundle["configurations"].as_array().map_or(0, Vec::len);
     let text = serde_json::to_string_pretty(&bundle).map_err(|e| IpcError::new(ErrorCode::Internal, e.to_string()))?;
     std::fs::write(&path, text + "\n").map_err(|e| io("write", &path, e))?;
@@ -33,5 +36,9 @@ pub async fn export_configurations(slot: State<'_, BackendSlot>, path: String, i
 pub async fn import_configurations(slot: State<'_, BackendSlot>, path: String) -> Answer<Vec<ImportedConfig>> {
     let text = std::fs::read_to_string(&path).map_err(|e| io("read", &path, e))?;
     let envelopes = files::read(&text)?;
-    Ok(files::import(slot.get().as_ref(), &os_caller(), envelopes).await?)
+    let scenarios = files::scenarios_in(&text)?;
+    let imported = files::import(slot.get().as_ref(), &os_caller(), envelopes).await?;
+    let (_, key) = slot.get_keyed();
+    files::keep_scenarios(&slot.sync(), &key, &imported, &scenarios)?;
+    Ok(imported)
 }

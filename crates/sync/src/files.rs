@@ -4,14 +4,21 @@
 //! `studio export-config ID` writes) and a bare array of envelopes.
 //!
 //! Importing never replaces anything: every configuration read becomes a new one with a new id.
+//!
+//! A bundle written by the desktop app may also hold the preview scenarios kept for its configurations, under
+//! `"scenarios": {"<id in the file>": [...]}`, beside the envelopes: they never reach the server's create body,
+//! and an import keeps them for the configuration each became.
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use studio_model::{Backend, Caller, Configuration, FieldError};
 use ts_rs::TS;
 
-use crate::drafts::now;
+use crate::drafts::{now, SyncStore};
 use crate::error::SyncError;
+use crate::scenarios::{check_scenarios, Scenario};
 
 /// The `format` of a bundle.
 pub const FORMAT: &str = "search-studio/configurations";
@@ -108,4 +115,59 @@ pub async fn import(
         done.push(ImportedConfig { from_id, id, title: outcome.config.config.title, errors: outcome.errors });
     }
     Ok(done)
+}
+
+/// Adds the scenarios kept on `backend` for the bundle's configurations to `bundle` (none: no key).
+pub fn add_scenarios(bundle: &mut Value, sync: &SyncStore, backend: &str) -> Result<(), SyncError> {
+    let ids: Vec<i64> = bundle["configurations"]
+        .as_array()
+        .map(|list| list.iter().filter_map(|c| c["id"].as_i64()).collect())
+        .unwrap_or_default();
+    let mut kept = serde_json::Map::new();
+    for id in ids {
+        let Ok(id) = i32::try_from(id) else { continue };
+        let list = sync.scenarios(backend, id)?;
+        if !list.is_empty() {
+            kept.insert(id.to_string(), serde_json::to_value(list)?);
+        }
+    }
+    if !kept.is_empty() {
+        bundle["scenarios"] = Value::Object(kept);
+    }
+    Ok(())
+}
+
+/// The scenarios a file holds, by configuration id in the file; each list checked as a save checks it.
+pub fn scenarios_in(text: &str) -> Result<BTreeMap<i32, Vec<Scenario>>, SyncError> {
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| SyncError::BadFile(format!("the file is not valid JSON: {e}")))?;
+    let Some(map) = value.get("scenarios") else { return Ok(BTreeMap::new()) };
+    let map = map.as_object().ok_or_else(|| SyncError::BadFile("the file's `scenarios` is not an object".into()))?;
+    let mut out = BTreeMap::new();
+    for (id, list) in map {
+        let bad = |why: String| SyncError::BadFile(format!("the scenarios of configuration {id} in the file {why}"));
+        let id: i32 = id.parse().map_err(|_| bad("are not under a configuration id".into()))?;
+        let list: Vec<Scenario> =
+            serde_json::from_value(list.clone()).map_err(|e| bad(format!("cannot be read: {e}")))?;
+        check_scenarios(&list).map_err(|e| bad(format!("break a limit: {e}")))?;
+        out.insert(id, list);
+    }
+    Ok(out)
+}
+
+/// Keeps on `backend` the scenarios of each imported configuration that the file had some for; how many lists.
+pub fn keep_scenarios(
+    sync: &SyncStore,
+    backend: &str,
+    imported: &[ImportedConfig],
+    scenarios: &BTreeMap<i32, Vec<Scenario>>,
+) -> Result<usize, SyncError> {
+    let mut kept = 0;
+    for config in imported {
+        if let Some(list) = config.from_id.and_then(|from| scenarios.get(&from)) {
+            sync.save_scenarios(backend, config.id, list)?;
+            kept += 1;
+        }
+    }
+    Ok(kept)
 }

@@ -67,3 +67,46 @@ fn reading_takes_a_bundle_a_single_envelope_or_an_array_and_refuses_other_files(
     assert!(files::read(&json!({"title": "no config"}).to_string()).is_err());
     assert!(files::read(&json!([{"config": 1}]).to_string()).unwrap_err().to_string().contains("configuration 1"));
 }
+
+#[tokio::test]
+async fn scenarios_travel_in_the_file_beside_the_envelopes_and_are_kept_for_the_new_configuration() {
+    let dir = tempfile::tempdir().unwrap();
+    let store_a = Store::open_dir(dir.path()).unwrap();
+    let source = LocalBackend::new(store_a.clone());
+    let sync_a = studio_sync::SyncStore::new(store_a);
+    source
+        .create_configuration(&os_caller(), json!({"config": {"title": "One", "searchSpace": "demo"}}))
+        .await
+        .unwrap();
+    let list = vec![studio_sync::Scenario {
+        name: "Energy".into(),
+        query: "solar".into(),
+        selected: vec![],
+        width: "phone".into(),
+    }];
+    sync_a.save_scenarios(studio_sync::LOCAL_KEY, 1, &list).unwrap();
+    let mut bundle = files::export_all(&source).await.unwrap();
+    files::add_scenarios(&mut bundle, &sync_a, studio_sync::LOCAL_KEY).unwrap();
+    assert_eq!(bundle["scenarios"]["1"][0]["name"], "Energy");
+    let text = bundle.to_string();
+
+    let dir_b = tempfile::tempdir().unwrap();
+    let store_b = Store::open_dir(dir_b.path()).unwrap();
+    let target = LocalBackend::new(store_b.clone());
+    let sync_b = studio_sync::SyncStore::new(store_b);
+    target.create_configuration(&os_caller(), json!({"config": {"title": "Here", "searchSpace": "x"}})).await.unwrap();
+    let scenarios = files::scenarios_in(&text).unwrap();
+    let imported = files::import(&target, &os_caller(), files::read(&text).unwrap()).await.unwrap();
+    assert_eq!(files::keep_scenarios(&sync_b, "http://other:8080", &imported, &scenarios).unwrap(), 1);
+    assert_eq!(sync_b.scenarios("http://other:8080", 2).unwrap(), list, "kept for the configuration it became");
+    let stored = serde_json::to_value(target.get_configuration(2).await.unwrap()).unwrap();
+    assert!(!stored.to_string().contains("scenarios"), "never part of the configuration: {stored}");
+
+    let broken =
+        json!({"format": files::FORMAT, "version": 1, "configurations": [], "scenarios": {"1": [{"name": ""}]}});
+    let err = files::scenarios_in(&broken.to_string()).unwrap_err().to_string();
+    assert!(err.starts_with("the scenarios of configuration 1 in the file cannot be read"), "{err}");
+    let too_wide = json!({"scenarios": {"1": [{"name": "A", "query": "", "selected": [], "width": "watch"}]}});
+    let err = files::scenarios_in(&too_wide.to_string()).unwrap_err().to_string();
+    assert!(err.contains("break a limit") && err.contains("watch"), "{err}");
+}
