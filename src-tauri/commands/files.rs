@@ -24,7 +24,7 @@ pub async fn export_configurations(slot: State<'_, BackendSlot>, path: String, i
     };
     // The preview scenarios kept with the configurations go into the file (never to the server).
     let (_, key) = slot.get_keyed();
-    files::add_scenarios(&mut bundle, &slot.sync(), &key)?;
+    files::add_scenarios(&mut bundle, slot.sync(), &key)?;
     let count = bundle["configurations"].as_array().map_or(0, Vec::len);
     let text = serde_json::to_string_pretty(&bundle).map_err(|e| IpcError::new(ErrorCode::Internal, e.to_string()))?;
     std::fs::write(&path, text + "\n").map_err(|e| io("write", &path, e))?;
@@ -39,6 +39,6 @@ pub async fn import_configurations(slot: State<'_, BackendSlot>, path: String) -
     let scenarios = files::scenarios_in(&text)?;
     let imported = files::import(slot.get().as_ref(), &os_caller(), envelopes).await?;
     let (_, key) = slot.get_keyed();
-    files::keep_scenarios(&slot.sync(), &key, &imported, &scenarios)?;
+    files::keep_scenarios(slot.sync(), &key, &imported, &scenarios)?;
     Ok(imported)
 }
