@@ -5,7 +5,7 @@
 // to choose, and the accessibility check of the designer's tools reports them (designer.mjs).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { assertEqual, startServer, suite, until } from './harness.mjs';
+import { assertEqual, runAlone, runWithServer, suite, until } from './harness.mjs';
 
 const { test, run } = suite();
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -145,29 +145,8 @@ test('small faults: even number boxes, refiner labels not cut, no empty “Searc
   assertEqual(await page.evaluate(() => window.__emptySearching), 0, 'frames in which the preview showed no results');
 });
 
-/** Runs this part: its own `studio serve` with the demo data and one page. */
-export async function runAudit(browser) {
-  const server = await startServer();
-  try {
-    // axe is injected as a script of the page: the server's policy (no inline script) is set aside for it.
-    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 }, bypassCSP: true });
-    page.setDefaultTimeout(5000);
-    page.on('pageerror', (e) => console.log(`  page error: ${e.message}`));
-    return await run({ page, server });
-  } finally {
-    server.stop();
-  }
-}
+/** Runs this part: its own `studio serve` with the demo data and one page, where axe may be injected (the
+ * server's policy allows no inline script: it is set aside for this page). */
+export const runAudit = (browser) => runWithServer(run, browser, { page: { bypassCSP: true } });
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { launch } = await import('./harness.mjs');
-  const { browser, close } = await launch();
-  let summary = { passed: 0, failed: 1 };
-  try {
-    summary = await runAudit(browser);
-  } finally {
-    await close();
-  }
-  console.log(`ui-e2e audit: ${summary.passed} passed, ${summary.failed} failed`);
-  process.exit(summary.failed ? 1 : 0);
-}
+await runAlone(import.meta, 'audit', runAudit);

@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, assertEqual, startServer, suite, until } from './harness.mjs';
+import { ROOT, assertEqual, runAlone, runWithServer, suite, until } from './harness.mjs';
 
 const { test, run } = suite();
 
@@ -285,29 +285,7 @@ test('facet health: each candidate field’s numbers equal the counts of the imp
   );
 });
 
-/** Runs this part: its own `studio serve` with the demo data and one page. */
-export async function runDesigner(browser) {
-  const server = await startServer({ imports: [{ space: 'health', file: corpus.file }] });
-  try {
-    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    page.setDefaultTimeout(5000);
-    page.on('pageerror', (e) => console.log(`  page error: ${e.message}`));
-    return await run({ page, server });
-  } finally {
-    server.stop();
-  }
-}
+/** Runs this part: its own `studio serve` with the demo data and the made-up search space, and one page. */
+export const runDesigner = (browser) => runWithServer(run, browser, { server: { imports: [{ space: 'health', file: corpus.file }] } });
 
-// Alone: node e2e/designer.mjs
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { launch } = await import('./harness.mjs');
-  const { browser, close } = await launch();
-  let summary = { passed: 0, failed: 1 };
-  try {
-    summary = await runDesigner(browser);
-  } finally {
-    await close();
-  }
-  console.log(`ui-e2e designer: ${summary.passed} passed, ${summary.failed} failed`);
-  process.exit(summary.failed ? 1 : 0);
-}
+await runAlone(import.meta, 'designer', runDesigner);

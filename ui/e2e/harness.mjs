@@ -180,6 +180,39 @@ export function suite() {
   };
 }
 
+/**
+ * Runs a suite's tests against a `studio serve` of its own (`server`: startServer's options) in one new page of
+ * `browser` (`page`: more options of the page).
+ */
+export async function runWithServer(run, browser, { server: serverOptions = {}, page: pageOptions = {} } = {}) {
+  const server = await startServer(serverOptions);
+  try {
+    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 }, ...pageOptions });
+    page.setDefaultTimeout(5000);
+    page.on('pageerror', (e) => console.log(`  page error: ${e.message}`));
+    return await run({ page, server });
+  } finally {
+    server.stop();
+  }
+}
+
+/**
+ * When the part's file is the program itself (`node e2e/NAME.mjs`), runs it alone in its own browser, prints
+ * `ui-e2e NAME: N passed, M failed` and exits with its outcome.
+ */
+export async function runAlone(meta, name, part) {
+  if (meta.url !== `file://${process.argv[1]}`) return;
+  const { browser, close } = await launch();
+  let summary = { passed: 0, failed: 1 };
+  try {
+    summary = await part(browser);
+  } finally {
+    await close();
+  }
+  console.log(`ui-e2e ${name}: ${summary.passed} passed, ${summary.failed} failed`);
+  process.exit(summary.failed ? 1 : 0);
+}
+
 const main = suite();
 export const test = main.test;
 /** Runs the tests in order (they share one server and browser), printing one line per test and a summary. */
