@@ -2,6 +2,7 @@
 // pointer and which field a click on a part opens. The preview marks each part with `data-part` (and, for an
 // item of a list setting, `data-index`: its position in `facetsToShow` or `detailsToShow`); this table is the
 // only place that knows which setting draws which part.
+import type { Config } from '../types/generated';
 
 /** A part of the preview as marked in its markup. */
 export interface PartRef {
@@ -98,7 +99,7 @@ const PARTS: Record<string, Describe> = {
 export const PART_NAMES = Object.keys(PARTS);
 
 /** What a marked part is and the settings behind it; null for a name the table does not know. */
-export function describePart(ref: PartRef, config: { filter: { facetsToShow: { title: string; uri: string }[] }; details: { detailsToShow: { title: string; uri: string }[] } }): PartInfo | null {
+export function describePart(ref: PartRef, config: Config): PartInfo | null {
   const describe = PARTS[ref.part];
   if (!describe) return null;
   const itemName = (list: 'facetsToShow' | 'detailsToShow', i: number) => {
