@@ -169,6 +169,8 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
         facets_only_p95_ms: kinds[1].p95_ms,
         similar_p95_ms: kinds[2].p95_ms,
         recommend_p95_ms: kinds[4].p95_ms,
+        search_no_selection_p95_ms: kinds[5].p95_ms,
+        text_similar_p95_ms: kinds[3].p95_ms,
         open_ready_s,
         rss_mb,
         import_seconds,

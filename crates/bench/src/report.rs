@@ -29,6 +29,15 @@ pub struct BenchReport {
     pub similar_p95_ms: f64,
     /// getRecommendations, both recommenders alternating.
     pub recommend_p95_ms: f64,
+    /// The search's words with no facet selected (what the preview sends while a designer types).
+    #[serde(default)]
+    pub search_no_selection_p95_ms: f64,
+    /// getSimilar with the `text` plugin.
+    #[serde(default)]
+    pub text_similar_p95_ms: f64,
+    /// Our import rate ÷ tantivy's index build rate over the same corpus in the same run.
+    #[serde(default)]
+    pub import_vs_tantivy: Option<f64>,
     /// Seconds from opening the existing store to the first answered search (see `open_ready_method`).
     pub open_ready_s: f64,
     /// Peak resident memory (VmHWM) of the process after our engine's part of the run.
@@ -70,8 +79,12 @@ impl BenchReport {
         self.naive_search_p50_ms = p50("naive");
         self.search_vs_tantivy = self.tantivy_search_p50_ms.filter(|t| *t > 0.0).map(|t| self.search_p50_ms / t);
         let ours = self.kinds.first().map(|k| k.cpu_p50_ms).unwrap_or(0.0);
-        let theirs = self.engines.iter().find(|e| e.engine == "tantivy").map(|e| e.search.cpu_p50_ms);
+        let tantivy = self.engines.iter().find(|e| e.engine == "tantivy");
+        let theirs = tantivy.map(|e| e.search.cpu_p50_ms);
         self.search_vs_tantivy_cpu = theirs.filter(|t| *t > 0.0).map(|t| ours / t);
+        // Rates, not times: above 1 our import is the faster.
+        let their_rate = tantivy.filter(|e| e.build_s > 0.0).map(|e| self.docs as f64 / e.build_s);
+        self.import_vs_tantivy = their_rate.filter(|r| *r > 0.0).map(|r| self.import_docs_per_s / r);
     }
 }
 
@@ -109,6 +122,9 @@ impl fmt::Display for BenchReport {
         }
         if let (Some(r), Some(c)) = (self.search_vs_tantivy, self.search_vs_tantivy_cpu) {
             writeln!(f, "search vs tantivy (p50)  {r:.2} (cpu {c:.2})")?;
+        }
+        if let Some(r) = self.import_vs_tantivy {
+            writeln!(f, "import vs tantivy build  {r:.2} (documents/s ÷ documents/s)")?;
         }
         writeln!(f, "load average  {}", self.load_average)
     }

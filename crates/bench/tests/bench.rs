@@ -27,6 +27,11 @@ fn a_run_reports_the_headline_keys_after_the_three_engines_agree() {
     assert_eq!(engines, ["naive", "tantivy"], "both engines ran after agreeing with ours");
     assert!(report.engines.iter().all(|e| e.search.runs == 12 && e.facets_only.runs == 12));
     assert!(report.naive_search_p50_ms.is_some() && report.search_vs_tantivy.is_some());
+    let tantivy_rate = 400.0 / report.engines[1].build_s;
+    let ratio = report.import_vs_tantivy.unwrap();
+    assert!((ratio - report.import_docs_per_s / tantivy_rate).abs() < 1e-9, "a ratio of rates: {ratio}");
+    assert_eq!(report.search_no_selection_p95_ms, report.kinds[5].p95_ms);
+    assert_eq!(report.text_similar_p95_ms, report.kinds[3].p95_ms);
     let json = serde_json::to_value(&report).unwrap();
     for key in [
         "docs",
@@ -44,6 +49,9 @@ fn a_run_reports_the_headline_keys_after_the_three_engines_agree() {
         "tantivy_search_p50_ms",
         "naive_search_p50_ms",
         "search_vs_tantivy",
+        "search_no_selection_p95_ms",
+        "text_similar_p95_ms",
+        "import_vs_tantivy",
     ] {
         assert!(json.get(key).is_some(), "{key} missing from {json}");
     }
