@@ -168,10 +168,12 @@ pub struct SimilarQuery {
     /// Similarity plugin: `concepts` (default) or `text`.
     #[param(example = "concepts")]
     pub similarity: Option<String>,
-    /// With `true`, each document carries an `explanation` (an extension; other servers ignore it).
-    #[serde(default)]
-    #[ts(optional)]
-    pub explain: Option<bool>,
+    /// With `true`, each document carries an `explanation` (an extension; other servers ignore it). Left out of
+    /// a query when false, so that a request without it reads and writes as it always did.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[param(required = false)]
+    #[ts(as = "Option<bool>", optional)]
+    pub explain: bool,
 }
 
 /// Query parameters of getRecommendations.
@@ -184,10 +186,12 @@ pub struct RecommendQuery {
     /// Recommender plugin: `related-concepts` or `same-author`.
     #[param(example = "related-concepts")]
     pub recommender: String,
-    /// With `true`, each document carries an `explanation` (an extension; other servers ignore it).
-    #[serde(default)]
-    #[ts(optional)]
-    pub explain: Option<bool>,
+    /// With `true`, each document carries an `explanation` (an extension; other servers ignore it). Left out of
+    /// a query when false, so that a request without it reads and writes as it always did.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[param(required = false)]
+    #[ts(as = "Option<bool>", optional)]
+    pub explain: bool,
 }
 
 /// The answer of getRecommendations; every field is optional (docs/api.md, Recommendations).

@@ -176,7 +176,8 @@ number: number | null,
  */
 similarity: string | null, 
 /**
- * With `true`, each document carries an `explanation` (an extension; other servers ignore it).
+ * With `true`, each document carries an `explanation` (an extension; other servers ignore it). Left out of
+ * a query when false, so that a request without it reads and writes as it always did.
  */
 explain?: boolean, };
 
@@ -190,7 +191,8 @@ uri: string,
  */
 recommender: string, 
 /**
- * With `true`, each document carries an `explanation` (an extension; other servers ignore it).
+ * With `true`, each document carries an `explanation` (an extension; other servers ignore it). Left out of
+ * a query when false, so that a request without it reads and writes as it always did.
  */
 explain?: boolean, };
 
