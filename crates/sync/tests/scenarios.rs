@@ -99,3 +99,20 @@ fn a_width_is_one_of_three_names() {
     assert!(serde_json::from_value::<Scenario>(watch).is_err());
     assert_eq!(serde_json::to_value(SCENARIO_LIMITS.widths).unwrap(), json!(["desktop", "tablet", "phone"]));
 }
+
+#[test]
+fn a_store_from_before_scenarios_gains_them_and_keeps_its_drafts() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let sync = SyncStore::new(Store::open_dir(dir.path()).unwrap());
+        sync.save_draft(LOCAL_KEY, 1, &json!({"config": {"title": "Shop"}}), None).unwrap();
+        // Back to the schema an older Search Studio wrote: no scenarios table yet.
+        let conn = sync.store().conn().unwrap();
+        conn.execute_batch("DROP TABLE scenarios; PRAGMA user_version = 6;").unwrap();
+    }
+    let sync = SyncStore::new(Store::open_dir(dir.path()).unwrap());
+    assert_eq!(sync.draft(LOCAL_KEY, 1).unwrap().unwrap().draft["config"]["title"], "Shop");
+    assert!(sync.scenarios(LOCAL_KEY, 1).unwrap().is_empty());
+    sync.save_scenarios(LOCAL_KEY, 1, &[plain("After the upgrade")]).unwrap();
+    assert_eq!(sync.scenarios(LOCAL_KEY, 1).unwrap(), [plain("After the upgrade")]);
+}
