@@ -52,7 +52,7 @@ pub struct Document {
 pub struct Explanation {
     /// The similarity plugin or recommender that found the document.
     pub plugin: String,
-    /// At most [`MAX_REASONS`].
+    /// At most 10 (`MAX_REASONS`), largest contribution first, ties by value.
     pub reasons: Vec<Reason>,
 }
 
@@ -168,8 +168,8 @@ pub struct SimilarQuery {
     /// Similarity plugin: `concepts` (default) or `text`.
     #[param(example = "concepts")]
     pub similarity: Option<String>,
-    /// With `true`, each document carries an `explanation` (an extension; other servers ignore it). Left out of
-    /// a query when false, so that a request without it reads and writes as it always did.
+    /// With `true`, each document carries an `explanation` (an extension; other servers ignore it).
+    // Left out of a serialized query when false: a query without it reads and writes as it always did.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[param(required = false)]
     #[ts(as = "Option<bool>", optional)]
@@ -186,8 +186,8 @@ pub struct RecommendQuery {
     /// Recommender plugin: `related-concepts` or `same-author`.
     #[param(example = "related-concepts")]
     pub recommender: String,
-    /// With `true`, each document carries an `explanation` (an extension; other servers ignore it). Left out of
-    /// a query when false, so that a request without it reads and writes as it always did.
+    /// With `true`, each document carries an `explanation` (an extension; other servers ignore it).
+    // Left out of a serialized query when false: a query without it reads and writes as it always did.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[param(required = false)]
     #[ts(as = "Option<bool>", optional)]

@@ -176,8 +176,7 @@ number: number | null,
  */
 similarity: string | null, 
 /**
- * With `true`, each document carries an `explanation` (an extension; other servers ignore it). Left out of
- * a query when false, so that a request without it reads and writes as it always did.
+ * With `true`, each document carries an `explanation` (an extension; other servers ignore it).
  */
 explain?: boolean, };
 
@@ -191,8 +190,7 @@ uri: string,
  */
 recommender: string, 
 /**
- * With `true`, each document carries an `explanation` (an extension; other servers ignore it). Left out of
- * a query when false, so that a request without it reads and writes as it always did.
+ * With `true`, each document carries an `explanation` (an extension; other servers ignore it).
  */
 explain?: boolean, };
 
@@ -242,7 +240,7 @@ export type Explanation = {
  */
 plugin: string, 
 /**
- * At most [`MAX_REASONS`].
+ * At most 10 (`MAX_REASONS`), largest contribution first, ties by value.
  */
 reasons: Array<Reason>, };
 
