@@ -9,5 +9,4 @@ mod harness;
 mod commands;
 mod connections;
 mod offline;
-mod scenarios;
 mod store;

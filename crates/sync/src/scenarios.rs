@@ -18,16 +18,8 @@ pub struct Scenario {
     /// The query text, as typed.
     pub query: String,
     pub selected: Vec<SelectedFacet>,
-    pub width: ScenarioWidth,
-}
-
-/// The screen width the preview lays the application out at for a scenario.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub enum ScenarioWidth {
-    Desktop,
-    Tablet,
-    Phone,
+    /// The preview width: `desktop`, `tablet` or `phone`.
+    pub width: String,
 }
 
 /// What a list of scenarios may hold; the UI's copy is generated from this one.
@@ -38,8 +30,7 @@ pub struct ScenarioLimits {
     pub name_chars: usize,
     pub query_chars: usize,
     pub selected: usize,
-    /// Every width, for a check of values read from storage.
-    pub widths: [ScenarioWidth; 3],
+    pub widths: &'static [&'static str],
 }
 
 pub const SCENARIO_LIMITS: ScenarioLimits = ScenarioLimits {
@@ -47,11 +38,10 @@ pub const SCENARIO_LIMITS: ScenarioLimits = ScenarioLimits {
     name_chars: 100,
     query_chars: 1000,
     selected: 50,
-    widths: [ScenarioWidth::Desktop, ScenarioWidth::Tablet, ScenarioWidth::Phone],
+    widths: &["desktop", "tablet", "phone"],
 };
 
-/// Checks a list against [`SCENARIO_LIMITS`]: the first problem, named. (A width is one of [`ScenarioWidth`] by
-/// its type: reading another is refused where the list is read.)
+/// Checks a list against [`SCENARIO_LIMITS`]: the first problem, named.
 pub fn check_scenarios(list: &[Scenario]) -> Result<(), SyncError> {
     let bad = |m: String| Err(SyncError::BadScenario(m));
     let l = SCENARIO_LIMITS;
@@ -74,6 +64,9 @@ pub fn check_scenarios(list: &[Scenario]) -> Result<(), SyncError> {
         }
         if s.selected.len() > l.selected {
             return bad(format!("“{name}” selects more than {} facet values", l.selected));
+        }
+        if !l.widths.contains(&s.width.as_str()) {
+            return bad(format!("“{name}” has the width “{}”; it must be one of {}", s.width, l.widths.join(", ")));
         }
     }
     Ok(())

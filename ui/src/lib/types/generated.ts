@@ -240,7 +240,7 @@ export type Explanation = {
  */
 plugin: string, 
 /**
- * At most 10 (`MAX_REASONS`), largest contribution first, ties by value.
+ * At most [`MAX_REASONS`].
  */
 reasons: Array<Reason>, };
 

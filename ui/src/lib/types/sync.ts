@@ -77,15 +77,13 @@ export type Scenario = { name: string,
 /**
  * The query text, as typed.
  */
-query: string, selected: Array<SelectedFacet>, width: ScenarioWidth, };
-
-export type ScenarioWidth = "desktop" | "tablet" | "phone";
-
-export type ScenarioLimits = { scenarios: number, nameChars: number, queryChars: number, selected: number, 
+query: string, selected: Array<SelectedFacet>, 
 /**
- * Every width, for a check of values read from storage.
+ * The preview width: `desktop`, `tablet` or `phone`.
  */
-widths: [ScenarioWidth, ScenarioWidth, ScenarioWidth], };
+width: string, };
+
+export type ScenarioLimits = { scenarios: number, nameChars: number, queryChars: number, selected: number, widths: Array<string>, };
 
 /** What a list of preview scenarios may hold. */
 export const SCENARIO_LIMITS: ScenarioLimits = {"scenarios":50,"nameChars":100,"queryChars":1000,"selected":50,"widths":["desktop","tablet","phone"]};
