@@ -130,8 +130,7 @@ test('on a full disk Save says so and keeps the edit; after space is freed Save 
   assert.equal(await inputValue(reopened, 'f-config-title'), 'Harbour Search, on a full disk');
   await closeWindow(again);
   again.kill();
-  execFileSync('umount', [dir]);
-  mounts.splice(mounts.indexOf(dir), 1);
+  // The file system is detached in `after`: WebKit's helper processes may still hold it for a moment.
 });
 
 /** Waits until nothing matches `xpath`. */
