@@ -36,7 +36,9 @@ impl From<studio_sync::SyncError> for IpcError {
         match e {
             studio_sync::SyncError::Backend(b) => b.into(),
             studio_sync::SyncError::Store(s) => s.into(),
-            studio_sync::SyncError::BadFile(m) => IpcError::new(ErrorCode::BadRequest, m),
+            studio_sync::SyncError::BadFile(m) | studio_sync::SyncError::BadScenario(m) => {
+                IpcError::new(ErrorCode::BadRequest, m)
+            }
             studio_sync::SyncError::Cancelled => IpcError::new(ErrorCode::Task, "cancelled"),
             other => IpcError::new(ErrorCode::Storage, other.to_string()),
         }

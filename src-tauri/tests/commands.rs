@@ -27,6 +27,31 @@ fn a_new_store_opens_with_the_demo_search_space_and_its_configuration() {
 }
 
 #[test]
+fn facet_health_and_explanations_reach_the_ui() {
+    let h = harness();
+    let health = h.invoke("facet_health", json!({"space": "demo"})).unwrap();
+    assert_eq!(health["searchSpace"], "demo");
+    let spaces = h.invoke("search_spaces", json!({})).unwrap();
+    assert_eq!(health["fields"].as_array().unwrap().len(), spaces[0]["fields"].as_array().unwrap().len());
+    let unknown = h.invoke("facet_health", json!({"space": "nowhere"})).unwrap_err();
+    assert_eq!(
+        (unknown["code"].as_str(), unknown["message"].as_str()),
+        (Some("not_found"), Some("search space nowhere does not exist"))
+    );
+
+    let id = h.invoke("list_configurations", json!({})).unwrap()["activeId"].clone();
+    let first = h.invoke("search", json!({"id": id, "request": {}})).unwrap()["result"][0]["id"].clone();
+    let similar = |query: Value| h.invoke("similar_documents", json!({"id": id, "query": query})).unwrap();
+    let plain = similar(json!({"uri": first, "number": 3, "similarity": null}));
+    let explained = similar(json!({"uri": first, "number": 3, "similarity": null, "explain": true}));
+    assert!(plain.as_array().unwrap().iter().all(|d| d.get("explanation").is_none()), "{plain}");
+    assert!(explained.as_array().unwrap().iter().all(|d| d["explanation"]["plugin"] == "concepts"), "{explained}");
+    let query = json!({"uri": first, "recommender": "same-author", "explain": true});
+    let recommended = h.invoke("recommendations", json!({"id": id, "query": query})).unwrap();
+    assert!(recommended["result"].as_array().unwrap().iter().all(|d| d["explanation"]["plugin"] == "same-author"));
+}
+
+#[test]
 fn configuration_commands_create_update_and_report_invalid_keys() {
     let h = harness();
     let created = h

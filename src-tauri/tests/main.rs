@@ -9,4 +9,5 @@ mod harness;
 mod commands;
 mod connections;
 mod offline;
+mod scenarios;
 mod store;

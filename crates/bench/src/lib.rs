@@ -127,11 +127,11 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
     for (i, uri) in workload.documents.iter().enumerate() {
         for (plugin, times) in [("concepts", &mut by_concepts), ("text", &mut by_text)] {
             let query =
-                SimilarQuery { uri: uri.clone(), number: None, similarity: Some(plugin.to_owned()), explain: None };
+                SimilarQuery { uri: uri.clone(), number: None, similarity: Some(plugin.to_owned()), explain: false };
             measure(times, || engine.similar(&mut conn, &config, &query))?;
         }
         let recommender = if i % 2 == 0 { "related-concepts" } else { "same-author" };
-        let query = RecommendQuery { uri: uri.clone(), recommender: recommender.to_owned(), explain: None };
+        let query = RecommendQuery { uri: uri.clone(), recommender: recommender.to_owned(), explain: false };
         measure(&mut recommend, || engine.recommend(&mut conn, &config, &query))?;
     }
     let rss_mb = peak_rss_mb();

@@ -1,6 +1,7 @@
 //! The engine's extensions for the designer's tools over a real `studio serve` on loopback (docs/api.md, Facet
-//! health): each field's numbers agree with what searches through the same server count, an unknown search
-//! space is 404, and no token is 401.
+//! health; Similar documents and Recommendations): each field's numbers agree with what searches through the
+//! same server count; an unknown search space, or one the caller may not use, is 404, and no token is 401;
+//! explanations come only with `explain=true`.
 
 use std::process::Stdio;
 
@@ -83,6 +84,38 @@ fn facet_health_of_an_unknown_search_space_is_404_and_needs_a_token() {
         docs["paths"]["/api/searchspaces/{searchSpaceId}/facethealth"]["get"].is_object(),
         "documented in /api-docs"
     );
+}
+
+/// A caller may read facet health only with the read right, and only of a search space its groups allow: any
+/// other is answered as one that does not exist.
+#[test]
+fn facet_health_of_a_search_space_the_caller_may_not_use_is_404() {
+    let data = tempfile::tempdir().unwrap();
+    studio(&["demo-data"], data.path());
+    let auth = data.path().join("auth.json");
+    let user = |name: &str, group: &str| json!({"name": name, "tokenSha256": studio_server::token_digest(&format!("{name}-token")), "groups": [group]});
+    let groups = json!({
+        "users": [user("ana", "everything"), user("nick", "news"), user("sam", "searchers")],
+        "groups": [
+            {"name": "everything", "operations": ["read"], "searchSpaces": ["*"]},
+            {"name": "news", "operations": ["read"], "searchSpaces": ["news"]},
+            {"name": "searchers", "operations": ["search"], "searchSpaces": ["*"]},
+        ]
+    });
+    std::fs::write(&auth, groups.to_string()).unwrap();
+    let served = serve_with(data.path(), &["--auth", auth.to_str().unwrap()], &[], Stdio::null());
+    let as_user = |name: &str| {
+        let url = format!("{}/api/searchspaces/demo/facethealth", served.base);
+        let answer = client(30).get(url).bearer_auth(format!("{name}-token")).send().unwrap();
+        (answer.status().as_u16(), answer.json::<Value>().unwrap_or(Value::Null))
+    };
+    let (status, body) = as_user("ana");
+    assert_eq!((status, &body["searchSpace"]), (200, &json!("demo")), "{body}");
+    let (status, body) = as_user("nick");
+    assert_eq!(status, 404, "{body}");
+    assert_eq!(body["message"], "search space demo does not exist");
+    let (status, body) = as_user("sam");
+    assert_eq!(status, 403, "searching is not reading: {body}");
 }
 
 #[test]

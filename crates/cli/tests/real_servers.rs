@@ -62,9 +62,43 @@ fn a_proxy_says_what_an_api_only_upstream_does_not_offer_and_documents_only_what
     let paths = docs["paths"].as_object().unwrap();
     assert!(paths.contains_key("/api/configurations/{configId}/set"), "offered by the upstream's document");
     assert!(!paths.contains_key("/api/searchspaces") && !paths.contains_key("/api/configurations/{configId}/logs"));
+    assert!(!paths.contains_key("/api/searchspaces/{searchSpaceId}/facethealth"));
     assert!(paths["/api/configurations/{configId}"].get("delete").is_none());
     assert!(paths["/api/configurations/{configId}"].get("put").is_some(), "the API's operations stay");
     assert!(docs["paths"]["/api/configurations/{configId}/search"]["post"].is_object(), "{}", docs["paths"]);
+}
+
+/// The remote client in front of the production server's double: facet health is not offered, and similar
+/// documents and recommendations asked to explain come without explanations, where this project's own server
+/// behind it explains them.
+#[test]
+fn a_server_without_the_engines_extensions_lacks_facet_health_and_explains_nothing() {
+    use studio_model::{Backend, BackendError, RecommendQuery, SearchRequest, SimilarQuery};
+    use studio_remote::RemoteBackend;
+
+    let (_data, inner, double) = api_only_upstream(Vec::new());
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let production = RemoteBackend::new(double.url(), Some(&inner.token)).unwrap();
+        let ours = RemoteBackend::new(&inner.base, Some(&inner.token)).unwrap();
+        let err = production.facet_health("demo").await.unwrap_err();
+        let expected = format!("{} does not offer facet health of a search space's fields", double.url());
+        assert_eq!(err, BackendError::NotOffered(expected));
+        assert_eq!(ours.facet_health("demo").await.unwrap().search_space, "demo");
+
+        let id = production.list_configurations().await.unwrap().configurations[0].id.unwrap();
+        let first = production.search(id, SearchRequest::default()).await.unwrap().result[0].id.clone();
+        let similar = SimilarQuery { uri: first.clone(), explain: true, ..Default::default() };
+        let recommend = RecommendQuery { uri: first, recommender: "related-concepts".into(), explain: true };
+        for (name, backend, explains) in [("production", &production, false), ("ours", &ours, true)] {
+            let docs = backend.similar_documents(id, similar.clone()).await.unwrap();
+            let recommended = backend.recommendations(id, recommend.clone()).await.unwrap().result;
+            assert!(!docs.is_empty() && !recommended.is_empty());
+            for d in docs.iter().chain(&recommended) {
+                assert_eq!(d.explanation.is_some(), explains, "{name}: {d:?}");
+            }
+        }
+    });
 }
 
 /// The test provider with access tokens of two seconds.

@@ -44,14 +44,14 @@ async fn demo_loads_and_answers_search_similar_and_recommendations() {
 
     let source = &all.result[0];
     let similar = backend
-        .similar_documents(id, SimilarQuery { uri: source.id.clone(), number: None, similarity: None, explain: None })
+        .similar_documents(id, SimilarQuery { uri: source.id.clone(), number: None, similarity: None, explain: false })
         .await
         .unwrap();
     assert_eq!(similar.len(), 5);
     let text = backend
         .similar_documents(
             id,
-            SimilarQuery { uri: source.id.clone(), number: Some(3), similarity: Some("text".into()), explain: None },
+            SimilarQuery { uri: source.id.clone(), number: Some(3), similarity: Some("text".into()), explain: false },
         )
         .await
         .unwrap();
@@ -60,7 +60,7 @@ async fn demo_loads_and_answers_search_similar_and_recommendations() {
     let rec = backend
         .recommendations(
             id,
-            RecommendQuery { uri: source.id.clone(), recommender: "related-concepts".into(), explain: None },
+            RecommendQuery { uri: source.id.clone(), recommender: "related-concepts".into(), explain: false },
         )
         .await
         .unwrap();

@@ -118,6 +118,38 @@ fn a_healthy_store_is_healthy_and_recover_leaves_it_alone() {
     assert_eq!(configurations(dir.path()), fixture.last_saved);
 }
 
+#[test]
+fn recover_keeps_the_scenarios_of_the_file_and_of_the_backup_the_newer_list_winning() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = build(dir.path(), Shape::Closed);
+    let db = dir.path().join(DB_FILE);
+    let put = |file: &Path, rows: &[(i32, &str, &str)]| {
+        let conn = rusqlite::Connection::open(file).unwrap();
+        for (id, name, at) in rows {
+            let list = format!(r#"[{{"name":"{name}","query":"","selected":[],"width":"phone"}}]"#);
+            conn.execute(
+                "INSERT OR REPLACE INTO scenarios (backend, config_id, scenarios, updated_at) VALUES ('local', ?1, ?2, ?3)",
+                rusqlite::params![id, list, at],
+            )
+            .unwrap();
+        }
+    };
+    put(
+        &fixture.backup,
+        &[(1, "Older", "2026-01-01T00:00:00.000Z"), (2, "Only backed up", "2026-01-01T00:00:00.000Z")],
+    );
+    put(&db, &[(1, "Newer", "2026-02-01T00:00:00.000Z"), (3, "Never backed up", "2026-02-01T00:00:00.000Z")]);
+    damage::damage_middle_page(&db, "configurations");
+    recover(dir.path()).unwrap();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let mut rows = conn.prepare("SELECT config_id, json_extract(scenarios, '$[0].name') FROM scenarios").unwrap();
+    let mut kept: Vec<(i32, String)> =
+        rows.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect();
+    kept.sort();
+    let expected = [(1, "Newer"), (2, "Only backed up"), (3, "Never backed up")].map(|(id, n)| (id, n.to_owned()));
+    assert_eq!(kept, expected);
+}
+
 proptest! {
     // 24 cases by default (each builds a store); PROPTEST_CASES=N runs more.
     #![proptest_config(ProptestConfig {

@@ -251,12 +251,12 @@ async fn documents_carry_the_configured_details_and_facet_titles() {
 
     // Similar documents and recommendations are shaped the same way.
     let similar = backend
-        .similar_documents(id, SimilarQuery { uri: "x2".into(), number: None, similarity: None, explain: None })
+        .similar_documents(id, SimilarQuery { uri: "x2".into(), number: None, similarity: None, explain: false })
         .await
         .unwrap();
     assert_eq!(doc(&similar, "x1"), doc(&found.result, "x1"));
     let recommended = backend
-        .recommendations(id, RecommendQuery { uri: "x2".into(), recommender: "same-author".into(), explain: None })
+        .recommendations(id, RecommendQuery { uri: "x2".into(), recommender: "same-author".into(), explain: false })
         .await
         .unwrap();
     assert_eq!(doc(&recommended.result, "x1"), doc(&found.result, "x1"));

@@ -46,7 +46,7 @@ fn with_broader(direct: &HashSet<String>) -> HashSet<String> {
 }
 
 fn similar(uri: &str, number: Option<i32>, similarity: Option<&str>) -> SimilarQuery {
-    SimilarQuery { uri: uri.into(), number, similarity: similarity.map(str::to_owned), explain: None }
+    SimilarQuery { uri: uri.into(), number, similarity: similarity.map(str::to_owned), explain: false }
 }
 
 #[tokio::test]
@@ -90,7 +90,7 @@ async fn recommendations_follow_their_plugin_and_the_configuration() {
         let same = backend
             .recommendations(
                 id,
-                RecommendQuery { uri: source.id.clone(), recommender: "same-author".into(), explain: None },
+                RecommendQuery { uri: source.id.clone(), recommender: "same-author".into(), explain: false },
             )
             .await
             .unwrap();
@@ -108,7 +108,7 @@ async fn recommendations_follow_their_plugin_and_the_configuration() {
         let related = backend
             .recommendations(
                 id,
-                RecommendQuery { uri: source.id.clone(), recommender: "related-concepts".into(), explain: None },
+                RecommendQuery { uri: source.id.clone(), recommender: "related-concepts".into(), explain: false },
             )
             .await
             .unwrap();
@@ -135,12 +135,12 @@ async fn missing_parameters_are_bad_requests_and_unknown_names_are_not_found() {
     let err = backend.similar_documents(id, similar("", None, None)).await.unwrap_err();
     assert!(matches!(err, BackendError::BadRequest(ref m) if m.contains("uri")), "{err:?}");
     let err = backend
-        .recommendations(id, RecommendQuery { uri: doc.clone(), recommender: String::new(), explain: None })
+        .recommendations(id, RecommendQuery { uri: doc.clone(), recommender: String::new(), explain: false })
         .await
         .unwrap_err();
     assert!(matches!(err, BackendError::BadRequest(ref m) if m.contains("recommender")), "{err:?}");
     let err = backend
-        .recommendations(id, RecommendQuery { uri: String::new(), recommender: "same-author".into(), explain: None })
+        .recommendations(id, RecommendQuery { uri: String::new(), recommender: "same-author".into(), explain: false })
         .await
         .unwrap_err();
     assert!(matches!(err, BackendError::BadRequest(_)), "{err:?}");
@@ -150,7 +150,7 @@ async fn missing_parameters_are_bad_requests_and_unknown_names_are_not_found() {
     let err = backend
         .recommendations(
             id,
-            RecommendQuery { uri: "urn:nope".into(), recommender: "same-author".into(), explain: None },
+            RecommendQuery { uri: "urn:nope".into(), recommender: "same-author".into(), explain: false },
         )
         .await
         .unwrap_err();
@@ -161,7 +161,7 @@ async fn missing_parameters_are_bad_requests_and_unknown_names_are_not_found() {
         "{err:?}"
     );
     let err = backend
-        .recommendations(id, RecommendQuery { uri: doc.clone(), recommender: "magic".into(), explain: None })
+        .recommendations(id, RecommendQuery { uri: doc.clone(), recommender: "magic".into(), explain: false })
         .await
         .unwrap_err();
     assert!(

@@ -52,7 +52,7 @@ pub struct Document {
 pub struct Explanation {
     /// The similarity plugin or recommender that found the document.
     pub plugin: String,
-    /// At most [`MAX_REASONS`].
+    /// At most 10 (`MAX_REASONS`), largest contribution first, ties by value.
     pub reasons: Vec<Reason>,
 }
 
@@ -169,9 +169,11 @@ pub struct SimilarQuery {
     #[param(example = "concepts")]
     pub similarity: Option<String>,
     /// With `true`, each document carries an `explanation` (an extension; other servers ignore it).
-    #[serde(default)]
-    #[ts(optional)]
-    pub explain: Option<bool>,
+    // Left out of a serialized query when false: a query without it reads and writes as it always did.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[param(required = false)]
+    #[ts(as = "Option<bool>", optional)]
+    pub explain: bool,
 }
 
 /// Query parameters of getRecommendations.
@@ -185,9 +187,11 @@ pub struct RecommendQuery {
     #[param(example = "related-concepts")]
     pub recommender: String,
     /// With `true`, each document carries an `explanation` (an extension; other servers ignore it).
-    #[serde(default)]
-    #[ts(optional)]
-    pub explain: Option<bool>,
+    // Left out of a serialized query when false: a query without it reads and writes as it always did.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[param(required = false)]
+    #[ts(as = "Option<bool>", optional)]
+    pub explain: bool,
 }
 
 /// The answer of getRecommendations; every field is optional (docs/api.md, Recommendations).

@@ -105,7 +105,7 @@ impl RemoteClient {
         if let Some(similarity) = &query.similarity {
             call.query.push(("similarity", similarity.clone()));
         }
-        if query.explain == Some(true) {
+        if query.explain {
             call.query.push(("explain", "true".to_owned()));
         }
         let answer: wire::Similar = self.transport.send(call).await?;
@@ -117,7 +117,7 @@ impl RemoteClient {
         let mut call = Call::get(config_path(id, "/getRecommendations"));
         call.query.push(("uri", query.uri.clone()));
         call.query.push(("recommender", query.recommender.clone()));
-        if query.explain == Some(true) {
+        if query.explain {
             call.query.push(("explain", "true".to_owned()));
         }
         self.transport.send(call).await

@@ -3,7 +3,7 @@
 
 use reqwest::header::{HeaderMap, HeaderValue, CONTENT_TYPE};
 use reqwest::{Method, StatusCode};
-use studio_model::{Recommendations, SearchResponse};
+use studio_model::{FacetHealth, Recommendations, SearchResponse};
 
 use crate::answer::Answer;
 use crate::error::RemoteError;
@@ -30,6 +30,8 @@ pub enum AnswerKind {
     Logs,
     /// `GET /api/searchspaces`.
     SearchSpaces,
+    /// `GET /api/searchspaces/{searchSpaceId}/facethealth`.
+    FacetHealth,
     /// Delete.
     Acknowledged,
 }
@@ -46,6 +48,7 @@ impl AnswerKind {
         AnswerKind::Search,
         AnswerKind::Logs,
         AnswerKind::SearchSpaces,
+        AnswerKind::FacetHealth,
         AnswerKind::Acknowledged,
     ];
 }
@@ -79,6 +82,7 @@ pub fn decode_answer(
         AnswerKind::Search => answer.read::<SearchResponse>().map(drop),
         AnswerKind::Logs => answer.read::<serde_json::Value>().map(wire::log_entries).map(drop),
         AnswerKind::SearchSpaces => answer.read::<wire::SearchSpaces>().map(drop),
+        AnswerKind::FacetHealth => answer.read::<FacetHealth>().map(drop),
         AnswerKind::Acknowledged => answer.read::<wire::Acknowledged>().map(drop),
     }
 }

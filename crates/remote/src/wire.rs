@@ -1,6 +1,7 @@
 //! The bodies of the API's successful answers as this client reads them. Every field docs/api.md marks optional
 //! (and every `message`) may be missing; the values inside are the model types, which keep unknown fields.
-//! Search and recommendation answers are read straight into the model's types, whose fields all default.
+//! Search and recommendation answers are read straight into the model's types, whose fields all default; so is
+//! facet health, an extension only this project's servers offer, whose answer has every field.
 
 use serde::Deserialize;
 use studio_model::{Configuration, Document, FieldError, LogEntry, SearchSpace};

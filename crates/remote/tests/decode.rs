@@ -8,6 +8,12 @@ fn every_kind_reads_a_good_answer_and_refuses_odd_ones_with_typed_errors() {
     let one = br#"{"configuration":{"id":1,"user":"ana","created":null,"config":{"title":"t"}}}"#;
     assert!(decode_answer(AnswerKind::OneConfiguration, 200, Some("application/json"), one).is_ok());
     assert!(decode_answer(AnswerKind::Search, 200, None, b"   ").is_ok(), "an empty 2xx body reads as {{}}");
+    let health = br#"{"searchSpace":"demo","documents":2,"message":"1 field","fields":[{"field":"dyn_lit_author",
+        "label":"Author","kind":"literal","documents":2,"values":3,"depth":1,"valuesByDepth":[3],
+        "largestValueDocuments":2}]}"#;
+    assert!(decode_answer(AnswerKind::FacetHealth, 200, Some("application/json"), health).is_ok());
+    let err = decode_answer(AnswerKind::FacetHealth, 200, Some("application/json"), br#"{"searchSpace":"demo"}"#);
+    assert!(matches!(err, Err(RemoteError::NotTheApi { .. })), "facet health without its counts: {err:?}");
     for kind in AnswerKind::ALL {
         for (status, content_type, body) in [
             (0u16, None, &b""[..]),

@@ -51,9 +51,14 @@ async fn an_extension_the_server_lacks_is_not_offered_and_not_asked_for_again() 
     );
     assert!(matches!(backend.search_spaces().await, Err(BackendError::NotOffered(_))));
     assert!(matches!(backend.configuration_logs(4).await, Err(BackendError::NotOffered(_))));
+    let err = backend.facet_health("news").await.unwrap_err();
+    assert_eq!(
+        err,
+        BackendError::NotOffered(format!("{} does not offer facet health of a search space's fields", server.base))
+    );
 
     let offers = backend.offers().await;
-    assert!(!offers.set_active && !offers.delete && !offers.search_spaces && !offers.logs);
+    assert!(!offers.set_active && !offers.delete && !offers.search_spaces && !offers.logs && !offers.facet_health);
     assert!(offers.visible, "not refused yet and not documented: still offered");
     let before = server.hits();
     assert!(matches!(backend.set_active(&caller, 4).await, Err(BackendError::NotOffered(_))));
@@ -83,6 +88,7 @@ async fn the_openapi_document_decides_what_is_offered_from_the_start() {
     assert_eq!(offers.missing(), [Extension::Logs, Extension::Delete, Extension::SearchSpaces, Extension::FacetHealth]);
     let before = server.hits();
     assert!(matches!(backend.search_spaces().await, Err(BackendError::NotOffered(_))));
+    assert!(matches!(backend.facet_health("news").await, Err(BackendError::NotOffered(_))));
     assert_eq!(server.hits(), before, "what the document leaves out is not asked for");
     backend.offers().await;
     assert_eq!(server.hits(), before, "the document is read once");

@@ -47,12 +47,12 @@ async fn answers_missing_every_optional_field_are_read_with_defaults() {
     let search = client.search(3, &Default::default()).await.unwrap();
     assert_eq!((search.total, search.result.len(), search.message.as_str()), (0, 0, ""));
     let rec = client
-        .recommendations(3, &RecommendQuery { uri: "urn:d1".into(), recommender: "r".into(), explain: None })
+        .recommendations(3, &RecommendQuery { uri: "urn:d1".into(), recommender: "r".into(), explain: false })
         .await
         .unwrap();
     assert_eq!((rec.total, rec.success, rec.result_type), (None, None, None));
     let similar = client
-        .similar_documents(3, &SimilarQuery { uri: "urn:d0".into(), number: Some(2), similarity: None, explain: None })
+        .similar_documents(3, &SimilarQuery { uri: "urn:d0".into(), number: Some(2), similarity: None, explain: false })
         .await
         .unwrap();
     assert_eq!(similar[0].id, "urn:d1");

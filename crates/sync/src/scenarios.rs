@@ -18,8 +18,16 @@ pub struct Scenario {
     /// The query text, as typed.
     pub query: String,
     pub selected: Vec<SelectedFacet>,
-    /// The preview width: `desktop`, `tablet` or `phone`.
-    pub width: String,
+    pub width: ScenarioWidth,
+}
+
+/// The screen width the preview lays the application out at for a scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum ScenarioWidth {
+    Desktop,
+    Tablet,
+    Phone,
 }
 
 /// What a list of scenarios may hold; the UI's copy is generated from this one.
@@ -30,7 +38,8 @@ pub struct ScenarioLimits {
     pub name_chars: usize,
     pub query_chars: usize,
     pub selected: usize,
-    pub widths: &'static [&'static str],
+    /// Every width, for a check of values read from storage.
+    pub widths: [ScenarioWidth; 3],
 }
 
 pub const SCENARIO_LIMITS: ScenarioLimits = ScenarioLimits {
@@ -38,10 +47,11 @@ pub const SCENARIO_LIMITS: ScenarioLimits = ScenarioLimits {
     name_chars: 100,
     query_chars: 1000,
     selected: 50,
-    widths: &["desktop", "tablet", "phone"],
+    widths: [ScenarioWidth::Desktop, ScenarioWidth::Tablet, ScenarioWidth::Phone],
 };
 
-/// Checks a list against [`SCENARIO_LIMITS`]: the first problem, named.
+/// Checks a list against [`SCENARIO_LIMITS`]: the first problem, named. (A width is one of [`ScenarioWidth`] by
+/// its type: reading another is refused where the list is read.)
 pub fn check_scenarios(list: &[Scenario]) -> Result<(), SyncError> {
     let bad = |m: String| Err(SyncError::BadScenario(m));
     let l = SCENARIO_LIMITS;
@@ -64,9 +74,6 @@ pub fn check_scenarios(list: &[Scenario]) -> Result<(), SyncError> {
         }
         if s.selected.len() > l.selected {
             return bad(format!("“{name}” selects more than {} facet values", l.selected));
-        }
-        if !l.widths.contains(&s.width.as_str()) {
-            return bad(format!("“{name}” has the width “{}”; it must be one of {}", s.width, l.widths.join(", ")));
         }
     }
     Ok(())

@@ -25,6 +25,7 @@ fn generated() -> String {
         HistoryEntry::decl(&cfg),
         ImportedConfig::decl(&cfg),
         Scenario::decl(&cfg),
+        ScenarioWidth::decl(&cfg),
         ScenarioLimits::decl(&cfg),
     ];
     for decl in decls {

@@ -82,7 +82,7 @@ async fn scenarios_travel_in_the_file_beside_the_envelopes_and_are_kept_for_the_
         name: "Energy".into(),
         query: "solar".into(),
         selected: vec![],
-        width: "phone".into(),
+        width: studio_sync::ScenarioWidth::Phone,
     }];
     sync_a.save_scenarios(studio_sync::LOCAL_KEY, 1, &list).unwrap();
     let mut bundle = files::export_all(&source).await.unwrap();
@@ -108,5 +108,9 @@ async fn scenarios_travel_in_the_file_beside_the_envelopes_and_are_kept_for_the_
     assert!(err.starts_with("the scenarios of configuration 1 in the file cannot be read"), "{err}");
     let too_wide = json!({"scenarios": {"1": [{"name": "A", "query": "", "selected": [], "width": "watch"}]}});
     let err = files::scenarios_in(&too_wide.to_string()).unwrap_err().to_string();
-    assert!(err.contains("break a limit") && err.contains("watch"), "{err}");
+    assert!(err.contains("cannot be read") && err.contains("watch"), "{err}");
+    let twice = json!({"scenarios": {"1": [{"name": "A", "query": "", "selected": [], "width": "phone"},
+        {"name": "A", "query": "", "selected": [], "width": "tablet"}]}});
+    let err = files::scenarios_in(&twice.to_string()).unwrap_err().to_string();
+    assert_eq!(err, "the scenarios of configuration 1 in the file break a limit: two scenarios are named “A”");
 }

@@ -1,5 +1,5 @@
-//! Scenarios over operations 7–9 of docs/api.md (Operations) and the search-space listing, through a configuration of the
-//! corpus. Each checks the rules itself and records every answer for the cross-backend comparison.
+//! Scenarios over operations 7–9 of docs/api.md (Operations), their explanations, the search-space listing and
+//! facet health, through a configuration of the corpus. Each checks the rules itself and records every answer for the cross-backend comparison.
 
 use serde_json::json;
 use studio_local::demo::demo_configuration;
@@ -61,7 +61,7 @@ pub async fn similar_and_recommendations(fx: Fixture) -> Transcript {
         uri: uri.to_owned(),
         number,
         similarity: plugin.map(str::to_owned),
-        explain: None,
+        explain: false,
     };
     let default = t.ok("similar", b.similar_documents(id, similar(&first.id, None, None)).await);
     assert_eq!(default.len(), 5, "numberOfSimilarDocuments");
@@ -71,6 +71,11 @@ pub async fn similar_and_recommendations(fx: Fixture) -> Transcript {
         3
     );
     t.ok("similar by concepts", b.similar_documents(id, similar(&first.id, Some(2), Some("concepts"))).await);
+    for plugin in ["concepts", "text"] {
+        let query = SimilarQuery { explain: true, ..similar(&first.id, Some(3), Some(plugin)) };
+        let explained = t.ok(&format!("similar by {plugin}, explained"), b.similar_documents(id, query).await);
+        assert!(explained.iter().all(|d| d.explanation.as_ref().is_some_and(|e| e.plugin == plugin)), "{plugin}");
+    }
     for (step, query) in [
         ("similar unknown plugin", similar(&first.id, None, Some("magic"))),
         ("similar unknown document", similar("urn:no-such-document", None, None)),
@@ -92,12 +97,18 @@ pub async fn similar_and_recommendations(fx: Fixture) -> Transcript {
     let recommend = |uri: &str, recommender: &str| RecommendQuery {
         uri: uri.to_owned(),
         recommender: recommender.to_owned(),
-        explain: None,
+        explain: false,
     };
     let related = t.ok("recommend related", b.recommendations(id, recommend(&first.id, "related-concepts")).await);
     assert_eq!((related.status, related.success), (Some(200), Some(true)));
     assert_eq!(related.total, Some(related.result.len() as i32));
     t.ok("recommend same author", b.recommendations(id, recommend(&first.id, "same-author")).await);
+    for recommender in ["related-concepts", "same-author"] {
+        let query = RecommendQuery { explain: true, ..recommend(&first.id, recommender) };
+        let step = format!("recommend {recommender}, explained");
+        let explained = t.ok(&step, b.recommendations(id, query).await);
+        assert!(explained.result.iter().all(|d| d.explanation.as_ref().is_some_and(|e| e.plugin == recommender)));
+    }
     let unknown = t.err("recommend unknown plugin", b.recommendations(id, recommend(&first.id, "magic")).await);
     assert!(matches!(&unknown, BackendError::NotFound(m) if m.contains("related-concepts")), "{unknown:?}");
     t.err("recommend unknown document", b.recommendations(id, recommend("urn:no-such-document", "same-author")).await);
@@ -105,12 +116,20 @@ pub async fn similar_and_recommendations(fx: Fixture) -> Transcript {
     t
 }
 
-/// The search spaces with their facet fields.
+/// The search spaces with their facet fields, the facet health of those fields, and its 404.
 pub async fn search_spaces(fx: Fixture) -> Transcript {
     let mut t = Transcript::default();
     let spaces = t.ok("search spaces", fx.backend.search_spaces().await);
     assert_eq!(spaces.len(), 1);
     assert_eq!((spaces[0].id.as_str(), spaces[0].documents), (fx.space, CORPUS_DOCUMENTS as i64));
     assert!(spaces[0].fields.iter().any(|f| f.field == ALL_CONCEPTS_FIELD));
+    let health = t.ok("facet health", fx.backend.facet_health(fx.space).await);
+    assert_eq!((health.search_space.as_str(), health.documents), (fx.space, CORPUS_DOCUMENTS as i64));
+    let fields: Vec<&str> = health.fields.iter().map(|f| f.field.as_str()).collect();
+    assert_eq!(fields, spaces[0].fields.iter().map(|f| f.field.as_str()).collect::<Vec<_>>());
+    assert!(matches!(
+        t.err("facet health of an unknown space", fx.backend.facet_health("no-such-space").await),
+        BackendError::NotFound(m) if m == "search space no-such-space does not exist"
+    ));
     t
 }

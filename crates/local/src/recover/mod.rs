@@ -1,9 +1,9 @@
 //! `recover`: rebuilds a damaged store (or one that lost its last writes) from what can still be read and
 //! the newest backup. Each damaged file is moved aside, never changed or deleted (its new name says
 //! "damaged" and when; its log moves with it, so it can still be opened by its new name); new files are
-//! made by the store's own migrations and filled with every configuration, draft, published version and
-//! history entry found in either source, the newer copy of each configuration winning, and with every
-//! document that can be read.
+//! made by the store's own migrations and filled with every configuration, draft, list of preview scenarios,
+//! published version and history entry found in either source, the newer copy of each configuration (draft,
+//! list) winning, and with every document that can be read.
 //!
 //! Run it while no server or app has the store open.
 

@@ -17,13 +17,27 @@ pub(crate) fn documents(
     config: &Config,
     docs: &[u32],
 ) -> Result<Vec<Document>, StoreError> {
+    Ok(each(conn, index, config, docs)?.into_iter().flatten().collect())
+}
+
+/// As [`documents`], one entry per number: `None` for a document deleted since the index was built, so that
+/// what was worked out per number (an explanation) stays with its document.
+pub(crate) fn each(
+    conn: &Connection,
+    index: &SpaceIndex,
+    config: &Config,
+    docs: &[u32],
+) -> Result<Vec<Option<Document>>, StoreError> {
     let shape = DocumentShape::new(index, config);
     let mut stmt = conn.prepare_cached(
         "SELECT id, link, title, description, date, image, type, facet_list FROM documents WHERE num = ?1",
     )?;
     let mut out = Vec::with_capacity(docs.len());
     for &d in docs {
-        let Some(&rowid) = index.rowids.get(d as usize) else { continue };
+        let Some(&rowid) = index.rowids.get(d as usize) else {
+            out.push(None);
+            continue;
+        };
         let row = stmt
             .query_row([rowid], |r| {
                 Ok((
@@ -38,10 +52,13 @@ pub(crate) fn documents(
                 ))
             })
             .optional()?;
-        let Some((id, link, title, description, date, image, kind, facet_list)) = row else { continue };
+        let Some((id, link, title, description, date, image, kind, facet_list)) = row else {
+            out.push(None);
+            continue;
+        };
         let mut facet_list: Vec<FacetGroup> = serde_json::from_str(&facet_list)?;
         let document_details = shape.apply(&mut facet_list)?;
-        out.push(Document {
+        out.push(Some(Document {
             id,
             link,
             title,
@@ -55,7 +72,7 @@ pub(crate) fn documents(
             facet_list,
             explanation: None,
             extra: Default::default(),
-        });
+        }));
     }
     Ok(out)
 }

@@ -4,26 +4,26 @@
 
 use roaring::MultiOps;
 use rusqlite::Connection;
-use studio_model::{BackendError, FacetHealth, FieldHealth, SearchSpace};
+use studio_model::{BackendError, FacetField, FacetHealth, FieldHealth};
 
 use super::index::{FieldIndex, SpaceIndex};
-use super::spaces::search_spaces;
+use super::spaces::{fields_of, holds};
 
-/// Deepest level counted: a concept scheme with a cycle would otherwise never end.
+/// Deepest level counted, as in a facet answer: a concept scheme with a cycle would otherwise never end.
 const MAX_DEPTH: usize = 32;
 
-/// The search space `space` as the listing gives it; `NotFound` when the store holds no document of it.
-pub(crate) fn listed(conn: &Connection, space: &str) -> Result<SearchSpace, BackendError> {
-    search_spaces(conn)?
-        .into_iter()
-        .find(|s| s.id == space)
-        .ok_or_else(|| BackendError::NotFound(format!("search space {space} does not exist")))
+/// The facet fields of search space `space` as the search-space listing gives them; `NotFound` when the store
+/// holds no document of it.
+pub(crate) fn listed(conn: &Connection, space: &str) -> Result<Vec<FacetField>, BackendError> {
+    if !holds(conn, space)? {
+        return Err(BackendError::NotFound(format!("search space {space} does not exist")));
+    }
+    Ok(fields_of(conn, space)?)
 }
 
-/// The facet health of every facet field of `listed`, in the order the search-space listing gives them.
-pub(crate) fn facet_health(index: &SpaceIndex, listed: SearchSpace) -> FacetHealth {
+/// The facet health of every field of `listed` (in that order) over the index of its search space.
+pub(crate) fn facet_health(index: &SpaceIndex, listed: Vec<FacetField>) -> FacetHealth {
     let fields = listed
-        .fields
         .into_iter()
         .map(|f| {
             let counts = index.field(&f.field).map(field_counts).unwrap_or_default();
@@ -39,7 +39,7 @@ pub(crate) fn facet_health(index: &SpaceIndex, listed: SearchSpace) -> FacetHeal
             }
         })
         .collect();
-    FacetHealth { search_space: listed.id, documents: index.len() as i64, fields }
+    FacetHealth { search_space: index.space.clone(), documents: index.len() as i64, fields }
 }
 
 #[derive(Default)]

@@ -134,15 +134,14 @@ impl SearchEngine {
             "text" => similar::by_text(conn, &index, doc, number)?,
             _ => similar::by_concepts(&index, doc, number),
         };
-        let mut found = fetch::documents(conn, &index, config, &docs)?;
-        if query.explain == Some(true) {
-            let explained = match plugin {
-                "text" => explain::by_text(conn, &index, doc, &docs)?,
-                _ => explain::by_concepts(&index, doc, &docs),
-            };
-            attach(&mut found, explained);
+        if !query.explain {
+            return Ok(fetch::documents(conn, &index, config, &docs)?);
         }
-        Ok(found)
+        let explained = match plugin {
+            "text" => explain::by_text(conn, &index, doc, &docs)?,
+            _ => explain::by_concepts(&index, doc, &docs),
+        };
+        Ok(explained_documents(conn, &index, config, &docs, explained)?)
     }
 
     /// Operation 8: recommendations for `query.uri` in the search space of `config`.
@@ -171,14 +170,15 @@ impl SearchEngine {
                 recommend::related_concepts(&index, doc, similar, limit)
             }
         };
-        let mut result = fetch::documents(conn, &index, config, &docs)?;
-        if query.explain == Some(true) {
+        let result = if query.explain {
             let explained = match query.recommender.as_str() {
                 "same-author" => explain::by_same_author(&index, doc, &docs),
                 _ => explain::by_related_concepts(&index, doc, &docs),
             };
-            attach(&mut result, explained);
-        }
+            explained_documents(conn, &index, config, &docs, explained)?
+        } else {
+            fetch::documents(conn, &index, config, &docs)?
+        };
         Ok(Recommendations {
             message: Some(String::new()),
             total: Some(result.len() as i32),
@@ -190,14 +190,21 @@ impl SearchEngine {
     }
 }
 
-/// Puts each explanation on its document (both in ranking order; a document the store no longer holds was left
-/// out of `docs` by the fetch, so they are matched by position only while both lists agree in length).
-fn attach(docs: &mut [Document], explained: Vec<studio_model::Explanation>) {
-    if docs.len() == explained.len() {
-        for (doc, e) in docs.iter_mut().zip(explained) {
-            doc.explanation = Some(e);
-        }
-    }
+/// The documents `docs` (in ranking order) each with its explanation (one per number, in the same order); a
+/// document the store no longer holds is left out with its own.
+fn explained_documents(
+    conn: &Connection,
+    index: &SpaceIndex,
+    config: &Config,
+    docs: &[u32],
+    explained: Vec<studio_model::Explanation>,
+) -> Result<Vec<Document>, crate::error::StoreError> {
+    let found = fetch::each(conn, index, config, docs)?;
+    Ok(found
+        .into_iter()
+        .zip(explained)
+        .filter_map(|(doc, e)| doc.map(|d| Document { explanation: Some(e), ..d }))
+        .collect())
 }
 
 fn find(conn: &Connection, index: &SpaceIndex, uri: &str) -> Result<u32, BackendError> {

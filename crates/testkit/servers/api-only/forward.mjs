@@ -1,6 +1,7 @@
 // Passes an API request to the upstream `studio serve` (method, path, query, Authorization, body) and
 // answers with the upstream's status and body. An upstream error body `{status, error, message}` is
-// rewritten as a Spring application's own error answer (with timestamp and path).
+// rewritten as a Spring application's own error answer (with timestamp and path). The query parameter
+// `explain` (an extension of this project's engine) is not passed on: the production server ignores it.
 
 import { readBody } from '../lib/lifecycle.mjs';
 import { errorBody, sendError, sendJson } from './spring.mjs';
@@ -22,8 +23,9 @@ function springShaped(status, text, pathname) {
 }
 
 export async function forward(req, res, { upstream, pathname, log }) {
-  const { search } = new URL(req.url, 'http://127.0.0.1');
-  const target = `${upstream}${pathname}${search}`;
+  const url = new URL(req.url, 'http://127.0.0.1');
+  if (url.searchParams.has('explain')) url.searchParams.delete('explain');
+  const target = `${upstream}${pathname}${url.search}`;
   const headers = {};
   for (const name of REQUEST_HEADERS) {
     if (req.headers[name] !== undefined) headers[name] = req.headers[name];

@@ -25,6 +25,7 @@ fn what_production_lacks_gets_spring_boot_default_errors() {
     let not_found = [
         http().delete(format!("{url}/api/configurations/1")),
         http().get(format!("{url}/api/searchspaces")),
+        http().get(format!("{url}/api/searchspaces/demo/facethealth")),
         http().get(format!("{url}/api/configurations/visible")),
         http().post(format!("{url}/api/configurations/1/set")),
         http().get(format!("{url}/api/nothing/here")),

@@ -103,6 +103,33 @@ describe('http backend', () => {
     expect(calls[1].url).toBe('/api/configurations/2/getRecommendations?uri=urn%3Ax&recommender=same-author');
   });
 
+  test('explain=true is sent only when explanations are asked for', async () => {
+    sessionStorage.setItem('search-studio.token', 't');
+    const { fn, calls } = fakeFetch([json(200, { result: [] }), json(200, { result: [] }), json(200, { result: [] })]);
+    const b = createHttpBackend({ askToken: async () => null, fetch: fn });
+    await b.similarDocuments(2, { uri: 'urn:a', number: null, similarity: 'text', explain: true });
+    await b.recommendations(2, { uri: 'urn:a', recommender: 'same-author', explain: true });
+    await b.similarDocuments(2, { uri: 'urn:a', number: null, similarity: null, explain: false });
+    expect(calls.map((c) => c.url)).toEqual([
+      '/api/configurations/2/getSimilar?uri=urn%3Aa&similarity=text&explain=true',
+      '/api/configurations/2/getRecommendations?uri=urn%3Aa&recommender=same-author&explain=true',
+      '/api/configurations/2/getSimilar?uri=urn%3Aa',
+    ]);
+  });
+
+  test('facet health is read from its search space’s path; a server without it does not offer it', async () => {
+    sessionStorage.setItem('search-studio.token', 't');
+    const health = { searchSpace: 'a b', documents: 2, fields: [], message: '0 fields' };
+    const spring404 = json(404, { timestamp: 'x', status: 404, error: 'Not Found', path: '/api/searchspaces/x/facethealth' });
+    const { fn, calls } = fakeFetch([json(200, health), spring404]);
+    const b = createHttpBackend({ askToken: async () => null, fetch: fn });
+    expect((await b.facetHealth('a b')).documents).toBe(2);
+    expect(calls[0].url).toBe('/api/searchspaces/a%20b/facethealth');
+    const err = await b.facetHealth('x').catch((e) => e);
+    expect([err.code, err.message]).toEqual(['not_offered', "this server does not offer facet health of a search space's fields"]);
+    expect((await b.offers()).facetHealth).toBe(false);
+  });
+
   test('a not-offered answer of `studio serve --upstream` (501) says so and takes the extension away', async () => {
     sessionStorage.setItem('search-studio.token', 't');
     const { fn } = fakeFetch([

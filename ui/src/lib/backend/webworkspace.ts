@@ -7,7 +7,7 @@ import type { Api, KeptDraft, Prefs, Workspace } from './Backend';
 import { BackendError, isUnreachable } from './Backend';
 import type { HistoryEntry, PublishOutcome } from '../types/sync';
 import { sameSettings, threeWay } from '../editor/conflict';
-import { scenarioProblem, scenariosIn } from '../designer/scenarios';
+import { scenarioProblem, scenariosIn } from './scenarios';
 
 const PREFS_KEY = 'search-studio.prefs';
 const THEMES: readonly string[] = ['light', 'dark', 'system'];

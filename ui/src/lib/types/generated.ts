@@ -240,7 +240,7 @@ export type Explanation = {
  */
 plugin: string, 
 /**
- * At most [`MAX_REASONS`].
+ * At most 10 (`MAX_REASONS`), largest contribution first, ties by value.
  */
 reasons: Array<Reason>, };
 

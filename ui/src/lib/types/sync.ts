@@ -77,13 +77,15 @@ export type Scenario = { name: string,
 /**
  * The query text, as typed.
  */
-query: string, selected: Array<SelectedFacet>, 
-/**
- * The preview width: `desktop`, `tablet` or `phone`.
- */
-width: string, };
+query: string, selected: Array<SelectedFacet>, width: ScenarioWidth, };
 
-export type ScenarioLimits = { scenarios: number, nameChars: number, queryChars: number, selected: number, widths: Array<string>, };
+export type ScenarioWidth = "desktop" | "tablet" | "phone";
+
+export type ScenarioLimits = { scenarios: number, nameChars: number, queryChars: number, selected: number, 
+/**
+ * Every width, for a check of values read from storage.
+ */
+widths: [ScenarioWidth, ScenarioWidth, ScenarioWidth], };
 
 /** What a list of preview scenarios may hold. */
 export const SCENARIO_LIMITS: ScenarioLimits = {"scenarios":50,"nameChars":100,"queryChars":1000,"selected":50,"widths":["desktop","tablet","phone"]};

@@ -2,6 +2,8 @@
 // checks the same in crates/sync (scenarios.rs), with the limits generated from there.
 import { SCENARIO_LIMITS, type Scenario } from '../types/sync';
 
+const isKnownWidth = (w: unknown): boolean => (SCENARIO_LIMITS.widths as readonly unknown[]).includes(w);
+
 /** The first problem of `list`, named as the desktop names it; null when there is none. */
 export function scenarioProblem(list: Scenario[]): string | null {
   const l = SCENARIO_LIMITS;
@@ -13,7 +15,8 @@ export function scenarioProblem(list: Scenario[]): string | null {
     if (list.slice(0, i).some((o) => o.name.trim() === name)) return `two scenarios are named “${name}”`;
     if ([...s.query].length > l.queryChars) return `the query of “${name}” is longer than ${l.queryChars} characters`;
     if (s.selected.length > l.selected) return `“${name}” selects more than ${l.selected} facet values`;
-    if (!l.widths.includes(s.width)) return `“${name}” has the width “${s.width}”; it must be one of ${l.widths.join(', ')}`;
+    // The type says so already; a caller outside TypeScript's reach may still send another.
+    if (!isKnownWidth(s.width)) return `“${name}” has the width “${s.width}”; it must be one of ${l.widths.join(', ')}`;
   }
   return null;
 }
@@ -23,6 +26,6 @@ export function scenariosIn(value: unknown): Scenario[] {
   if (!Array.isArray(value)) return [];
   return value.filter(
     (s): s is Scenario =>
-      !!s && typeof s === 'object' && typeof s.name === 'string' && typeof s.query === 'string' && Array.isArray(s.selected) && typeof s.width === 'string',
+      !!s && typeof s === 'object' && typeof s.name === 'string' && typeof s.query === 'string' && Array.isArray(s.selected) && isKnownWidth(s.width),
   );
 }
