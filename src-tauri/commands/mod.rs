@@ -6,6 +6,7 @@
 pub mod configurations;
 pub mod connections;
 pub mod copy;
+pub mod diagnostics;
 pub mod drafts;
 pub mod files;
 pub mod links;

@@ -39,6 +39,24 @@ pub enum BenchError {
     /// The chart could not be drawn.
     #[error("cannot draw the chart: {0}")]
     Chart(#[from] plotters::drawing::DrawingAreaErrorKind<std::io::Error>),
+    /// `--desktop` without a DISPLAY needs Xvfb, which could not be run.
+    #[error("no DISPLAY is set and Xvfb cannot be run (install the xvfb package): {0}")]
+    NoXvfb(std::io::Error),
+    /// Xvfb ran but named no display.
+    #[error("Xvfb did not start (it named no display)")]
+    XvfbFailed,
+    /// The desktop app's binary could not be run.
+    #[error("cannot start the desktop app {}: {source}", app.display())]
+    AppStart { app: PathBuf, source: std::io::Error },
+    /// The desktop app ended before its preview showed results.
+    #[error("the desktop app {} ended ({status}) before showing results; its log ends with:\n{log}", app.display())]
+    AppEnded { app: PathBuf, status: std::process::ExitStatus, log: String },
+    /// The desktop app showed no results in time (or is a build that does not mark them).
+    #[error("the desktop app {} showed no results within {seconds} s (a build older than the first-results mark never says); its log ends with:\n{log}", app.display())]
+    NoResults { app: PathBuf, seconds: u64, log: String },
+    /// A process's memory summary has no `Pss:` line.
+    #[error("{} has no Pss: line", .0.display())]
+    NoPss(PathBuf),
 }
 
 impl BenchError {

@@ -2,6 +2,8 @@
 //! SQLite approach on the same seeded corpus and query mix — and the SVG charts of latency against corpus
 //! size. `studio bench` runs this program when it is installed next to it.
 
+mod desktop;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -15,6 +17,9 @@ use studio_bench::{BenchError, BenchOptions, BenchReport, Comparator};
 /// figures (--json: one JSON object per size, the last line being the last size). --save appends each
 /// report to a JSON Lines file; --chart draws FILE.svg (wall clock) and FILE-cpu.svg (CPU time) from
 /// this run's reports and those read with --from.
+///
+/// --desktop APP measures the desktop app as a whole instead (docs/performance.md, The desktop app as a
+/// whole): time to the first results shown and the idle memory of its process tree, over --launches launches.
 #[derive(Debug, Parser)]
 #[command(name = "studio-bench", verbatim_doc_comment)]
 struct Args {
@@ -45,6 +50,12 @@ struct Args {
     /// Draw the charts to this file and its -cpu.svg sibling
     #[arg(long, value_name = "FILE.svg")]
     chart: Option<PathBuf>,
+    /// Measure the desktop app binary APP (a release build) instead of the engines
+    #[arg(long, value_name = "APP")]
+    desktop: Option<PathBuf>,
+    /// With --desktop: launch pairs (first launch on a fresh data directory, then everyday launch) [default: 5]
+    #[arg(long, value_name = "N", requires = "desktop")]
+    launches: Option<usize>,
 }
 
 /// A document count, with `_` allowed between digits (`100_000`).
@@ -98,7 +109,25 @@ fn draw(path: &Path, reports: &mut [BenchReport]) -> Result<(), BenchError> {
     Ok(())
 }
 
+/// --desktop: the desktop app's figures, as a table or (--json) one JSON object.
+fn run_desktop(app: &Path, args: &Args) -> Result<(), BenchError> {
+    let mut options = desktop::DesktopOptions::new(app.to_owned());
+    if let Some(launches) = args.launches {
+        options.launches = launches.max(1);
+    }
+    let report = desktop::run(&options)?;
+    if args.json {
+        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+    } else {
+        print!("{report}");
+    }
+    Ok(())
+}
+
 fn run(mut args: Args) -> Result<(), BenchError> {
+    if let Some(app) = &args.desktop {
+        return run_desktop(app, &args);
+    }
     if args.docs.is_empty() && args.from.is_empty() {
         args.docs.push(100_000);
     }

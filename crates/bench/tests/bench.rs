@@ -107,3 +107,23 @@ fn the_synthetic_corpus_has_the_shape_of_annotated_content() {
     let (first, hundredth) = (count(&corpus.words[0]), count(&corpus.words[99]).max(1));
     assert!((50..200).contains(&(first / hundredth)), "{first} against {hundredth}");
 }
+
+/// The memory reading of `studio-bench --desktop` (a module of the program, so included by its path), run on
+/// this test's own process tree.
+#[path = "../src/desktop/memory.rs"]
+mod desktop_memory;
+
+#[test]
+fn the_memory_of_a_process_tree_counts_the_process_and_its_children() {
+    let mut child = std::process::Command::new("sleep").arg("30").spawn().unwrap();
+    let me = std::process::id();
+    let tree = desktop_memory::tree_memory(me);
+    let _ = child.kill();
+    let _ = child.wait();
+    let tree = tree.unwrap();
+    assert_eq!(tree[0].pid, me, "the process itself comes first");
+    let sleeper = tree.iter().find(|p| p.pid == child.id()).expect("its child is part of the tree");
+    assert_eq!(sleeper.name, "sleep");
+    assert!(sleeper.pss_kb > 0 && tree[0].pss_kb > sleeper.pss_kb, "{tree:?}");
+    assert!(desktop_memory::tree_memory(u32::MAX).is_err(), "no such process");
+}

@@ -9,6 +9,7 @@ mod backend;
 mod config;
 mod document;
 mod error;
+pub mod marks;
 mod merge;
 mod offers;
 mod rules;
