@@ -2,7 +2,7 @@
 //! document its search returns, paged through the search operation, go into the local store under the
 //! configuration's search space; the concept hierarchy is read from the search answer's facets.
 //!
-//! After every page the next offset is bookmarked in the store, so a cancelled or broken pull resumes
+//! After every write the next offset is bookmarked in the store, so a cancelled or broken pull resumes
 //! where it stopped. Re-importing a document id replaces it, so a page fetched twice does no harm.
 
 use std::io::Cursor;
@@ -12,7 +12,10 @@ use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 use serde_json::{json, Value};
 use studio_local::{import_concepts, import_documents, LocalBackend, Store};
-use studio_model::{Backend, Caller, Configuration, Document, Refiner, SearchRequest, ALL_CONCEPTS_FIELD};
+use studio_model::{
+    Backend, Caller, Configuration, Document, Refiner, SearchRequest, SearchResponse, ALL_CONCEPTS_FIELD,
+};
+use tokio::sync::mpsc;
 
 use crate::drafts::now;
 use crate::error::SyncError;
@@ -72,13 +75,13 @@ fn save_bookmark(store: &Store, source: &str, remote_id: i32, at: &Position) -> 
     Ok(())
 }
 
-/// The search body of one page: the stored settings with a large page and every facet at full depth, so
-/// that the first answer carries the whole concept hierarchy.
-fn page_request(config: &Configuration, start: i64) -> SearchRequest {
-    let facets: Vec<Value> = config
-        .config
-        .filter
-        .facets_to_show
+/// The search body of one page: the stored settings with a large page. The first page of a run asks for
+/// every facet at full depth, so that its answer carries the whole concept hierarchy; the others ask for
+/// no facet at all, since counting every facet value over the whole search space is most of a server's
+/// work for a page and the pull reads the facets of one answer only.
+fn page_request(config: &Configuration, start: i64, with_facets: bool) -> SearchRequest {
+    let shown = if with_facets { config.config.filter.facets_to_show.as_slice() } else { &[] };
+    let facets: Vec<Value> = shown
         .iter()
         .filter_map(|f| serde_json::to_value(f).ok())
         .map(|mut f| {
@@ -149,9 +152,19 @@ async fn local_copy(
     created.config.id.ok_or_else(|| SyncError::Task("the local store created a configuration without an id".into()))
 }
 
+/// Most pages written in one transaction (the local import's own batch is 5,000 documents). While the store
+/// writes one batch the next pages are fetched; the writer then takes every page that arrived meanwhile,
+/// so a slow store gets larger batches and fewer commits, and a slow network single pages.
+const MAX_PAGES_PER_WRITE: usize = 50;
+/// Pages fetched ahead of the writer at most.
+const PAGES_AHEAD: usize = MAX_PAGES_PER_WRITE;
+
 /// Pulls configuration `remote_id` of `remote` (whose key is `source`, its base URL) and its documents into
-/// `local`. `progress` gets (documents fetched, remote total) after each page; `cancel` stops between pages
-/// with [`SyncError::Cancelled`], and the next call resumes from the bookmark.
+/// `local`. `progress` gets (documents fetched, remote total) after each page is stored; `cancel` stops
+/// between writes with [`SyncError::Cancelled`], and the next call resumes from the bookmark.
+///
+/// Pages are fetched while earlier ones are written, and the pages that arrived during a write are written
+/// together in one transaction, whose end is bookmarked: a broken pull resumes after the last write.
 pub async fn pull(
     local: &LocalBackend,
     remote: &dyn Backend,
@@ -166,41 +179,112 @@ pub async fn pull(
     let space = config.config.search_space.clone();
     let mark = bookmark(&store, source, remote_id)?;
     let resuming = mark.as_ref().filter(|m| !m.finished);
-    let (local_id, mut next) = match resuming {
+    let (local_id, next) = match resuming {
         Some(Bookmark { local_id: Some(id), next_start, .. }) => (*id, *next_start),
         _ => (local_copy(local, caller, &config, mark.and_then(|m| m.local_id)).await?, 0),
     };
     let resumed_from = next as u64;
-    loop {
+    let mut at = Position { local_id, space: &space, next, total: 0, finished: false };
+    let run = PullRun { store: &store, remote, source, remote_id, config: &config };
+    let (pages, queue) = mpsc::channel(PAGES_AHEAD);
+    let (fetched, stored) =
+        tokio::join!(run.fetch(next, pages, cancel), run.store_pages(queue, &mut at, progress, cancel));
+    stored?;
+    fetched?;
+    Ok(PullReport {
+        local_id,
+        search_space: space.clone(),
+        documents: at.next as u64,
+        total: at.total as u64,
+        resumed_from,
+    })
+}
+
+/// What one pull reads from and writes to.
+struct PullRun<'a> {
+    store: &'a Store,
+    remote: &'a dyn Backend,
+    source: &'a str,
+    remote_id: i32,
+    config: &'a Configuration,
+}
+
+impl PullRun<'_> {
+    /// Fetches the pages from `start` on into `pages` until the last one, a cancel, or the writer stopping.
+    async fn fetch(
+        &self,
+        mut start: i64,
+        pages: mpsc::Sender<SearchResponse>,
+        cancel: &AtomicBool,
+    ) -> Result<(), SyncError> {
+        let mut with_facets = true;
+        while !cancel.load(Ordering::Relaxed) {
+            let page = self.remote.search(self.remote_id, page_request(self.config, start, with_facets)).await?;
+            with_facets = false;
+            start += page.result.len() as i64;
+            let last = page.result.is_empty() || start >= page.total;
+            if pages.send(page).await.is_err() || last {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the pages of `queue` (the first one's concepts too), as many as have arrived in one
+    /// transaction, bookmarking after each write; `at` follows what is stored.
+    async fn store_pages(
+        &self,
+        mut queue: mpsc::Receiver<SearchResponse>,
+        at: &mut Position<'_>,
+        progress: &mut dyn FnMut(u64, u64),
+        cancel: &AtomicBool,
+    ) -> Result<(), SyncError> {
+        let mut first = true;
+        while let Some(page) = queue.recv().await {
+            let mut batch = vec![page];
+            while batch.len() < MAX_PAGES_PER_WRITE {
+                match queue.try_recv() {
+                    Ok(page) => batch.push(page),
+                    Err(_) => break,
+                }
+            }
+            if std::mem::take(&mut first) {
+                let concepts = batch.first().map(|p| concept_lines(&p.facets)).unwrap_or_default();
+                if !concepts.is_empty() {
+                    let s = self.store.clone();
+                    blocking(move || import_concepts(&s, Cursor::new(concepts), &mut |_| {})).await?;
+                }
+            }
+            let mut lines = Vec::new();
+            for page in &batch {
+                lines.extend(document_lines(&page.result)?);
+            }
+            if !lines.is_empty() {
+                let (s, space) = (self.store.clone(), at.space.to_owned());
+                blocking(move || import_documents(&s, &space, Cursor::new(lines), &mut |_| {})).await?;
+            }
+            for page in &batch {
+                at.total = page.total.max(0);
+                at.next += page.result.len() as i64;
+                at.finished = page.result.is_empty() || at.next >= at.total;
+            }
+            save_bookmark(self.store, self.source, self.remote_id, at)?;
+            let mut shown = at.next - batch.iter().map(|p| p.result.len() as i64).sum::<i64>();
+            for page in &batch {
+                shown += page.result.len() as i64;
+                progress(shown as u64, at.total as u64);
+            }
+            if at.finished {
+                return Ok(());
+            }
+            if cancel.load(Ordering::Relaxed) {
+                return Err(SyncError::Cancelled);
+            }
+        }
+        // The fetcher stopped before the last page: cancelled, or failed (its error is returned beside this).
         if cancel.load(Ordering::Relaxed) {
             return Err(SyncError::Cancelled);
         }
-        let page = remote.search(remote_id, page_request(&config, next)).await?;
-        let total = page.total.max(0);
-        if next == resumed_from as i64 {
-            let concepts = concept_lines(&page.facets);
-            if !concepts.is_empty() {
-                let s = store.clone();
-                blocking(move || import_concepts(&s, Cursor::new(concepts), &mut |_| {})).await?;
-            }
-        }
-        if !page.result.is_empty() {
-            let lines = document_lines(&page.result)?;
-            let (s, sp) = (store.clone(), space.clone());
-            blocking(move || import_documents(&s, &sp, Cursor::new(lines), &mut |_| {})).await?;
-            next += page.result.len() as i64;
-        }
-        let finished = page.result.is_empty() || next >= total;
-        save_bookmark(&store, source, remote_id, &Position { local_id, space: &space, next, total, finished })?;
-        progress(next as u64, total as u64);
-        if finished {
-            return Ok(PullReport {
-                local_id,
-                search_space: space,
-                documents: next as u64,
-                total: total as u64,
-                resumed_from,
-            });
-        }
+        Ok(())
     }
 }
