@@ -30,6 +30,18 @@ pub enum BenchError {
     /// A compared engine's answer differs from ours, so its timings would not be comparable.
     #[error("{engine} disagrees on {kind} query {index} ({query}): {difference}")]
     Disagrees { engine: String, kind: &'static str, index: usize, query: String, difference: String },
+    /// Taking the search space offline through the server failed.
+    #[error("the pull failed: {0}")]
+    Pull(#[from] studio_sync::SyncError),
+    /// The client of the served store could not be set up.
+    #[error("the pull's client: {0}")]
+    Client(#[from] studio_remote::RemoteError),
+    /// The pulled copy differs from the served store, so its timing would mean nothing.
+    #[error("the pulled copy differs from the served store: {0}")]
+    PullDiffers(String),
+    /// The runtime or the loopback listener of the served store could not be started.
+    #[error("cannot {what}: {source}")]
+    Serve { what: &'static str, source: std::io::Error },
     /// A file or directory of the run could not be read, written or removed.
     #[error("cannot {what} {}: {source}", path.display())]
     File { what: &'static str, path: PathBuf, source: std::io::Error },

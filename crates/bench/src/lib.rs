@@ -13,6 +13,7 @@ pub mod compare;
 pub mod corpus;
 pub mod error;
 pub mod naive;
+pub mod pull;
 pub mod report;
 pub mod saves;
 pub mod tantivy_engine;
@@ -47,12 +48,14 @@ pub struct BenchOptions {
     pub runs: usize,
     /// Also run the naive SQLite approach.
     pub naive: bool,
+    /// Also serve the store over HTTP and time `studio pull` of it into a fresh store.
+    pub pull: bool,
 }
 
 impl BenchOptions {
-    /// The default run for `docs` documents: 100 queries of each kind, naive comparison included.
+    /// The default run for `docs` documents: 100 queries of each kind, naive comparison and pull included.
     pub fn new(docs: usize) -> Self {
-        BenchOptions { docs, seed: 8, runs: 100, naive: true }
+        BenchOptions { docs, seed: 8, runs: 100, naive: true, pull: true }
     }
 }
 
@@ -183,6 +186,18 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
         kinds,
         ..Default::default()
     };
+    if options.pull {
+        // A facet-only query's literal selections (author, genre, ...). Words are left out because the API's
+        // result documents carry no body text, so the copy's full-text index holds titles and descriptions
+        // only; concept selections because a pull copies only the concepts the first answer's facets show
+        // (at most 1000 per level), so the copy of a larger hierarchy can miss ancestors.
+        let mut check = workload.facet_only.first().map(Query::request).unwrap_or_default();
+        check.input = None;
+        check.selected_facets.retain(|f| f.value.is_none());
+        let pulled = pull::pull(&store, docs, &dir.join("pulled"), &check)?;
+        report.pull_docs_per_s = Some(pulled.docs_per_s);
+        report.pull_vs_import = Some(pulled.docs_per_s / report.import_docs_per_s.max(1e-9));
+    }
     let answers = (answers.0.as_slice(), answers.1.as_slice());
     if options.naive {
         let mut naive = naive::NaiveSqlite::new(store.clone());

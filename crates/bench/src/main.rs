@@ -41,6 +41,9 @@ struct Args {
     /// Leave out tantivy
     #[arg(long)]
     no_tantivy: bool,
+    /// Leave out the pull (serving the store over HTTP and taking it offline with `studio pull`)
+    #[arg(long)]
+    no_pull: bool,
     /// Append each report to this JSON Lines file
     #[arg(long, value_name = "FILE.jsonl")]
     save: Option<PathBuf>,
@@ -74,6 +77,7 @@ fn run_one(args: &Args, docs: usize) -> Result<BenchReport, BenchError> {
     }
     let mut options = BenchOptions::new(docs);
     options.naive = !args.no_naive;
+    options.pull = !args.no_pull;
     if let Some(runs) = args.runs {
         options.runs = runs.max(1);
     }

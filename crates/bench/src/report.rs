@@ -38,6 +38,13 @@ pub struct BenchReport {
     /// Our import rate ÷ tantivy's index build rate over the same corpus in the same run.
     #[serde(default)]
     pub import_vs_tantivy: Option<f64>,
+    /// Documents per second of `studio pull` copying the search space from the served store (real server
+    /// on loopback, real client) into a fresh store; none when the run left the pull out.
+    #[serde(default)]
+    pub pull_docs_per_s: Option<f64>,
+    /// The pull rate ÷ our local import rate (`import_docs_per_s`) of the same run.
+    #[serde(default)]
+    pub pull_vs_import: Option<f64>,
     /// Seconds from opening the existing store to the first answered search (see `open_ready_method`).
     pub open_ready_s: f64,
     /// Peak resident memory (VmHWM) of the process after our engine's part of the run.
@@ -92,6 +99,9 @@ impl fmt::Display for BenchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "documents     {}", self.docs)?;
         writeln!(f, "import        {:.2} s ({:.0} documents/s)", self.import_seconds, self.import_docs_per_s)?;
+        if let (Some(rate), Some(ratio)) = (self.pull_docs_per_s, self.pull_vs_import) {
+            writeln!(f, "pull          {rate:.0} documents/s over HTTP ({ratio:.2} of the import rate)")?;
+        }
         writeln!(f, "index build   {:.1} ms", self.index_build_ms)?;
         writeln!(f, "open + ready  {:.3} s ({})", self.open_ready_s, self.open_ready_method)?;
         writeln!(f, "peak RSS      {:.0} MB", self.rss_mb)?;

@@ -32,6 +32,9 @@ fn a_run_reports_the_headline_keys_after_the_three_engines_agree() {
     assert!((ratio - report.import_docs_per_s / tantivy_rate).abs() < 1e-9, "a ratio of rates: {ratio}");
     assert_eq!(report.search_no_selection_p95_ms, report.kinds[5].p95_ms);
     assert_eq!(report.text_similar_p95_ms, report.kinds[3].p95_ms);
+    let pull_rate = report.pull_docs_per_s.unwrap();
+    let ratio = report.pull_vs_import.unwrap();
+    assert!((ratio - pull_rate / report.import_docs_per_s).abs() < 1e-9, "a ratio of rates: {ratio}");
     let json = serde_json::to_value(&report).unwrap();
     for key in [
         "docs",
@@ -52,12 +55,17 @@ fn a_run_reports_the_headline_keys_after_the_three_engines_agree() {
         "search_no_selection_p95_ms",
         "text_similar_p95_ms",
         "import_vs_tantivy",
+        "pull_docs_per_s",
+        "pull_vs_import",
     ] {
         assert!(json.get(key).is_some(), "{key} missing from {json}");
     }
     let text = report.to_string();
     assert!(
-        text.contains("documents/s") && text.contains("naive: search") && text.contains("tantivy: build"),
+        text.contains("documents/s")
+            && text.contains("pull ")
+            && text.contains("naive: search")
+            && text.contains("tantivy: build"),
         "{text}"
     );
 
@@ -78,8 +86,10 @@ fn the_naive_engine_alone_without_tantivy() {
     let dir = tempfile::tempdir().unwrap();
     let mut options = BenchOptions::new(200);
     options.runs = 6;
+    options.pull = false;
     let report = run(dir.path(), &options, &mut []).unwrap();
     assert_eq!(report.docs, 200);
+    assert!(report.pull_docs_per_s.is_none() && report.pull_vs_import.is_none(), "the pull left out");
     assert_eq!(report.engines.len(), 1);
     assert!(report.naive_search_p50_ms.is_some() && report.search_vs_tantivy.is_none());
     let svg = chart::svg(&[report], Metric::Wall).unwrap();
