@@ -17,6 +17,14 @@ use crate::error::StoreError;
 const TEXT_TERMS: usize = 12;
 /// Distinct terms of the source document whose document frequency is looked up.
 const TERMS_CONSIDERED: usize = 64;
+/// Whether the `text` plugin may use a term found in `df` of the store's `total` documents: one only the
+/// source has finds nothing; one in more than a quarter of them says little about any one document; and
+/// past 1,000 documents one in more than a twentieth: each of a term's documents is scored, so a word in a
+/// tenth of 1M documents costs tens of milliseconds and ranks little better. docs/api.md (getSimilar).
+fn usable_term(df: i64, total: f64) -> bool {
+    let df = df as f64;
+    df >= 2.0 && df <= total / 4.0 && (df <= 1000.0 || df <= total / 20.0)
+}
 const STOPWORDS: &[&str] = &[
     "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was", "one", "our", "out",
     "has", "his", "how", "its", "may", "new", "now", "who", "did", "get", "him", "let", "say", "she", "too", "use",
@@ -141,9 +149,7 @@ pub(crate) fn distinctive_terms(
     let mut weighted: Vec<(f64, String)> = Vec::new();
     for (term, count) in terms {
         let df = document_frequency(&mut stmt, index, &term)?;
-        // A term only this document has finds nothing; one in more than a quarter of all documents
-        // says little about this one and makes the query slow.
-        if df >= 2 && (df as f64) <= total / 4.0 {
+        if usable_term(df, total) {
             weighted.push((count as f64 * (total / df as f64).ln(), term));
         }
     }
@@ -168,4 +174,20 @@ pub(crate) fn by_text(conn: &Connection, index: &SpaceIndex, doc: u32, limit: us
     ranked.retain(|&(d, _)| d != doc);
     ranked.sort_unstable_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
     Ok(ranked.into_iter().take(limit).map(|(d, _)| d).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::usable_term;
+
+    /// Terms of two documents up to a quarter of the store are used, and past 1,000 documents only up to a
+    /// twentieth of it.
+    #[test]
+    fn common_terms_are_left_out_of_the_text_query() {
+        assert!(!usable_term(1, 100.0), "a term only the source has");
+        assert!(usable_term(2, 100.0));
+        assert!(usable_term(25, 100.0) && !usable_term(26, 100.0), "a quarter of a small store");
+        assert!(usable_term(1_000, 10_000.0) && !usable_term(1_001, 10_000.0), "past 1,000 documents");
+        assert!(usable_term(50_000, 1_000_000.0) && !usable_term(50_001, 1_000_000.0), "a twentieth of 1M");
+    }
 }

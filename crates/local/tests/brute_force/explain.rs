@@ -125,7 +125,8 @@ fn with_rare_words(c: &mut Corpus, rng: &mut Rng) {
 
 /// The `text` plugin's words of `source` with their weights, best first: its words of three letters or more
 /// (the corpus has no stopword) by count times ln(documents / documents with the word), among words that at
-/// least two but at most a quarter of the store's documents have; the 12 best.
+/// least two but at most a quarter of the store's documents have (and, past 1,000 documents, at most a
+/// twentieth); the 12 best.
 fn distinctive(c: &Corpus, source: usize) -> Vec<(f64, String)> {
     let d = &c.docs[source];
     let mut tf: BTreeMap<String, u32> = BTreeMap::new();
@@ -139,7 +140,8 @@ fn distinctive(c: &Corpus, source: usize) -> Vec<(f64, String)> {
         .into_iter()
         .filter_map(|(term, count)| {
             let df = c.docs.iter().filter(|other| words(other).contains(&term)).count() as f64;
-            (df >= 2.0 && df <= total / 4.0).then(|| (f64::from(count) * (total / df).ln(), term))
+            (df >= 2.0 && df <= total / 4.0 && (df <= 1000.0 || df <= total / 20.0))
+                .then(|| (f64::from(count) * (total / df).ln(), term))
         })
         .collect();
     weighted.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
