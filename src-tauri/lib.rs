@@ -12,7 +12,6 @@ mod prefs;
 pub mod secrets;
 mod state;
 pub mod store;
-mod webview;
 mod work;
 
 use std::path::PathBuf;
@@ -154,7 +153,6 @@ fn setup<R: Runtime>(app: &mut App<R>) -> Result<(), Box<dyn std::error::Error>>
         builder = builder.inner_size(g.width.max(900.0), g.height.max(600.0)).position(g.x, g.y);
     }
     let window = builder.build()?;
-    webview::tune(&window);
     end_on_signals(app.handle().clone());
     let handle = window.clone();
     window.on_window_event(move |event| {
