@@ -24,7 +24,7 @@ async function openDetail(details: DetailSetting[], documentDetails: JsonValue[]
   backend.docs[0].documentDetails = documentDetails;
   const config: Config = { ...template().config, title: 'News', searchSpace: 'demo' };
   config.details.detailsToShow = details;
-  render(SearchApp, { props: { backend, configId: 1, config, fields, debounceMs: 0 } });
+  render(SearchApp, { props: { backend, configId: 1, config, fields } });
   const first = await screen.findByRole('button', { name: 'Document 0' });
   await fireEvent.click(first);
   const view = await screen.findByTestId('detail-view');

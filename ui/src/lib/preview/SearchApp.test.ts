@@ -1,5 +1,6 @@
 // Each setting of the configuration changes what the preview renders.
 import { describe, expect, test } from 'vitest';
+import { tick } from 'svelte';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import SearchApp from './SearchApp.svelte';
 import { FakeBackend, template } from '../../test/fakeBackend';
@@ -23,7 +24,7 @@ function config(change: (c: Config) => void = () => {}): Config {
 }
 
 async function show(change: (c: Config) => void = () => {}, backend = new FakeBackend([{ title: 'News', searchSpace: 'demo' }])) {
-  const view = render(SearchApp, { props: { backend, configId: 1, config: config(change), fields, debounceMs: 0 } });
+  const view = render(SearchApp, { props: { backend, configId: 1, config: config(change), fields } });
   await waitFor(() => expect(backend.calls.some((c) => c.op === 'search')).toBe(true));
   await waitFor(() => expect(view.container.querySelector('.sa-status, .sa-note')).not.toBeNull());
   await waitFor(() => expect(screen.queryByText('Searching…')).toBeNull());
@@ -226,6 +227,30 @@ describe('preview renders the configuration', () => {
     await fireEvent.submit(box.closest('form')!);
     await waitFor(() => expect(screen.getByTestId('result-count').textContent).toBe('1 result'));
     expect(lastSearch(backend).input).toBe('Document 11');
+  });
+
+  test('a settings edit that changes the answer searches at once, asking only new results for similar documents; a colour change does not search', async () => {
+    const base = config((c) => Object.assign(c.result, { showSimilarDocuments: true, itemsPerPage: 3 }));
+    const edited = (change: (c: Config) => void) => {
+      const c = structuredClone(base);
+      change(c);
+      return c;
+    };
+    const view = await show((c) => Object.assign(c, structuredClone(base)));
+    const searches = () => view.backend.calls.filter((c) => c.op === 'search').length;
+    const before = searches();
+    await view.rerender({ config: edited((c) => (c.layout.navbar.backgroundColor = '#010203')) });
+    await tick();
+    expect(searches()).toBe(before);
+    await view.rerender({ config: edited((c) => (c.result.itemsPerPage = 4)) });
+    await tick();
+    expect(searches()).toBe(before + 1);
+    expect(lastSearch(view.backend).config.result.itemsPerPage).toBe(4);
+    await waitFor(() => expect(results()).toHaveLength(4));
+    // The documents that stay are not asked for their similar documents again: only the new fourth one is.
+    const similar = view.backend.calls.filter((c) => c.op === 'similar').map((c) => (c.arg as any).uri);
+    expect(similar).toHaveLength(new Set(similar).size);
+    expect(similar).toHaveLength(4);
   });
 });
 

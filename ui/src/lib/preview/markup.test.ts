@@ -52,7 +52,7 @@ function expectInert(root: ParentNode) {
 }
 
 async function show(config: Config, backend: FakeBackend) {
-  const view = render(SearchApp, { props: { backend, configId: 1, config, fields, debounceMs: 0 } });
+  const view = render(SearchApp, { props: { backend, configId: 1, config, fields } });
   await waitFor(() => expect(screen.queryAllByTestId('result').length).toBeGreaterThan(0));
   return view;
 }
