@@ -38,6 +38,14 @@ pub(crate) fn shown_values(field: &FieldIndex, setting: &FacetSetting, selected:
 /// With `only`, values outside it may be left at 0 when that saves work.
 pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap, only: Option<&[u32]>) -> Vec<u64> {
     let mut counts = vec![0u64; field.values.len()];
+    if is_whole_space(field, scope) {
+        // Every document counts (the preview as opened: no text, no selection): a value's count is the size of
+        // its documents' bitmap, which holds its descendants' documents too.
+        for (count, value) in counts.iter_mut().zip(&field.values) {
+            *count = value.docs.len();
+        }
+        return counts;
+    }
     let wanted = only.map_or(field.values.len(), <[u32]>::len);
     if walk_is_cheaper(field, scope, wanted) {
         if field.flat {
@@ -73,6 +81,12 @@ pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap, only: Opti
     counts
 }
 
+/// Whether `scope` holds every document of the search space (scopes only ever hold its dense numbers).
+fn is_whole_space(field: &FieldIndex, scope: &RoaringBitmap) -> bool {
+    let documents = field.documents();
+    documents > 0 && scope.len() == documents
+}
+
 /// Whether walking the documents of `scope` costs no more than intersecting it with `wanted` values' bitmaps
 /// (an empty scope is walked: nothing to do).
 fn walk_is_cheaper(field: &FieldIndex, scope: &RoaringBitmap, wanted: usize) -> bool {
@@ -106,6 +120,9 @@ impl CountJob<'_> {
     }
 
     fn cost(&self) -> f64 {
+        if is_whole_space(self.field, &self.scope) {
+            return self.field.values.len() as f64;
+        }
         let (walk, intersect) =
             costs(self.field, &self.scope, self.only.as_ref().map_or(self.field.values.len(), Vec::len));
         walk.min(intersect)
@@ -309,5 +326,30 @@ mod tests {
         tree_counts[0] = u64::from(n / 2);
         assert_eq!(shared[1], tree_counts);
         assert_eq!(&shared[2][1..3], &expected(3_000, &mut (0..n / 3))[1..3]);
+    }
+
+    /// Over every document of the space, the counts (read off the values' bitmaps) are those of walking them.
+    #[test]
+    fn counts_over_the_whole_space_are_the_walked_counts() {
+        let n = 5_000;
+        for field in [field(n, 7, false), field(n, 5, true)] {
+            let all: RoaringBitmap = (0..n).collect();
+            let counts = count_values(&field, &all, None);
+            let mut walked = vec![0u64; field.values.len()];
+            for d in 0..n {
+                for &v in field.direct_values(d) {
+                    for &w in field.closure(v) {
+                        walked[w as usize] += 1;
+                    }
+                }
+            }
+            assert_eq!(counts, walked);
+            assert_eq!(counts.iter().max(), Some(&u64::from(if field.flat { n.div_ceil(7) } else { n })));
+            // One document fewer is not the whole space: counted by walking or intersecting, still right.
+            let most: RoaringBitmap = (1..n).collect();
+            // Document 0 has value 0 (in the tree, value 0 is above every document's value).
+            walked[0] -= 1;
+            assert_eq!(count_values(&field, &most, None), walked);
+        }
     }
 }

@@ -101,6 +101,11 @@ impl FieldIndex {
         FieldIndex { id, values, by_key, offsets, direct, values_per_doc, closure_offsets, closure, flat }
     }
 
+    /// The documents of the search space (every one has an entry here, with or without values).
+    pub(crate) fn documents(&self) -> u64 {
+        self.offsets.len().saturating_sub(1) as u64
+    }
+
     /// A value and every value above it.
     pub(crate) fn closure(&self, value: u32) -> &[u32] {
         let v = value as usize;
