@@ -66,6 +66,21 @@ pub enum BenchError {
     /// The desktop app showed no results in time (or is a build that does not mark them).
     #[error("the desktop app {} showed no results within {seconds} s (a build older than the first-results mark never says); its log ends with:\n{log}", app.display())]
     NoResults { app: PathBuf, seconds: u64, log: String },
+    /// `--preview` needs the built web UI.
+    #[error("the web UI is not built in {}/dist (run: bash scripts/test-ui.sh build)", .0.display())]
+    NoUi(PathBuf),
+    /// `--preview` was given a store without the benchmark's documents.
+    #[error("{} holds no documents of the benchmark's search space (keep a run's store with --dir)", .0.display())]
+    NoBenchSpace(PathBuf),
+    /// `--preview` drives the web UI with Node.js, which could not be run.
+    #[error("cannot run node (install Node.js, then: bash scripts/test-ui.sh build): {0}")]
+    NoNode(std::io::Error),
+    /// The script driving the web UI failed.
+    #[error("timing the preview's edits failed ({status}; its errors are above); its output ends with:\n{log}")]
+    PreviewFailed { status: std::process::ExitStatus, log: String },
+    /// The script driving the web UI printed no figures.
+    #[error("timing the preview's edits printed no figures: {0}")]
+    PreviewOutput(String),
     /// A process's memory summary has no `Pss:` line.
     #[error("{} has no Pss: line", .0.display())]
     NoPss(PathBuf),

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use studio_bench::chart::{self, Metric};
+use studio_bench::preview;
 use studio_bench::tantivy_engine::TantivyEngine;
 use studio_bench::{BenchError, BenchOptions, BenchReport, Comparator};
 
@@ -20,6 +21,9 @@ use studio_bench::{BenchError, BenchOptions, BenchReport, Comparator};
 ///
 /// --desktop APP measures the desktop app as a whole instead (docs/performance.md, The desktop app as a
 /// whole): time to the first results shown and the idle memory of its process tree, over --launches launches.
+///
+/// --preview DIR times settings edits in the web UI's preview (headless Chromium) over a store kept with --dir
+/// (docs/performance.md, The preview's answer to an edit).
 #[derive(Debug, Parser)]
 #[command(name = "studio-bench", verbatim_doc_comment)]
 struct Args {
@@ -59,6 +63,13 @@ struct Args {
     /// With --desktop: launch pairs (first launch on a fresh data directory, then everyday launch) [default: 5]
     #[arg(long, value_name = "N", requires = "desktop")]
     launches: Option<usize>,
+    /// Time settings edits in the web UI's preview over the benchmark store in DIR (kept with --dir, e.g.
+    /// DIR/docs-1000000) instead of the engines
+    #[arg(long, value_name = "DIR", conflicts_with = "desktop")]
+    preview: Option<PathBuf>,
+    /// With --preview: timed edits in each state of the preview [default: 40]
+    #[arg(long, value_name = "N", requires = "preview")]
+    edits: Option<usize>,
 }
 
 /// A document count, with `_` allowed between digits (`100_000`).
@@ -128,9 +139,26 @@ fn run_desktop(app: &Path, args: &Args) -> Result<(), BenchError> {
     Ok(())
 }
 
+/// --preview: the preview's figures, as a table or (--json) one JSON object.
+fn run_preview(dir: &Path, args: &Args) -> Result<(), BenchError> {
+    // The web UI of this checkout: ui/ beside crates/.
+    let ui = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("..").join("ui");
+    let options = preview::PreviewOptions { ui, edits: args.edits.unwrap_or(40).max(1) };
+    let report = preview::run(dir, &options)?;
+    if args.json {
+        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+    } else {
+        print!("{report}");
+    }
+    Ok(())
+}
+
 fn run(mut args: Args) -> Result<(), BenchError> {
     if let Some(app) = &args.desktop {
         return run_desktop(app, &args);
+    }
+    if let Some(dir) = &args.preview {
+        return run_preview(dir, &args);
     }
     if args.docs.is_empty() && args.from.is_empty() {
         args.docs.push(100_000);

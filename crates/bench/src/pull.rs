@@ -8,19 +8,14 @@
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Instant;
 
-use serde_json::json;
 use studio_local::{LocalBackend, Store};
-use studio_model::{Backend, Caller, SearchRequest};
+use studio_model::{Backend, SearchRequest};
 use studio_remote::RemoteBackend;
-use studio_server::listen::{self, Limits};
-use studio_server::Auth;
-use tokio::sync::oneshot;
 
 use crate::error::BenchError;
-use crate::workload::bench_config;
+use crate::served::{caller, serve_error, Served};
 
 /// The figures of one timed pull.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -48,22 +43,9 @@ async fn pull_served(
     into: &Path,
     check: &SearchRequest,
 ) -> Result<PullFigures, BenchError> {
-    let served = LocalBackend::new(store.clone());
-    let created = served.create_configuration(&caller(), json!({ "config": bench_config() })).await?;
-    let remote_id =
-        created.config.id.ok_or_else(|| BenchError::PullDiffers("the served store gave no configuration id".into()))?;
-
-    let (auth, token) = Auth::single_random_user("bench");
-    let app = studio_server::router(Arc::new(served.clone()), Arc::new(auth), None);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(serve_error("listen on loopback"))?;
-    let base = format!("http://{}", listener.local_addr().map_err(serve_error("listen on loopback"))?);
-    let (stop, stopped) = oneshot::channel::<()>();
-    let server = tokio::spawn(listen::serve(listener, app, Limits::default(), async {
-        let _ = stopped.await;
-    }));
-    let result = pull_from(&base, &token, remote_id, docs, into, check).await;
-    let _ = stop.send(());
-    let _ = server.await;
+    let served = Served::start(store, None).await?;
+    let result = pull_from(&served.base, &served.token, served.config_id, docs, into, check).await;
+    served.stop().await;
     result
 }
 
@@ -100,12 +82,4 @@ async fn pull_from(
         )));
     }
     Ok(PullFigures { docs_per_s: docs as f64 / seconds.max(1e-9), seconds })
-}
-
-fn caller() -> Caller {
-    Caller { user: "bench".into() }
-}
-
-fn serve_error(what: &'static str) -> impl FnOnce(std::io::Error) -> BenchError {
-    move |source| BenchError::Serve { what, source }
 }

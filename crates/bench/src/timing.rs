@@ -44,7 +44,8 @@ pub fn measure<T>(samples: &mut Vec<Sample>, work: impl FnOnce() -> T) -> T {
     out
 }
 
-fn percentiles(mut ms: Vec<f64>) -> (f64, f64) {
+/// The median and the 95th percentile (nearest rank) of `ms`; zeros for none.
+pub fn percentiles(mut ms: Vec<f64>) -> (f64, f64) {
     ms.sort_by(f64::total_cmp);
     let at = |q: f64| ms.get(((ms.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(0.0);
     (at(0.5), at(0.95))

@@ -4,6 +4,7 @@
 
 use studio_bench::chart::{self, Metric};
 use studio_bench::corpus::{SynthCorpus, FIELDS};
+use studio_bench::preview::{self, PreviewOptions};
 use studio_bench::tantivy_engine::TantivyEngine;
 use studio_bench::{run, BenchOptions, Comparator};
 
@@ -136,4 +137,31 @@ fn the_memory_of_a_process_tree_counts_the_process_and_its_children() {
     assert_eq!(sleeper.name, "sleep");
     assert!(sleeper.pss_kb > 0 && tree[0].pss_kb > sleeper.pss_kb, "{tree:?}");
     assert!(desktop_memory::tree_memory(u32::MAX).is_err(), "no such process");
+}
+
+/// `studio-bench --preview` over a kept store: the built web UI in headless Chromium times settings edits in both
+/// states of the preview (needs ui/dist, the UI's packages and Chromium, as the UI's end-to-end tests do).
+#[test]
+fn the_preview_figures_come_from_edits_in_the_web_ui_over_a_kept_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = BenchOptions::new(600);
+    options.runs = 3;
+    options.naive = false;
+    options.pull = false;
+    run(dir.path(), &options, &mut []).unwrap();
+    let ui = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui");
+    let report = preview::run(dir.path(), &PreviewOptions { ui, edits: 2 }).unwrap();
+    assert_eq!((report.docs, report.edits), (600, 2));
+    assert!(!report.query.is_empty());
+    assert!(
+        report.preview_edit_shown_p50_ms > 0.0 && report.preview_edit_shown_p95_ms >= report.preview_edit_shown_p50_ms
+    );
+    assert!(report.preview_edit_query_shown_p50_ms > 0.0);
+    let json = serde_json::to_value(&report).unwrap();
+    assert!(json.get("preview_edit_shown_p95_ms").is_some(), "{json}");
+    assert!(report.to_string().contains("settings edit"), "{report}");
+
+    let empty = tempfile::tempdir().unwrap();
+    let refused = preview::run(empty.path(), &PreviewOptions { ui: "/nonexistent".into(), edits: 1 }).unwrap_err();
+    assert!(refused.to_string().contains("web UI is not built"), "{refused}");
 }
