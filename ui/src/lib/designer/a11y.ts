@@ -119,10 +119,12 @@ export function targetFindings(root: ParentNode, zoom: number, config: Config): 
     })
     .filter((c) => c.box.w > 0 && c.box.h > 0 && !c.el.closest('.sa-sr'));
   const small = controls.filter((c) => c.box.w < MIN_TARGET - 0.5 || c.box.h < MIN_TARGET - 0.5);
+  // Measured every second while the preview shows (findings.svelte.ts): a set, not a scan of `small` per pair.
+  const smallSet = new Set(small);
   const crowded = small.filter((a) =>
     controls.some((b) => {
       if (b === a) return false;
-      const isSmall = small.includes(b);
+      const isSmall = smallSet.has(b);
       return isSmall ? Math.hypot(centre(a.box).x - centre(b.box).x, centre(a.box).y - centre(b.box).y) < MIN_TARGET : distance(centre(a.box), b.box) < MIN_TARGET / 2;
     }),
   );
