@@ -39,6 +39,9 @@ pub enum BenchError {
     /// The pulled copy differs from the served store, so its timing would mean nothing.
     #[error("the pulled copy differs from the served store: {0}")]
     PullDiffers(String),
+    /// The served store created the benchmark's configuration without an id.
+    #[error("the served store gave the benchmark's configuration no id")]
+    NoConfigId,
     /// The runtime or the loopback listener of the served store could not be started.
     #[error("cannot {what}: {source}")]
     Serve { what: &'static str, source: std::io::Error },

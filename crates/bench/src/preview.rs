@@ -3,7 +3,8 @@
 //! ui/e2e/preview-edits.mjs drives that UI in headless Chromium: each timed edit raises "Results per page" by one
 //! and ends on the frame that shows the extra result, so the figure holds the editor's reaction, the search
 //! request over HTTP, our engine's search and the preview's rendering. It is timed on the preview as opened (no
-//! query: facet counts over every document) and after the most common of the benchmark's first ten queries was searched in it.
+//! query: facet counts over every document) and after the most common of the benchmark's first ten queries was
+//! searched in it.
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -33,10 +33,7 @@ impl Served {
     pub async fn start(store: &Store, ui_dir: Option<PathBuf>) -> Result<Served, BenchError> {
         let backend = LocalBackend::new(store.clone());
         let created = backend.create_configuration(&caller(), json!({ "config": bench_config() })).await?;
-        let config_id = created
-            .config
-            .id
-            .ok_or_else(|| BenchError::PullDiffers("the served store gave no configuration id".into()))?;
+        let config_id = created.config.id.ok_or(BenchError::NoConfigId)?;
         backend.set_active(&caller(), config_id).await?;
         let (auth, token) = Auth::single_random_user("bench");
         let app = studio_server::router(Arc::new(backend), Arc::new(auth), ui_dir);
