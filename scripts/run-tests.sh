@@ -23,7 +23,8 @@ run_part() {
 [ -f scripts/test-ui.sh ] && run_part bash scripts/test-ui.sh build
 run_part cargo fmt --all --check
 # Linted while compiled (scripts/lib.sh, with_lints): clippy's findings and compiler warnings fail this part.
-run_part with_lints cargo test --workspace --locked
+# --no-fail-fast: a failing test program does not keep the others from running (and being counted).
+run_part with_lints cargo test --workspace --locked --no-fail-fast
 [ -f scripts/test-fuzz.sh ] && run_part bash scripts/test-fuzz.sh
 [ -f scripts/test-api-schema.sh ] && run_part bash scripts/test-api-schema.sh
 [ -f scripts/test-ui.sh ] && run_part bash scripts/test-ui.sh test
