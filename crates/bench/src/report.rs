@@ -35,6 +35,10 @@ pub struct BenchReport {
     /// getSimilar with the `text` plugin.
     #[serde(default)]
     pub text_similar_p95_ms: f64,
+    /// The search's words and facets right after the same words alone (refiners clicked after typing),
+    /// answered from the text matches the engine kept.
+    #[serde(default)]
+    pub search_again_p95_ms: f64,
     /// Our import rate ÷ tantivy's index build rate over the same corpus in the same run.
     #[serde(default)]
     pub import_vs_tantivy: Option<f64>,

@@ -13,6 +13,7 @@ use rusqlite::{Connection, OptionalExtension};
 use studio_model::FacetKind;
 
 use super::hierarchy::ValueKey;
+use super::kept::KeptMatches;
 use crate::error::StoreError;
 use crate::import::GLOBAL_SCOPE;
 
@@ -147,6 +148,8 @@ pub struct SpaceIndex {
     /// count every search space, and an import into another one (which leaves this index in place) can leave
     /// them a little behind; they only weigh terms.
     pub(crate) term_documents: Mutex<HashMap<String, i64>>,
+    /// The full-text matches of the last searches, for searches of the same words.
+    pub(crate) kept: KeptMatches,
 }
 
 impl SpaceIndex {
@@ -208,6 +211,7 @@ impl SpaceIndex {
             field_by_id,
             store_documents,
             term_documents: Mutex::new(HashMap::new()),
+            kept: KeptMatches::default(),
         }
     }
 

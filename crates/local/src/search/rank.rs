@@ -13,6 +13,8 @@
 //! is the same score as a plain function, for any query.
 
 use std::cell::Cell;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 use std::ffi::{c_int, c_void};
 use std::ptr;
 
@@ -28,6 +30,7 @@ const K1: f64 = 1.2;
 const B: f64 = 0.75;
 
 /// What a full-text query found in one search space.
+#[derive(Debug)]
 pub(crate) struct Matches {
     /// Every matching document (dense numbers).
     pub all: RoaringBitmap,
@@ -35,6 +38,54 @@ pub(crate) struct Matches {
     /// particular order.
     pub scored: Vec<(u32, f64)>,
 }
+
+/// The documents ranked `start..start + count` among `scored`: lower scores first, equal scores by dense
+/// number (result order). Keeps only the best `start + count` while reading, so a page of a million matches
+/// costs one comparison for most of them.
+pub(crate) fn page(scored: impl Iterator<Item = (u32, f64)>, start: usize, count: usize) -> Vec<u32> {
+    let keep = start.saturating_add(count);
+    if keep == 0 {
+        return Vec::new();
+    }
+    let mut best: BinaryHeap<Ranked> = BinaryHeap::new();
+    for (doc, score) in scored {
+        let ranked = Ranked { score, doc };
+        if best.len() < keep {
+            best.push(ranked);
+        } else if best.peek().is_some_and(|worst| ranked < *worst) {
+            best.pop();
+            best.push(ranked);
+        }
+    }
+    best.into_sorted_vec().into_iter().skip(start).map(|r| r.doc).collect()
+}
+
+/// A scored document, ordered as results are: by score, then by dense number.
+#[derive(Debug, Clone, Copy)]
+struct Ranked {
+    score: f64,
+    doc: u32,
+}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.score.total_cmp(&other.score).then(self.doc.cmp(&other.doc))
+    }
+}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Ranked {}
 
 /// Where `studio_collect` puts what it sees, for one run of [`matches`].
 struct Collector<'a> {

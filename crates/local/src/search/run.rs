@@ -73,6 +73,25 @@ fn filters(index: &SpaceIndex, request: &SearchRequest) -> Vec<FieldFilter> {
     out
 }
 
+/// Membership of a set of dense numbers, one bit each: a test per scored match costs a shift and a mask.
+struct Membership(Vec<u64>);
+
+impl Membership {
+    fn of(docs: &RoaringBitmap, documents: usize) -> Membership {
+        let mut bits = vec![0u64; documents.div_ceil(64)];
+        for doc in docs {
+            if let Some(word) = bits.get_mut(doc as usize / 64) {
+                *word |= 1 << (doc % 64);
+            }
+        }
+        Membership(bits)
+    }
+
+    fn has(&self, doc: u32) -> bool {
+        self.0.get(doc as usize / 64).is_some_and(|word| word & (1 << (doc % 64)) != 0)
+    }
+}
+
 /// Runs a search of `config` over `index`.
 pub(crate) fn search(
     conn: &Connection,
@@ -89,33 +108,30 @@ pub(crate) fn search(
             Some(acc) => acc & docs,
         })
     });
-    // Every text match, and the scores of those the filters allow.
-    let (text_matches, scored) = match query.to_fts() {
-        None => (None, Vec::new()),
-        Some(expression) => {
-            let found = rank::matches(conn, index, &expression, allowed.as_ref())?;
-            (Some(found.all), found.scored)
-        }
+    // Every text match, with the scores of (at least) those the filters allow.
+    let found = match query.to_fts() {
+        None => None,
+        Some(expression) => Some(index.kept.matches(conn, index, &expression, allowed.as_ref())?),
     };
-    let base: &RoaringBitmap = text_matches.as_ref().unwrap_or(&index.all);
+    let base: &RoaringBitmap = found.as_ref().map_or(&index.all, |f| &f.matches.all);
     let result = match &allowed {
         None => base.clone(),
         Some(allowed) => base & allowed,
     };
     let start = request.start.unwrap_or(0).max(0) as usize;
     let per_page = config.result.items_per_page.clamp(1, 1000) as usize;
-    let page: Vec<u32> = match text_matches {
+    let page: Vec<u32> = match &found {
         None => result.iter().skip(start).take(per_page).collect(),
-        Some(_) => {
-            let mut ranked = scored;
-            let cmp = |a: &(u32, f64), b: &(u32, f64)| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0));
-            let end = start.saturating_add(per_page).min(ranked.len());
-            if end < ranked.len() && end > 0 {
-                ranked.select_nth_unstable_by(end - 1, cmp);
-                ranked.truncate(end);
+        Some(found) => {
+            let scored = found.matches.scored.iter().copied();
+            match &allowed {
+                // Kept matches scored more than this search allows.
+                Some(allowed) if !found.exact => {
+                    let allows = Membership::of(allowed, index.rowids.len());
+                    rank::page(scored.filter(|&(doc, _)| allows.has(doc)), start, per_page)
+                }
+                _ => rank::page(scored, start, per_page),
             }
-            ranked.sort_unstable_by(cmp);
-            ranked.into_iter().skip(start).take(per_page).map(|(d, _)| d).collect()
         }
     };
     // One count per field and kind of group (all values, or those a hierarchy shows), shared by the groups

@@ -170,10 +170,8 @@ pub(crate) fn by_text(conn: &Connection, index: &SpaceIndex, doc: u32, limit: us
         return Ok(Vec::new());
     }
     let expression: Vec<String> = weighted.iter().map(|(_, t)| format!("\"{t}\"")).collect();
-    let mut ranked = rank::matches(conn, index, &expression.join(" OR "), None)?.scored;
-    ranked.retain(|&(d, _)| d != doc);
-    ranked.sort_unstable_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
-    Ok(ranked.into_iter().take(limit).map(|(d, _)| d).collect())
+    let scored = rank::matches(conn, index, &expression.join(" OR "), None)?.scored;
+    Ok(rank::page(scored.into_iter().filter(|&(d, _)| d != doc), 0, limit))
 }
 
 #[cfg(test)]

@@ -1,0 +1,242 @@
+//! Full-text matches kept for the searches that come back to the same words.
+//!
+//! A designer types words into the preview once, then clicks refiners, pages and edits settings: every one of
+//! those searches the same words again. Walking FTS5 for a common word is most of such a search at a million
+//! documents (every match is a row of FTS5's lists, about 40 ns each before it is scored), so the matches of the
+//! last few expressions are kept with their scores, in the index of the search space they belong to (a change
+//! of the space's documents makes a new index, and so drops them).
+//!
+//! What else a score depends on is store-wide: bm25's average row size and, for several phrases, the number of
+//! rows having each one count the documents of every search space, which an import into another space changes
+//! without touching this index. So each kept entry records FTS5's averages record (row count and column sizes,
+//! the row `id = 1` of `documents_fts_data`, which every write to the text index rewrites) and is used only
+//! while the store's is byte for byte the same: a kept answer is always the answer FTS5 would give now.
+//!
+//! An entry scored only the documents its search's selections allowed; it serves a later search whose
+//! selections allow a subset of those (clicking one more refiner), and is replaced otherwise.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use roaring::RoaringBitmap;
+use rusqlite::{Connection, OptionalExtension};
+
+use super::index::SpaceIndex;
+use super::rank::{self, Matches};
+use crate::error::StoreError;
+
+/// Most entries kept per search space.
+const MOST_ENTRIES: usize = 8;
+/// Most memory the entries of one search space take: about five expressions matching two thirds of a
+/// million documents (16 bytes per scored match, and the bitmaps).
+const MOST_BYTES: usize = 64 << 20;
+
+/// The kept matches of one search space, most recently used last.
+#[derive(Debug, Default)]
+pub(crate) struct KeptMatches {
+    entries: Mutex<VecDeque<Kept>>,
+}
+
+#[derive(Debug)]
+struct Kept {
+    expression: String,
+    /// FTS5's averages record when the matches were scored.
+    averages: Vec<u8>,
+    /// The documents that were scored; `None`: every match.
+    scope: Option<RoaringBitmap>,
+    matches: Arc<Matches>,
+    bytes: usize,
+}
+
+/// Matches of a search: `exact` when their scores cover exactly what the search allows (they were just
+/// collected for it); otherwise kept ones, scoring more documents than it allows.
+pub(crate) struct Found {
+    pub matches: Arc<Matches>,
+    pub exact: bool,
+}
+
+impl KeptMatches {
+    /// The documents of `index` matching `expression`, with the scores of those in `allowed` (all without it):
+    /// kept ones when they still hold, else collected from FTS5 and kept.
+    pub(crate) fn matches(
+        &self,
+        conn: &Connection,
+        index: &SpaceIndex,
+        expression: &str,
+        allowed: Option<&RoaringBitmap>,
+    ) -> Result<Found, StoreError> {
+        let averages = averages(conn)?;
+        if let Some(matches) = self.find(expression, &averages, allowed) {
+            return Ok(Found { matches, exact: false });
+        }
+        let matches = Arc::new(rank::matches(conn, index, expression, allowed)?);
+        self.keep(Kept {
+            expression: expression.to_owned(),
+            averages,
+            bytes: size_of_matches(&matches) + allowed.map_or(0, RoaringBitmap::serialized_size),
+            scope: allowed.cloned(),
+            matches: matches.clone(),
+        });
+        Ok(Found { matches, exact: true })
+    }
+
+    fn find(&self, expression: &str, averages: &[u8], allowed: Option<&RoaringBitmap>) -> Option<Arc<Matches>> {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let at = entries.iter().position(|k| {
+            k.expression == expression
+                && k.averages == averages
+                && match (&k.scope, allowed) {
+                    (None, _) => true,
+                    (Some(scope), Some(allowed)) => allowed.is_subset(scope),
+                    (Some(_), None) => false,
+                }
+        })?;
+        let entry = entries.remove(at)?;
+        let matches = entry.matches.clone();
+        entries.push_back(entry);
+        Some(matches)
+    }
+
+    fn keep(&self, entry: Kept) {
+        if entry.bytes > MOST_BYTES {
+            return;
+        }
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries.retain(|k| k.expression != entry.expression);
+        entries.push_back(entry);
+        let mut bytes: usize = entries.iter().map(|k| k.bytes).sum();
+        while entries.len() > MOST_ENTRIES || bytes > MOST_BYTES {
+            let Some(oldest) = entries.pop_front() else { break };
+            bytes -= oldest.bytes;
+        }
+    }
+
+    /// Forgets every kept entry (the benchmark times searches of words not searched before).
+    pub(crate) fn clear(&self) {
+        self.entries.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+}
+
+/// FTS5's averages record: the row count and the token totals per column, rewritten by every change.
+fn averages(conn: &Connection) -> Result<Vec<u8>, StoreError> {
+    Ok(conn
+        .prepare_cached("SELECT block FROM documents_fts_data WHERE id = 1")?
+        .query_row([], |r| r.get::<_, Vec<u8>>(0))
+        .optional()?
+        .unwrap_or_default())
+}
+
+fn size_of_matches(matches: &Matches) -> usize {
+    matches.scored.capacity() * std::mem::size_of::<(u32, f64)>() + matches.all.serialized_size()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use roaring::RoaringBitmap;
+    use studio_model::{Config, SearchRequest, SelectedFacet};
+
+    use crate::search::index::SpaceIndex;
+    use crate::search::rank;
+    use crate::search::SearchEngine;
+    use crate::{demo, import_documents, Store};
+
+    fn sorted(mut scored: Vec<(u32, f64)>) -> Vec<(u32, f64)> {
+        scored.sort_by_key(|p| p.0);
+        scored
+    }
+
+    /// A designer's searches of the same words (refiners clicked one after another, a page further, the
+    /// selection taken back) answer exactly as an engine that never searched before.
+    #[test]
+    fn searches_of_the_same_words_answer_as_a_fresh_engine() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_dir(dir.path()).unwrap();
+        demo::load_demo(&store, &mut |_| {}).unwrap();
+        let mut conn = store.conn().unwrap();
+        let config: Config = serde_json::from_value(demo::demo_configuration()["config"].clone()).unwrap();
+        let engine = SearchEngine::new();
+        let mut compared = 0;
+        for input in ["the", "the water", "of wa*"] {
+            let words = SearchRequest { input: Some(input.into()), ..SearchRequest::default() };
+            let first = engine.search(&mut conn, &config, &words).unwrap();
+            assert!(first.total > 20, "{input} matches enough documents ({})", first.total);
+            // Refiners to click: the first two values of every group, as the answer shows them.
+            let clicks: Vec<SelectedFacet> = first
+                .facets
+                .iter()
+                .flat_map(|g| {
+                    g.facets.iter().take(2).map(|r| SelectedFacet {
+                        field: g.field.clone(),
+                        label: Some(r.label.clone()),
+                        value: r.value.clone(),
+                    })
+                })
+                .collect();
+            assert!(clicks.len() >= 6, "{input}: refiners to click");
+            let mut requests = vec![words.clone(), SearchRequest { start: Some(10), ..words.clone() }];
+            for n in 1..=3 {
+                requests.push(SearchRequest { selected_facets: clicks[..n].to_vec(), ..words.clone() });
+            }
+            requests.push(SearchRequest { selected_facets: clicks[2..4].to_vec(), ..words.clone() });
+            requests.push(SearchRequest { selected_facets: clicks[..1].to_vec(), start: Some(3), ..words.clone() });
+            requests.push(words.clone());
+            for request in &requests {
+                let warm = engine.search(&mut conn, &config, request).unwrap();
+                let fresh = SearchEngine::new().search(&mut conn, &config, request).unwrap();
+                let ids = |r: &studio_model::SearchResponse| r.result.iter().map(|d| d.id.clone()).collect::<Vec<_>>();
+                assert!(
+                    warm == fresh,
+                    "{request:?}: {} results {:?}, a fresh engine {} {:?} (or different facets)",
+                    warm.total,
+                    ids(&warm),
+                    fresh.total,
+                    ids(&fresh)
+                );
+                compared += usize::from(!warm.result.is_empty());
+            }
+        }
+        assert!(compared > 15, "enough searches had results to compare ({compared})");
+    }
+
+    /// Kept matches serve the same words with a narrower selection; a wider one, or a change anywhere in the
+    /// store's text index (here an import into another search space, which changes bm25's statistics but not
+    /// this index), is collected again, with FTS5's scores as they are now.
+    #[test]
+    fn kept_matches_hold_only_while_their_scores_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_dir(dir.path()).unwrap();
+        demo::load_demo(&store, &mut |_| {}).unwrap();
+        let mut conn = store.conn().unwrap();
+        let index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE).unwrap();
+        let expression = "\"the\" \"water\"";
+        let first = index.kept.matches(&conn, &index, expression, None).unwrap();
+        assert!(first.exact && first.matches.all.len() > 20, "collected: {} matches", first.matches.all.len());
+        let again = index.kept.matches(&conn, &index, expression, None).unwrap();
+        assert!(!again.exact && Arc::ptr_eq(&again.matches, &first.matches), "kept");
+
+        let some: RoaringBitmap = first.matches.all.iter().step_by(2).collect();
+        assert!(!index.kept.matches(&conn, &index, expression, Some(&some)).unwrap().exact, "a narrower selection");
+        index.kept.clear();
+        let narrow = index.kept.matches(&conn, &index, expression, Some(&some)).unwrap();
+        assert!(narrow.exact && narrow.matches.scored.len() == some.len() as usize);
+        let other: RoaringBitmap = first.matches.all.iter().skip(1).step_by(2).collect();
+        let wider = index.kept.matches(&conn, &index, expression, Some(&other)).unwrap();
+        assert!(wider.exact, "a selection outside what was scored is collected again");
+
+        let lines = "{\"id\": \"x1\", \"title\": \"water water\", \"body\": \"the water of the river\"}\n\
+                     {\"id\": \"x2\", \"title\": \"dry\", \"body\": \"no rain in a long while, said the farmer\"}\n";
+        import_documents(&store, "elsewhere", lines.as_bytes(), &mut |_| {}).unwrap();
+        let after = index.kept.matches(&conn, &index, expression, None).unwrap();
+        assert!(after.exact, "the store's text index changed: collected again");
+        let now = rank::matches(&conn, &index, expression, None).unwrap();
+        assert_eq!(after.matches.all, now.all);
+        assert_eq!(sorted(after.matches.scored.clone()), sorted(now.scored), "FTS5's scores as they are now");
+        assert_ne!(
+            sorted(after.matches.scored.clone()),
+            sorted(first.matches.scored.clone()),
+            "the import changed the scores, so kept ones would have been wrong"
+        );
+    }
+}
