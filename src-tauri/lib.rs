@@ -36,6 +36,18 @@ pub use work::Progress;
 /// The window's title; external checks look for it.
 pub const WINDOW_TITLE: &str = "Search Studio";
 
+/// On Linux, WebKitGTK's web process paints into shared memory instead of GL buffers (its DMA-BUF renderer
+/// off), unless the variable is set already: the editor is a page of forms and a preview, which the CPU paints
+/// without effort, while the GL path kept about 120 MB more in the web process (on a machine without a GPU,
+/// Mesa's software GL) and slowed the first results (docs/performance.md, "The desktop app as a whole").
+/// Set before any thread or WebKit process starts, so that WebKit's processes inherit it.
+fn paint_on_the_cpu() {
+    const VARIABLE: &str = "WEBKIT_DISABLE_DMABUF_RENDERER";
+    if cfg!(target_os = "linux") && std::env::var_os(VARIABLE).is_none() {
+        std::env::set_var(VARIABLE, "1");
+    }
+}
+
 /// The data directory: `SEARCH_STUDIO_DATA_DIR`, else the OS data directory's `search-studio` (README).
 pub fn data_dir() -> Option<PathBuf> {
     std::env::var_os("SEARCH_STUDIO_DATA_DIR")
@@ -211,6 +223,7 @@ pub fn context<R: Runtime>() -> tauri::Context<R> {
 
 /// Runs the desktop app.
 pub fn run() {
+    paint_on_the_cpu();
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
         .with_writer(std::io::stderr)

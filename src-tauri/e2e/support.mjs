@@ -103,9 +103,30 @@ export async function openApp(driver) {
   return session;
 }
 
+// WebKit's screenshot waits for the next frame the page paints. The app paints on the CPU (src-tauri/lib.rs,
+// paint_on_the_cpu), and then a page that does not change (the recovery screen) paints no further frame and
+// the screenshot never answers: one almost transparent pixel in a corner changes until the screenshot is taken.
+const TICK = `
+  const tick = document.createElement('div');
+  tick.id = 'e2e-shot-tick';
+  tick.style.cssText = 'position:fixed;right:0;bottom:0;width:1px;height:1px;pointer-events:none;background:#000;opacity:0.01';
+  document.body.appendChild(tick);
+  let n = 0;
+  tick.dataset.timer = String(setInterval(() => { tick.style.opacity = n++ % 2 ? '0.01' : '0.02'; }, 50));
+  return true;`;
+const UNTICK = `
+  const tick = document.getElementById('e2e-shot-tick');
+  if (tick) { clearInterval(Number(tick.dataset.timer)); tick.remove(); }
+  return true;`;
+
 export async function saveShot(session, name) {
   mkdirSync(shots, { recursive: true });
-  writeFileSync(join(shots, `${name}.png`), Buffer.from(await session.screenshot(), 'base64'));
+  await session.execute(TICK);
+  try {
+    writeFileSync(join(shots, `${name}.png`), Buffer.from(await session.screenshot(), 'base64'));
+  } finally {
+    await session.execute(UNTICK);
+  }
 }
 
 /** An XPath string literal for any text (names with quotes included). */
