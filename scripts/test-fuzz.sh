@@ -26,13 +26,29 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+# Fuzzes one target; its exit status goes to $work/<target>.rc, its output to $work/<target>.log.
+fuzz_one() {
+  local target=$1
+  mkdir -p "$work/$target" "fuzz/artifacts/$target"
+  cargo fuzz run "${flags[@]}" "$target" "$work/$target" "fuzz/seeds/$target" -- \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="fuzz/artifacts/$target/" >"$work/$target.log" 2>&1
+  echo $? >"$work/$target.rc"
+}
+
+# One libFuzzer process uses one core: as many targets run at once as there are cores.
+at_once=$(nproc 2>/dev/null || echo 1)
+for target in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$at_once" ]; do wait -n; done
+  fuzz_one "$target" &
+done
+wait
+
 passed=0 failed=0
 for target in "${targets[@]}"; do
-  mkdir -p "$work/$target" "fuzz/artifacts/$target"
   log="$work/$target.log"
-  if cargo fuzz run "${flags[@]}" "$target" "$work/$target" "fuzz/seeds/$target" -- \
-      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-      -artifact_prefix="fuzz/artifacts/$target/" >"$log" 2>&1; then
+  if [ "$(cat "$work/$target.rc" 2>/dev/null)" = 0 ]; then
     passed=$((passed + 1))
     runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -1)
     echo "fuzz $target: clean, ${runs:-?} inputs tried in ${seconds} s"
