@@ -22,7 +22,15 @@ fn a_run_reports_the_headline_keys_after_the_three_engines_agree() {
     let kinds: Vec<&str> = report.kinds.iter().map(|k| k.kind.as_str()).collect();
     assert_eq!(
         kinds,
-        ["search", "facets only", "similar (concepts)", "similar (text)", "recommend", "search, no selection"]
+        [
+            "search",
+            "facets only",
+            "similar (concepts)",
+            "similar (text)",
+            "recommend",
+            "search, no selection",
+            "search, same words again"
+        ]
     );
     let engines: Vec<&str> = report.engines.iter().map(|e| e.engine.as_str()).collect();
     assert_eq!(engines, ["naive", "tantivy"], "both engines ran after agreeing with ours");
@@ -33,6 +41,7 @@ fn a_run_reports_the_headline_keys_after_the_three_engines_agree() {
     assert!((ratio - report.import_docs_per_s / tantivy_rate).abs() < 1e-9, "a ratio of rates: {ratio}");
     assert_eq!(report.search_no_selection_p95_ms, report.kinds[5].p95_ms);
     assert_eq!(report.text_similar_p95_ms, report.kinds[3].p95_ms);
+    assert_eq!(report.search_again_p95_ms, report.kinds[6].p95_ms);
     let pull_rate = report.pull_docs_per_s.unwrap();
     let ratio = report.pull_vs_import.unwrap();
     assert!((ratio - pull_rate / report.import_docs_per_s).abs() < 1e-9, "a ratio of rates: {ratio}");
@@ -55,6 +64,7 @@ fn a_run_reports_the_headline_keys_after_the_three_engines_agree() {
         "search_vs_tantivy",
         "search_no_selection_p95_ms",
         "text_similar_p95_ms",
+        "search_again_p95_ms",
         "import_vs_tantivy",
         "pull_docs_per_s",
         "pull_vs_import",
