@@ -48,6 +48,16 @@ describe('colour pairs where the preview uses them', () => {
     const found = colourFindings(config({ facets: pair('#ffffff', '#6b6b6b') }));
     expect(found.map((f) => f.id)).toEqual(['contrast-facet-titles']);
   });
+
+  test('a colour is faded in whatever hex form it is written', () => {
+    // #666 on white passes at full opacity (5.7:1) and fails at the titles' 75 %.
+    const titles = (grey: string) =>
+      colourFindings(config({ facets: pair('#ffffff', grey) })).find((f) => f.id === 'contrast-facet-titles');
+    for (const grey of ['#666', '#666f', '#666666', '#666666ff']) expect(titles(grey), grey).toBeDefined();
+    // Already half transparent, then faded: fainter still.
+    const ratio = (grey: string) => Number(/is ([0-9.]+):1/.exec(titles(grey)?.text ?? '')?.[1]);
+    expect(ratio('#66666680')).toBeLessThan(ratio('#666666'));
+  });
 });
 
 test('the simulation matrices keep white white, and achromatopsia has no colour left', () => {

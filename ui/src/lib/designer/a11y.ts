@@ -3,7 +3,7 @@
 // on, the focus ring on the backgrounds it is drawn over), and the size of every control the preview shows
 // (WCAG 2.2, 2.5.8: 24×24 CSS px, or room for a 24 px circle). Each finding names the setting that fixes it.
 import type { Config } from '../types/generated';
-import { contrastRatio } from '../editor/contrast';
+import { contrastRatio, parseHex, toPickerValue } from '../editor/contrast';
 import { partOf, describePart } from './parts';
 
 export interface Finding {
@@ -71,10 +71,12 @@ const colourOf = (c: Config, s: Side) => c.layout[s.pair][s.part];
 const keyOf = (s: Side) => `config.layout.${s.pair}.${s.part}`;
 const alphaHex = (alpha: number) => Math.round(alpha * 255).toString(16).padStart(2, '0');
 
-/** Lays a colour at `alpha` opacity (a 6- or 8-digit hex colour; others are left as they are). */
+/** Lays a colour at `alpha` times its own opacity (any hex form; a colour that is not one is left as it is). */
 function faded(hex: string, alpha: number | undefined): string {
-  if (alpha === undefined || !/^#([0-9a-f]{6})$/i.test(hex)) return hex;
-  return hex + alphaHex(alpha);
+  const colour = alpha === undefined ? null : parseHex(hex);
+  const opaque = toPickerValue(hex);
+  if (alpha === undefined || !colour || !opaque) return hex;
+  return opaque + alphaHex(colour.a * alpha);
 }
 
 /** The colour pairs that do not reach their contrast where the preview uses them. */
