@@ -8,9 +8,10 @@
 //!
 //! What else a score depends on is store-wide: bm25's average row size and, for several phrases, the number of
 //! rows having each one count the documents of every search space, which an import into another space changes
-//! without touching this index. So each kept entry records FTS5's averages record (row count and column sizes,
-//! the row `id = 1` of `documents_fts_data`, which every write to the text index rewrites) and is used only
-//! while the store's is byte for byte the same: a kept answer is always the answer FTS5 would give now.
+//! without touching this index. So each kept entry records the store's [`Stamp`] (the generations of every
+//! search space, which each import bumps in the transaction that writes the text index, and FTS5's averages
+//! record) and is used only while the store's is the same: a kept answer is always the answer FTS5 would give
+//! now.
 //!
 //! An entry scored only the documents its search's selections allowed; it serves a later search whose
 //! selections allow a subset of those (clicking one more refiner), and is replaced otherwise.
@@ -19,7 +20,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use roaring::RoaringBitmap;
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::Connection;
 
 use super::index::SpaceIndex;
 use super::rank::{self, Matches};
@@ -40,8 +41,8 @@ pub(crate) struct KeptMatches {
 #[derive(Debug)]
 struct Kept {
     expression: String,
-    /// FTS5's averages record when the matches were scored.
-    averages: Vec<u8>,
+    /// The store's state when the matches were scored.
+    stamp: Stamp,
     /// The documents that were scored; `None`: every match.
     scope: Option<RoaringBitmap>,
     matches: Arc<Matches>,
@@ -65,14 +66,14 @@ impl KeptMatches {
         expression: &str,
         allowed: Option<&RoaringBitmap>,
     ) -> Result<Found, StoreError> {
-        let averages = averages(conn)?;
-        if let Some(matches) = self.find(expression, &averages, allowed) {
+        let stamp = Stamp::read(conn)?;
+        if let Some(matches) = self.find(expression, &stamp, allowed) {
             return Ok(Found { matches, exact: false });
         }
         let matches = Arc::new(rank::matches(conn, index, expression, allowed)?);
         self.keep(Kept {
             expression: expression.to_owned(),
-            averages,
+            stamp,
             bytes: size_of_matches(&matches) + allowed.map_or(0, RoaringBitmap::serialized_size),
             scope: allowed.cloned(),
             matches: matches.clone(),
@@ -80,11 +81,11 @@ impl KeptMatches {
         Ok(Found { matches, exact: true })
     }
 
-    fn find(&self, expression: &str, averages: &[u8], allowed: Option<&RoaringBitmap>) -> Option<Arc<Matches>> {
+    fn find(&self, expression: &str, stamp: &Stamp, allowed: Option<&RoaringBitmap>) -> Option<Arc<Matches>> {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         let at = entries.iter().position(|k| {
             k.expression == expression
-                && k.averages == averages
+                && k.stamp == *stamp
                 && match (&k.scope, allowed) {
                     (None, _) => true,
                     (Some(scope), Some(allowed)) => allowed.is_subset(scope),
@@ -117,13 +118,27 @@ impl KeptMatches {
     }
 }
 
-/// FTS5's averages record: the row count and the token totals per column, rewritten by every change.
-fn averages(conn: &Connection) -> Result<Vec<u8>, StoreError> {
-    Ok(conn
-        .prepare_cached("SELECT block FROM documents_fts_data WHERE id = 1")?
-        .query_row([], |r| r.get::<_, Vec<u8>>(0))
-        .optional()?
-        .unwrap_or_default())
+/// What the scores of a full-text query depend on beyond the search space's own documents.
+#[derive(Debug, PartialEq, Eq)]
+struct Stamp {
+    /// The sum of every scope's generation: each import bumps its own in the transaction that writes the
+    /// text index, and generations only grow.
+    generations: i64,
+    /// FTS5's averages record: the row count and the token totals per column.
+    averages: Vec<u8>,
+}
+
+impl Stamp {
+    fn read(conn: &Connection) -> Result<Stamp, StoreError> {
+        Ok(conn
+            .prepare_cached(
+                "SELECT (SELECT coalesce(sum(generation), 0) FROM generations),
+                    (SELECT block FROM documents_fts_data WHERE id = 1)",
+            )?
+            .query_row([], |r| {
+                Ok(Stamp { generations: r.get(0)?, averages: r.get::<_, Option<Vec<u8>>>(1)?.unwrap_or_default() })
+            })?)
+    }
 }
 
 fn size_of_matches(matches: &Matches) -> usize {
@@ -227,16 +242,23 @@ mod tests {
 
         let lines = "{\"id\": \"x1\", \"title\": \"water water\", \"body\": \"the water of the river\"}\n\
                      {\"id\": \"x2\", \"title\": \"dry\", \"body\": \"no rain in a long while, said the farmer\"}\n";
-        import_documents(&store, "elsewhere", lines.as_bytes(), &mut |_| {}).unwrap();
-        let after = index.kept.matches(&conn, &index, expression, None).unwrap();
-        assert!(after.exact, "the store's text index changed: collected again");
-        let now = rank::matches(&conn, &index, expression, None).unwrap();
-        assert_eq!(after.matches.all, now.all);
-        assert_eq!(sorted(after.matches.scored.clone()), sorted(now.scored), "FTS5's scores as they are now");
-        assert_ne!(
-            sorted(after.matches.scored.clone()),
-            sorted(first.matches.scored.clone()),
-            "the import changed the scores, so kept ones would have been wrong"
-        );
+        let mut before = first.matches.scored.clone();
+        // An import elsewhere; then the same document again with other words of the same sizes, which leaves
+        // FTS5's row count and sizes as they were but not how many rows have "water".
+        let again = lines.replace("water water", "fire fire").replace("the water of", "the fire of");
+        for lines in [lines.to_owned(), again] {
+            import_documents(&store, "elsewhere", lines.as_bytes(), &mut |_| {}).unwrap();
+            let after = index.kept.matches(&conn, &index, expression, None).unwrap();
+            assert!(after.exact, "the store's text index changed: collected again");
+            let now = rank::matches(&conn, &index, expression, None).unwrap();
+            assert_eq!(after.matches.all, now.all);
+            assert_eq!(sorted(after.matches.scored.clone()), sorted(now.scored), "FTS5's scores as they are now");
+            assert_ne!(
+                sorted(after.matches.scored.clone()),
+                sorted(before),
+                "the import changed the scores, so kept ones would have been wrong"
+            );
+            before = after.matches.scored.clone();
+        }
     }
 }
