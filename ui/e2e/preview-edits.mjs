@@ -1,9 +1,9 @@
 // The preview's answer to a settings edit, timed as a designer sees it (`studio-bench --preview`,
 // docs/performance.md): the built web UI in headless Chromium against a server that the benchmark started, with
-// the configuration to edit already active. Each timed edit raises "Results per page" by one (10 → 11) and ends
-// when the frame showing the eleventh result is painted; an untimed edit sets it back. Lowering the number
-// would not do: the preview cuts the results it has at once, before any answer.
-// Usage: node e2e/preview-edits.mjs --url URL --token TOKEN [--edits N] [--query WORDS]
+// the configuration to edit already active, showing PER_PAGE results. Each timed edit raises "Results per page"
+// by one (to PER_PAGE + 1) and ends when the frame showing that many results is painted; an untimed edit sets it
+// back. Lowering the number would not do: the preview cuts the results it has at once, before any answer.
+// Usage: node e2e/preview-edits.mjs --url URL --token TOKEN --per-page PER_PAGE [--edits N] [--query WORDS]
 // With PREVIEW_EDITS_TRACE=1 every request the page makes is printed to standard error with its time.
 // Prints one JSON line: {"opened_ms": [...], "opened_engine_ms": [...], "query_ms": [...], "query_engine_ms": [...]},
 // the edits of the preview as opened (no query) and, with --query, after that query was searched in the preview;
@@ -12,10 +12,17 @@ import { parseArgs } from 'node:util';
 import { launch, until } from './harness.mjs';
 
 const { values } = parseArgs({
-  options: { url: { type: 'string' }, token: { type: 'string' }, edits: { type: 'string', default: '40' }, query: { type: 'string' } },
+  options: {
+    url: { type: 'string' },
+    token: { type: 'string' },
+    'per-page': { type: 'string' },
+    edits: { type: 'string', default: '40' },
+    query: { type: 'string' },
+  },
 });
-if (!values.url || !values.token) {
-  console.error('usage: node e2e/preview-edits.mjs --url URL --token TOKEN [--edits N] [--query WORDS]');
+const perPage = Number.parseInt(values['per-page'] ?? '', 10);
+if (!values.url || !values.token || !(perPage >= 1)) {
+  console.error('usage: node e2e/preview-edits.mjs --url URL --token TOKEN --per-page PER_PAGE [--edits N] [--query WORDS]');
   process.exit(2);
 }
 const edits = Math.max(1, Number.parseInt(values.edits, 10) || 40);
@@ -68,17 +75,17 @@ async function timedEdits(page) {
   const engine = [];
   for (let i = 0; i <= edits; i++) {
     engineMs = null;
-    const ms = await edit(page, 11);
+    const ms = await edit(page, perPage + 1);
     if (i > 0) {
       times.push(ms);
       // The answer's body is read after the page has used it: wait for it (null if it never comes).
       await until('the engine’s time of the answer', () => engineMs !== null, 5000).catch(() => {});
       engine.push(engineMs);
     }
-    // Back to 10, shown at once by cutting; its answer must be in before the next edit, or that edit would be
-    // shown from the eleven results still held.
+    // Back to PER_PAGE, shown at once by cutting; its answer must be in before the next edit, or that edit would
+    // be shown from the results still held.
     const answered = page.waitForResponse(isSearch, { timeout: 60000 });
-    await edit(page, 10);
+    await edit(page, perPage);
     await answered;
     await until('the answer shown', async () => (await page.locator(`${host} .sa-loading`).count()) === 0, 60000);
   }
@@ -95,7 +102,7 @@ try {
   const results = page.locator(`${host} [data-testid="result"]`);
   await until('the preview’s first results', async () => (await results.count()) > 0, 120000);
   await page.getByRole('tab', { name: /^Result list/ }).click();
-  await until('“Results per page” at 10', async () => (await page.locator(FIELD).inputValue()) === '10', 10000);
+  await until(`“Results per page” at ${perPage}`, async () => (await page.locator(FIELD).inputValue()) === String(perPage), 10000);
   if (process.env.PREVIEW_EDITS_TRACE) {
     page.on('requestfinished', async (r) => {
       const t = r.timing();

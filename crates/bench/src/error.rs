@@ -75,6 +75,14 @@ pub enum BenchError {
     /// `--preview` was given a store without the benchmark's documents.
     #[error("{} holds no documents of the benchmark's search space (keep a run's store with --dir)", .0.display())]
     NoBenchSpace(PathBuf),
+    /// `--preview` was given a store whose search (or the benchmark query it picked) has too few results for
+    /// an edit that shows one result more than a page.
+    #[error(
+        "{} is too small for --preview: {what} has {total} results, and each timed edit shows {needed} \
+         (keep a larger run's store with --dir, e.g. --docs 10000)",
+        dir.display()
+    )]
+    TooFewResults { dir: PathBuf, what: String, total: i64, needed: i64 },
     /// `--preview` drives the web UI with Node.js, which could not be run.
     #[error("cannot run node (install Node.js, then: bash scripts/test-ui.sh build): {0}")]
     NoNode(std::io::Error),

@@ -19,7 +19,7 @@ use crate::corpus::SynthCorpus;
 use crate::error::BenchError;
 use crate::served::{serve_error, Served};
 use crate::timing::{load_average, percentiles};
-use crate::workload::Workload;
+use crate::workload::{bench_config, Workload};
 
 /// How a preview run goes.
 #[derive(Debug, Clone)]
@@ -85,10 +85,19 @@ async fn time_edits(served: &Served, dir: &Path, options: &PreviewOptions) -> Re
     if docs == 0 {
         return Err(BenchError::NoBenchSpace(dir.to_owned()));
     }
-    let query = common_query(&client, served.config_id, docs as usize).await?;
+    // Each timed edit shows one result more than a page of the benchmark's configuration.
+    let per_page = bench_config().result.items_per_page;
+    let needed = i64::from(per_page) + 1;
+    let (query, matched) = common_query(&client, served.config_id, docs as usize).await?;
+    for (what, total) in [("the search space".to_owned(), docs), (format!("the query \"{query}\""), matched)] {
+        if total < needed {
+            return Err(BenchError::TooFewResults { dir: dir.to_owned(), what, total, needed });
+        }
+    }
     let load_average = load_average();
     let mut command = Command::new("node");
     command.current_dir(&options.ui).args(["e2e/preview-edits.mjs", "--url", &served.base, "--token", &served.token]);
+    command.args(["--per-page", &per_page.to_string()]);
     command.args(["--edits", &options.edits.to_string(), "--query", &query]).stderr(Stdio::inherit());
     // The server runs on this runtime's threads while the browser is driven: wait for it off them.
     let output = tokio::task::spawn_blocking(move || command.output())
@@ -120,9 +129,10 @@ async fn time_edits(served: &Served, dir: &Path, options: &PreviewOptions) -> Re
     })
 }
 
-/// Of the first ten queries of the benchmark's workload, the one matching the most documents: the preview
-/// counts every facet over its matches, so a common word is the case a designer waits on longest.
-async fn common_query(client: &RemoteBackend, config_id: i32, docs: usize) -> Result<String, BenchError> {
+/// Of the first ten queries of the benchmark's workload, the one matching the most documents, with how many it
+/// matches: the preview counts every facet over its matches, so a common word is the case a designer waits on
+/// longest.
+async fn common_query(client: &RemoteBackend, config_id: i32, docs: usize) -> Result<(String, i64), BenchError> {
     let workload = Workload::new(&SynthCorpus::new(8), docs, 10);
     let mut best = (0, String::new());
     for search in &workload.searches {
@@ -133,7 +143,7 @@ async fn common_query(client: &RemoteBackend, config_id: i32, docs: usize) -> Re
             best = (total, query);
         }
     }
-    Ok(best.1)
+    Ok((best.1, best.0))
 }
 
 impl fmt::Display for PreviewReport {

@@ -1,6 +1,7 @@
 //! A benchmark store served as `studio serve` serves it: studio-server's router with its network limits on a
-//! loopback port, one user with a random token, and the benchmark's configuration created in the store (and made
-//! the active one, which the web UI opens first). Used by the pull ([`crate::pull`]) and the preview
+//! loopback port, one user with a random token, and the benchmark's configuration in the store (created, or set
+//! to the benchmark's settings again when an earlier start created it) and made the active one, which the web UI
+//! opens first. Used by the pull ([`crate::pull`]) and the preview
 //! ([`crate::preview`]) figures.
 
 use std::path::PathBuf;
@@ -32,8 +33,18 @@ impl Served {
     /// Serves `store` (and the built web UI in `ui_dir`, when given) on a loopback port of the running runtime.
     pub async fn start(store: &Store, ui_dir: Option<PathBuf>) -> Result<Served, BenchError> {
         let backend = LocalBackend::new(store.clone());
-        let created = backend.create_configuration(&caller(), json!({ "config": bench_config() })).await?;
-        let config_id = created.config.id.ok_or(BenchError::NoConfigId)?;
+        let config = bench_config();
+        // One benchmark configuration per store, set to the benchmark's settings again on every start, so that
+        // serving a kept store again and again does not add one each time.
+        let kept = backend.list_configurations().await?.configurations.into_iter().find(|c| {
+            c.user == caller().user && c.config.title == config.title && c.config.search_space == config.search_space
+        });
+        let body = json!({ "config": config });
+        let written = match kept.and_then(|c| c.id) {
+            Some(id) => backend.update_configuration(&caller(), id, body).await?,
+            None => backend.create_configuration(&caller(), body).await?,
+        };
+        let config_id = written.config.id.ok_or(BenchError::NoConfigId)?;
         backend.set_active(&caller(), config_id).await?;
         let (auth, token) = Auth::single_random_user("bench");
         let app = studio_server::router(Arc::new(backend), Arc::new(auth), ui_dir);

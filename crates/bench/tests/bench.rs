@@ -7,6 +7,7 @@ use studio_bench::corpus::{SynthCorpus, FIELDS};
 use studio_bench::preview::{self, PreviewOptions};
 use studio_bench::tantivy_engine::TantivyEngine;
 use studio_bench::{run, BenchOptions, Comparator};
+use studio_model::Backend;
 
 #[test]
 fn a_run_reports_the_headline_keys_after_the_three_engines_agree() {
@@ -174,4 +175,26 @@ fn the_preview_figures_come_from_edits_in_the_web_ui_over_a_kept_store() {
     let empty = tempfile::tempdir().unwrap();
     let refused = preview::run(empty.path(), &PreviewOptions { ui: "/nonexistent".into(), edits: 1 }).unwrap_err();
     assert!(refused.to_string().contains("web UI is not built"), "{refused}");
+
+    // A store too small for an edit that shows eleven results is refused before any browser starts.
+    let small = tempfile::tempdir().unwrap();
+    let mut options = BenchOptions::new(8);
+    options.runs = 2;
+    options.naive = false;
+    options.pull = false;
+    run(small.path(), &options, &mut []).unwrap();
+    let ui = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui");
+    for _ in 0..2 {
+        let refused = preview::run(small.path(), &PreviewOptions { ui: ui.clone(), edits: 1 }).unwrap_err();
+        assert!(refused.to_string().contains("too small for --preview"), "{refused}");
+        assert!(refused.to_string().contains("has 8 results, and each timed edit shows 11"), "{refused}");
+    }
+    // Served twice, the store still holds one benchmark configuration.
+    let store = studio_local::Store::open_dir(small.path()).unwrap();
+    let list = tokio::runtime::Runtime::new()
+        .unwrap()
+        .block_on(studio_local::LocalBackend::new(store).list_configurations())
+        .unwrap();
+    let benchmark = list.configurations.iter().filter(|c| c.config.title == "Benchmark").count();
+    assert_eq!(benchmark, 1, "one benchmark configuration however often the store is served");
 }
