@@ -1,12 +1,10 @@
 // The accessibility findings of the designed application at every moment: the colour pairs from the settings
-// (recomputed as they change), the control sizes and the logo from what the preview shows (measured again every
-// second while it renders), for the header's badge and the findings panel.
+// (recomputed as they change), the control sizes and the logo from what the preview shows (measured again
+// whenever a preview changes: designer/watch.ts), for the header's badge and the findings panel.
 import type { Config } from '../types/generated';
 import { contrastRatio } from '../editor/contrast';
 import { colourFindings, targetFindings, type Finding } from './a11y';
-
-/** How often the preview's controls are measured again. */
-const MEASURE_MS = 1000;
+import { PREVIEW_HOST, watchPreviews } from './watch';
 
 export class Findings {
   config: Config | null = $state.raw(null);
@@ -15,20 +13,17 @@ export class Findings {
   colours = $derived(this.config ? colourFindings(this.config) : []);
   all = $derived([...this.colours, ...this.#logo, ...this.#targets]);
 
-  /** Measures the previews on the page until the returned function is called. */
+  /** Measures the previews on the page whenever they change, until the returned function is called. */
   watch(): () => void {
-    const measure = () => {
+    return watchPreviews(() => {
       const config = this.config;
       if (!config) return;
-      const found = [...document.querySelectorAll<HTMLElement>('[data-testid="preview-host"]')].flatMap((host) =>
+      const found = [...document.querySelectorAll<HTMLElement>(PREVIEW_HOST)].flatMap((host) =>
         host.shadowRoot ? targetFindings(host.shadowRoot, Number(host.dataset.zoom) || 1, config) : [],
       );
       const unique = found.filter((f, i) => found.findIndex((o) => o.id === f.id) === i);
       if (JSON.stringify(unique) !== JSON.stringify(this.#targets)) this.#targets = unique;
-    };
-    measure();
-    const timer = setInterval(measure, MEASURE_MS);
-    return () => clearInterval(timer);
+    });
   }
 
   /** Checks the logo against the navbar it sits on, once per logo and navbar colour. */

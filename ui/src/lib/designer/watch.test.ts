@@ -1,0 +1,46 @@
+import { afterEach, expect, test } from 'vitest';
+import { watchPreviews } from './watch';
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+function addPreview(): ShadowRoot {
+  const host = document.createElement('div');
+  host.dataset.testid = 'preview-host';
+  document.body.appendChild(host);
+  return host.attachShadow({ mode: 'open' });
+}
+
+afterEach(() => document.body.replaceChildren());
+
+test('a reading follows each burst of changes in a preview, and none once stopped or while nothing changes', async () => {
+  const root = addPreview();
+  let reads = 0;
+  const stop = watchPreviews(() => reads++);
+  expect(reads).toBe(1);
+  await settle();
+  const settled = reads;
+  await settle();
+  expect(reads, 'nothing changed: no reading').toBe(settled);
+
+  for (let i = 0; i < 5; i++) root.appendChild(document.createElement('p'));
+  await settle();
+  expect(reads, 'five changes in a row: one reading').toBe(settled + 1);
+
+  stop();
+  root.appendChild(document.createElement('p'));
+  await settle();
+  expect(reads, 'stopped').toBe(settled + 1);
+});
+
+test('a preview that comes later is followed too', async () => {
+  let reads = 0;
+  const stop = watchPreviews(() => reads++);
+  const root = addPreview();
+  await settle();
+  const afterArrival = reads;
+  expect(afterArrival).toBeGreaterThan(1);
+  root.appendChild(document.createElement('p'));
+  await settle();
+  expect(reads, 'a change inside the new preview').toBe(afterArrival + 1);
+  stop();
+});
