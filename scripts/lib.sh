@@ -35,10 +35,12 @@ ensure_base() {
   ensure_rust
 }
 
-# System libraries the desktop app (Tauri 2, WebKitGTK) builds and runs with, and what drives it in tests.
+# System libraries the desktop app (Tauri 2, WebKitGTK) builds and runs with, and what drives it in tests
+# (with the desktop Settings portal and GNOME's settings, whose dark style the app follows).
 ensure_desktop_libs() {
   ensure_packages libwebkit2gtk-4.1-dev libayatana-appindicator3-dev librsvg2-dev libssl-dev \
-    xvfb xauth webkit2gtk-driver dbus-x11 xdg-utils
+    xvfb xauth webkit2gtk-driver dbus-x11 xdg-utils \
+    xdg-desktop-portal-gtk gsettings-desktop-schemas dconf-gsettings-backend libglib2.0-bin
 }
 
 # What the tests run beside the project: strace, and the npm packages of the test servers

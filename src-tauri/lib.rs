@@ -4,6 +4,8 @@
 //!
 //! The shell holds no rules of the API: commands delegate to the backends of the core crates.
 
+#[cfg(target_os = "linux")]
+mod appearance;
 pub mod browser;
 mod commands;
 pub mod connections;
@@ -165,6 +167,8 @@ fn setup<R: Runtime>(app: &mut App<R>) -> Result<(), Box<dyn std::error::Error>>
         builder = builder.inner_size(g.width.max(900.0), g.height.max(600.0)).position(g.x, g.y);
     }
     let window = builder.build()?;
+    #[cfg(target_os = "linux")]
+    appearance::follow_desktop(app.handle());
     end_on_signals(app.handle().clone());
     let handle = window.clone();
     window.on_window_event(move |event| {
