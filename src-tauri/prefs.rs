@@ -3,7 +3,7 @@
 //! connections' secrets live in the keyring or the secrets file (`secrets`).
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -77,6 +77,9 @@ pub struct Settings {
 pub struct Prefs {
     store: Arc<dyn KeyValue>,
     data_dir: PathBuf,
+    /// Held by each write from its change to its sync; true when a save failed since the file was read (what
+    /// the store holds in memory may then not be on disk).
+    unsaved: Arc<Mutex<bool>>,
 }
 
 impl Prefs {
@@ -84,7 +87,7 @@ impl Prefs {
         let store = app
             .store(data_dir.join(PREFS_FILE))
             .map_err(|e| IpcError::new(ErrorCode::Settings, format!("cannot open the settings file: {e}")))?;
-        Ok(Prefs { store: store as Arc<dyn KeyValue>, data_dir: data_dir.to_owned() })
+        Ok(Prefs { store: store as Arc<dyn KeyValue>, data_dir: data_dir.to_owned(), unsaved: Arc::default() })
     }
 
     /// The value under `key`, when there is one of type `T`.
@@ -100,16 +103,27 @@ impl Prefs {
         self.write_all(&[(key, value)], &[])
     }
 
-    /// Sets every `(key, value)` of `set` and removes every key of `remove`, then saves the file once.
+    /// Sets every `(key, value)` of `set` and removes every key of `remove`, then saves the file once. A
+    /// change to what the file holds already is not written again (the editor sets the configuration it opens
+    /// as the last one at every start, and each save waits for the disk).
     pub(crate) fn write_all(&self, set: &[(&str, Value)], remove: &[&str]) -> Result<(), IpcError> {
+        let mut unsaved = self.unsaved.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let holds = set.iter().all(|(key, value)| self.store.get(key).as_ref() == Some(value))
+            && remove.iter().all(|key| !self.store.has(key));
+        if holds && !*unsaved {
+            return Ok(());
+        }
         for (key, value) in set {
             self.store.set(key, value.clone());
         }
         for key in remove {
             self.store.delete(key);
         }
+        *unsaved = true;
         self.store.save().map_err(|e| IpcError::new(ErrorCode::Settings, format!("cannot save the settings: {e}")))?;
-        self.sync().map_err(|e| IpcError::new(ErrorCode::Settings, format!("cannot save the settings: {e}")))
+        self.sync().map_err(|e| IpcError::new(ErrorCode::Settings, format!("cannot save the settings: {e}")))?;
+        *unsaved = false;
+        Ok(())
     }
 
     /// Puts the saved file and its name on disk before the change is acknowledged: the store plugin writes

@@ -102,6 +102,15 @@ fn settings_remember_theme_and_last_configuration() {
     assert_eq!(changed["lastConfigId"], 1);
     let h = h.restart();
     assert_eq!(h.ok("get_settings", json!({}))["theme"], "dark");
+    // What the file holds already is not written again: the editor sets its configuration as the last one at
+    // every start, and each write waits for the disk.
+    let file = h.dir.path().join(search_studio::PREFS_FILE);
+    let written = std::fs::metadata(&file).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    h.ok("set_preference", json!({"theme": "dark", "lastConfigId": 1}));
+    assert_eq!(std::fs::metadata(&file).unwrap().modified().unwrap(), written, "the settings file was written again");
+    h.ok("set_preference", json!({"lastConfigId": 2}));
+    assert_ne!(std::fs::metadata(&file).unwrap().modified().unwrap(), written, "a new value must be written");
     let bad = h.invoke("set_preference", json!({"theme": "neon"})).unwrap_err();
     assert!(bad.to_string().contains("neon"), "{bad}");
 }
