@@ -13,14 +13,36 @@ const DATE_STYLES: Record<string, Intl.DateTimeFormatOptions> = {
   fullDate: { dateStyle: 'full' },
 };
 
+// Formatters are made once per locale and format: making one costs far more than formatting with it (a
+// third of a millisecond each in Chromium, ten dates and dozens of counts per answer the preview shows).
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
 /** A date (epoch milliseconds) in one of the named formats of `config.result.dateFormat`, in the platform's locale. */
 export function formatDate(epochMs: number, format: string, locale?: string): string {
-  const options = DATE_STYLES[format] ?? DATE_STYLES.medium;
+  const style = format in DATE_STYLES ? format : 'medium';
+  const key = `${locale ?? ''}|${style}`;
+  let formatter = dateFormats.get(key);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat(locale, DATE_STYLES[style]);
+    dateFormats.set(key, formatter);
+  }
   try {
-    return new Intl.DateTimeFormat(locale, options).format(new Date(epochMs));
+    return formatter.format(new Date(epochMs));
   } catch {
     return ''; // not a representable date
   }
+}
+
+/** A count with the platform locale's digit grouping, as `toLocaleString` writes it. */
+export function formatCount(n: number | bigint | string, locale?: string): string {
+  const key = locale ?? '';
+  let formatter = numberFormats.get(key);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(locale);
+    numberFormats.set(key, formatter);
+  }
+  return formatter.format(Number(n));
 }
 
 /** The ISO form for a <time datetime>, or undefined for a date that cannot be represented. */
