@@ -28,7 +28,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use studio_local::{import_concepts, import_documents, SearchEngine, Store};
-use studio_model::{RecommendQuery, SearchRequest, SimilarQuery};
+use studio_model::{RecommendQuery, SimilarQuery};
 
 pub use compare::Comparator;
 pub use corpus::{SynthCorpus, BENCH_SPACE};
@@ -128,7 +128,7 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
     // The same words with no facet selected: every match is scored and the counts cover every match.
     let mut unfiltered = Vec::new();
     for q in &workload.searches {
-        let request = SearchRequest { selected_facets: Vec::new(), ..q.request() };
+        let request = q.words_alone();
         engine.forget_kept_matches();
         measure(&mut unfiltered, || engine.search(&mut conn, &config, &request))?;
     }
@@ -137,7 +137,7 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
     let mut again = Vec::new();
     for q in &workload.searches {
         engine.forget_kept_matches();
-        engine.search(&mut conn, &config, &SearchRequest { selected_facets: Vec::new(), ..q.request() })?;
+        engine.search(&mut conn, &config, &q.words_alone())?;
         measure(&mut again, || engine.search(&mut conn, &config, &q.request()))?;
     }
     let (mut by_concepts, mut by_text, mut recommend) = (Vec::new(), Vec::new(), Vec::new());

@@ -75,6 +75,11 @@ impl Query {
         }
         r
     }
+
+    /// The same words with no facet selected (what the preview sends while a designer types).
+    pub fn words_alone(&self) -> SearchRequest {
+        SearchRequest { selected_facets: Vec::new(), ..self.request() }
+    }
 }
 
 /// The queries of one run.
