@@ -19,6 +19,7 @@ describe('formatting for the preview', () => {
 
   it('takes an unknown format as medium, and an unrepresentable date as no text', () => {
     expect(formatDate(date, 'sometime')).toBe(formatDate(date, 'medium'));
+    expect(formatDate(date, 'toString')).toBe(formatDate(date, 'medium'));
     expect(formatDate(8.64e15 + 1, 'medium')).toBe('');
   });
 

@@ -20,7 +20,7 @@ const numberFormats = new Map<string, Intl.NumberFormat>();
 
 /** A date (epoch milliseconds) in one of the named formats of `config.result.dateFormat`, in the platform's locale. */
 export function formatDate(epochMs: number, format: string, locale?: string): string {
-  const style = format in DATE_STYLES ? format : 'medium';
+  const style = Object.hasOwn(DATE_STYLES, format) ? format : 'medium';
   const key = `${locale ?? ''}|${style}`;
   let formatter = dateFormats.get(key);
   if (!formatter) {
