@@ -19,6 +19,10 @@ pub enum TestkitError {
     #[error("{script} did not start: {reason}; what it wrote:\n{output}")]
     NotStarted { script: String, reason: String, output: String },
 
+    /// The server said nothing within the time a start may take (tried again before this is returned).
+    #[error("{script} did not start: nothing on stdout within {seconds} s; what it wrote:\n{output}")]
+    Silent { script: String, seconds: u64, output: String },
+
     /// The browser stand-in did not reach the redirect URI.
     #[error("the browser stand-in failed ({status}): {output}")]
     Browser { status: String, output: String },
