@@ -21,6 +21,7 @@ describe('formatting for the preview', () => {
     expect(formatDate(date, 'sometime')).toBe(formatDate(date, 'medium'));
     expect(formatDate(date, 'toString')).toBe(formatDate(date, 'medium'));
     expect(formatDate(8.64e15 + 1, 'medium')).toBe('');
+    expect(formatDate(date, 'medium', 'not a locale!')).toBe('');
   });
 
   it('groups the digits of counts as toLocaleString does', () => {

@@ -22,15 +22,15 @@ const numberFormats = new Map<string, Intl.NumberFormat>();
 export function formatDate(epochMs: number, format: string, locale?: string): string {
   const style = Object.hasOwn(DATE_STYLES, format) ? format : 'medium';
   const key = `${locale ?? ''}|${style}`;
-  let formatter = dateFormats.get(key);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat(locale, DATE_STYLES[style]);
-    dateFormats.set(key, formatter);
-  }
   try {
+    let formatter = dateFormats.get(key);
+    if (!formatter) {
+      formatter = new Intl.DateTimeFormat(locale, DATE_STYLES[style]);
+      dateFormats.set(key, formatter);
+    }
     return formatter.format(new Date(epochMs));
   } catch {
-    return ''; // not a representable date
+    return ''; // not a representable date, or a locale Intl does not know
   }
 }
 
