@@ -150,18 +150,25 @@ fn the_memory_of_a_process_tree_counts_the_process_and_its_children() {
     assert!(desktop_memory::tree_memory(u32::MAX).is_err(), "no such process");
 }
 
+/// The store of a benchmark run of `docs` documents (`runs` timed runs, without the naive engine and the pull),
+/// kept in a temporary directory as `--dir` keeps it.
+fn kept_store(docs: usize, runs: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = BenchOptions::new(docs);
+    options.runs = runs;
+    options.naive = false;
+    options.pull = false;
+    run(dir.path(), &options, &mut []).unwrap();
+    dir
+}
+
 /// `studio-bench --preview` over a kept store: the built web UI in headless Chromium times settings edits in both
 /// states of the preview (needs ui/dist, the UI's packages and Chromium, as the UI's end-to-end tests do).
 #[test]
 fn the_preview_figures_come_from_edits_in_the_web_ui_over_a_kept_store() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut options = BenchOptions::new(600);
-    options.runs = 3;
-    options.naive = false;
-    options.pull = false;
-    run(dir.path(), &options, &mut []).unwrap();
+    let dir = kept_store(600, 3);
     let ui = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui");
-    let report = preview::run(dir.path(), &PreviewOptions { ui, edits: 2 }).unwrap();
+    let report = preview::run(dir.path(), &PreviewOptions { ui: ui.clone(), edits: 2 }).unwrap();
     assert_eq!((report.docs, report.edits), (600, 2));
     assert!(!report.query.is_empty());
     assert!(
@@ -177,13 +184,7 @@ fn the_preview_figures_come_from_edits_in_the_web_ui_over_a_kept_store() {
     assert!(refused.to_string().contains("web UI is not built"), "{refused}");
 
     // A store too small for an edit that shows eleven results is refused before any browser starts.
-    let small = tempfile::tempdir().unwrap();
-    let mut options = BenchOptions::new(8);
-    options.runs = 2;
-    options.naive = false;
-    options.pull = false;
-    run(small.path(), &options, &mut []).unwrap();
-    let ui = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui");
+    let small = kept_store(8, 2);
     for _ in 0..2 {
         let refused = preview::run(small.path(), &PreviewOptions { ui: ui.clone(), edits: 1 }).unwrap_err();
         assert!(refused.to_string().contains("too small for --preview"), "{refused}");
