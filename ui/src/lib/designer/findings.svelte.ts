@@ -4,7 +4,7 @@
 import type { Config } from '../types/generated';
 import { contrastRatio } from '../editor/contrast';
 import { colourFindings, targetFindings, type Finding } from './a11y';
-import { PREVIEW_HOST, watchPreviews } from './watch';
+import { watchPreviews } from './watch';
 
 export class Findings {
   config: Config | null = $state.raw(null);
@@ -15,12 +15,10 @@ export class Findings {
 
   /** Measures the previews on the page whenever they change, until the returned function is called. */
   watch(): () => void {
-    return watchPreviews(() => {
+    return watchPreviews((previews) => {
       const config = this.config;
       if (!config) return;
-      const found = [...document.querySelectorAll<HTMLElement>(PREVIEW_HOST)].flatMap((host) =>
-        host.shadowRoot ? targetFindings(host.shadowRoot, Number(host.dataset.zoom) || 1, config) : [],
-      );
+      const found = previews.flatMap(({ host, root }) => targetFindings(root, Number(host.dataset.zoom) || 1, config));
       const unique = found.filter((f, i) => found.findIndex((o) => o.id === f.id) === i);
       if (JSON.stringify(unique) !== JSON.stringify(this.#targets)) this.#targets = unique;
     });

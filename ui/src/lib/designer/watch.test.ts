@@ -32,13 +32,19 @@ test('a reading follows each burst of changes in a preview, and none once stoppe
   expect(reads, 'stopped').toBe(settled + 1);
 });
 
-test('a preview that comes later is followed too', async () => {
+test('a preview that comes later is followed too, and read with the others', async () => {
   let reads = 0;
-  const stop = watchPreviews(() => reads++);
+  let seen: ShadowRoot[] = [];
+  const stop = watchPreviews((previews) => {
+    reads++;
+    seen = previews.map((p) => p.root);
+  });
+  expect(seen).toEqual([]);
   const root = addPreview();
   await settle();
   const afterArrival = reads;
   expect(afterArrival).toBeGreaterThan(1);
+  expect(seen, 'the reading gets the new preview').toEqual([root]);
   root.appendChild(document.createElement('p'));
   await settle();
   expect(reads, 'a change inside the new preview').toBe(afterArrival + 1);

@@ -5,22 +5,33 @@
 // changes, when the page has painted them.
 
 /** The element each preview renders into (its shadow root holds the designed application). */
-export const PREVIEW_HOST = '[data-testid="preview-host"]';
+const PREVIEW_HOST = '[data-testid="preview-host"]';
 
 /** How long after the last change a reading waits: a search answer re-renders in several steps. */
 const SETTLE_MS = 150;
 
+/** A preview on the page: its host element and the shadow root that holds the designed application. */
+export interface PreviewOnPage {
+  host: HTMLElement;
+  root: ShadowRoot;
+}
+
+/** The previews on the page now. */
+function previewsOnPage(): PreviewOnPage[] {
+  return [...document.querySelectorAll<HTMLElement>(PREVIEW_HOST)].flatMap((host) => (host.shadowRoot ? [{ host, root: host.shadowRoot }] : []));
+}
+
 /**
- * Calls `read` now and again after the previews on the page change, until the returned function is called.
- * `read` is called at most once per burst of changes.
+ * Calls `read` with the previews on the page now and again after they change, until the returned function is
+ * called. `read` is called at most once per burst of changes.
  */
-export function watchPreviews(read: () => void): () => void {
+export function watchPreviews(read: (previews: PreviewOnPage[]) => void): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
   const schedule = () => {
     if (timer !== null) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = null;
-      read();
+      read(previewsOnPage());
     }, SETTLE_MS);
   };
   const contents = new MutationObserver(schedule);
@@ -48,7 +59,7 @@ export function watchPreviews(read: () => void): () => void {
   });
   page.observe(document.body, { childList: true, subtree: true });
   followSoon();
-  read();
+  read(previewsOnPage());
   return () => {
     page.disconnect();
     contents.disconnect();
