@@ -92,6 +92,12 @@ pub enum BenchError {
     /// The script driving the web UI printed no figures.
     #[error("timing the preview's edits printed no figures: {0}")]
     PreviewOutput(String),
+    /// `--kept` times the queries of one corpus size, which `--docs` names.
+    #[error("--kept needs exactly one --docs: the number of documents of the kept store")]
+    KeptDocs,
+    /// `--kept` was given a store of another size than `--docs` (the workload's document ids would miss).
+    #[error("{} holds {found} documents of the benchmark's search space, not the {docs} of --docs", dir.display())]
+    KeptSize { dir: PathBuf, found: u64, docs: usize },
     /// A process's memory summary has no `Pss:` line.
     #[error("{} has no Pss: line", .0.display())]
     NoPss(PathBuf),

@@ -108,49 +108,7 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
     engine.index(&mut conn, BENCH_SPACE)?;
     let index_build_ms = started.elapsed().as_secs_f64() * 1000.0;
 
-    // A first pass records the answers the other engines must give and warms caches; the second is timed.
-    let mut answers = (Vec::new(), Vec::new());
-    for (queries, out) in [(&workload.searches, &mut answers.0), (&workload.facet_only, &mut answers.1)] {
-        for q in queries {
-            out.push(Answer::of_response(&engine.search(&mut conn, &config, &q.request())?));
-        }
-    }
-    // Each search is timed as one of words not searched before: the engine keeps the text matches of its
-    // last searches (for the preview's next search of the same words), which the first pass filled.
-    let (mut search, mut facets) = (Vec::new(), Vec::new());
-    for q in &workload.searches {
-        engine.forget_kept_matches();
-        measure(&mut search, || engine.search(&mut conn, &config, &q.request()))?;
-    }
-    for q in &workload.facet_only {
-        measure(&mut facets, || engine.search(&mut conn, &config, &q.request()))?;
-    }
-    // The same words with no facet selected: every match is scored and the counts cover every match.
-    let mut unfiltered = Vec::new();
-    for q in &workload.searches {
-        let request = q.words_alone();
-        engine.forget_kept_matches();
-        measure(&mut unfiltered, || engine.search(&mut conn, &config, &request))?;
-    }
-    // The same words again with the three facets selected, right after the words alone: a designer clicking
-    // refiners in the preview after typing.
-    let mut again = Vec::new();
-    for q in &workload.searches {
-        engine.forget_kept_matches();
-        engine.search(&mut conn, &config, &q.words_alone())?;
-        measure(&mut again, || engine.search(&mut conn, &config, &q.request()))?;
-    }
-    let (mut by_concepts, mut by_text, mut recommend) = (Vec::new(), Vec::new(), Vec::new());
-    for (i, uri) in workload.documents.iter().enumerate() {
-        for (plugin, times) in [("concepts", &mut by_concepts), ("text", &mut by_text)] {
-            let query =
-                SimilarQuery { uri: uri.clone(), number: None, similarity: Some(plugin.to_owned()), explain: false };
-            measure(times, || engine.similar(&mut conn, &config, &query))?;
-        }
-        let recommender = if i % 2 == 0 { "related-concepts" } else { "same-author" };
-        let query = RecommendQuery { uri: uri.clone(), recommender: recommender.to_owned(), explain: false };
-        measure(&mut recommend, || engine.recommend(&mut conn, &config, &query))?;
-    }
+    let (answers, timed) = time_searches(&engine, &mut conn, &config, &workload)?;
     let rss_mb = peak_rss_mb();
     drop(conn);
     let (saves_synced, saves_unsynced) = saves::save_latency(&store, SAVE_RUNS)?;
@@ -168,15 +126,7 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
     drop(conn);
     drop(engine);
 
-    let kinds = vec![
-        stats("search", search),
-        stats("facets only", facets),
-        stats("similar (concepts)", by_concepts),
-        stats("similar (text)", by_text),
-        stats("recommend", recommend),
-        stats("search, no selection", unfiltered),
-        stats("search, same words again", again),
-    ];
+    let kinds = timed.kinds();
     let (config_save_p50_ms, config_save_p95_ms) = (saves_synced.p50_ms, saves_synced.p95_ms);
     let (config_save_unsynced_p50_ms, config_save_unsynced_p95_ms) = (saves_unsynced.p50_ms, saves_unsynced.p95_ms);
     let mut report = BenchReport {
@@ -225,4 +175,109 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
     report.summarise();
     report.load_average = load_average();
     Ok(report)
+}
+
+/// Our engine's answers to the searches and to the facet-only queries.
+type Answers = (Vec<Answer>, Vec<Answer>);
+
+/// The timed calls of our engine, per kind.
+#[derive(Default)]
+struct Timed {
+    search: Vec<Sample>,
+    facets: Vec<Sample>,
+    by_concepts: Vec<Sample>,
+    by_text: Vec<Sample>,
+    recommend: Vec<Sample>,
+    unfiltered: Vec<Sample>,
+    again: Vec<Sample>,
+}
+
+impl Timed {
+    /// The statistics of each kind, in the order the report reads them.
+    fn kinds(self) -> Vec<KindStats> {
+        vec![
+            stats("search", self.search),
+            stats("facets only", self.facets),
+            stats("similar (concepts)", self.by_concepts),
+            stats("similar (text)", self.by_text),
+            stats("recommend", self.recommend),
+            stats("search, no selection", self.unfiltered),
+            stats("search, same words again", self.again),
+        ]
+    }
+}
+
+/// Our engine's answers to the workload's searches and facet-only queries (a first, untimed pass, which the
+/// other engines' answers are checked against), then every kind of call timed.
+fn time_searches(
+    engine: &SearchEngine,
+    conn: &mut rusqlite::Connection,
+    config: &studio_model::Config,
+    workload: &Workload,
+) -> Result<(Answers, Timed), BenchError> {
+    // A first pass records the answers the other engines must give and warms caches; the second is timed.
+    let mut answers = (Vec::new(), Vec::new());
+    for (queries, out) in [(&workload.searches, &mut answers.0), (&workload.facet_only, &mut answers.1)] {
+        for q in queries {
+            out.push(Answer::of_response(&engine.search(conn, config, &q.request())?));
+        }
+    }
+    // Each search is timed as one of words not searched before: the engine keeps the text matches of its
+    // last searches (for the preview's next search of the same words), which the first pass filled.
+    let (mut search, mut facets) = (Vec::new(), Vec::new());
+    for q in &workload.searches {
+        engine.forget_kept_matches();
+        measure(&mut search, || engine.search(conn, config, &q.request()))?;
+    }
+    for q in &workload.facet_only {
+        measure(&mut facets, || engine.search(conn, config, &q.request()))?;
+    }
+    // The same words with no facet selected: every match is scored and the counts cover every match.
+    let mut unfiltered = Vec::new();
+    for q in &workload.searches {
+        let request = q.words_alone();
+        engine.forget_kept_matches();
+        measure(&mut unfiltered, || engine.search(conn, config, &request))?;
+    }
+    // The same words again with the three facets selected, right after the words alone: a designer clicking
+    // refiners in the preview after typing.
+    let mut again = Vec::new();
+    for q in &workload.searches {
+        engine.forget_kept_matches();
+        engine.search(conn, config, &q.words_alone())?;
+        measure(&mut again, || engine.search(conn, config, &q.request()))?;
+    }
+    let (mut by_concepts, mut by_text, mut recommend) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, uri) in workload.documents.iter().enumerate() {
+        for (plugin, times) in [("concepts", &mut by_concepts), ("text", &mut by_text)] {
+            let query =
+                SimilarQuery { uri: uri.clone(), number: None, similarity: Some(plugin.to_owned()), explain: false };
+            measure(times, || engine.similar(conn, config, &query))?;
+        }
+        let recommender = if i % 2 == 0 { "related-concepts" } else { "same-author" };
+        let query = RecommendQuery { uri: uri.clone(), recommender: recommender.to_owned(), explain: false };
+        measure(&mut recommend, || engine.recommend(conn, config, &query))?;
+    }
+    Ok((answers, Timed { search, facets, by_concepts, by_text, recommend, unfiltered, again }))
+}
+
+/// The benchmark's calls of our engine timed over a benchmark store of `docs` documents kept in `dir` by an
+/// earlier run (`--dir`), without importing it again: what a change of the engine is measured with at sizes
+/// whose import takes long.
+pub fn run_kept(dir: &Path, docs: usize, runs: usize) -> Result<Vec<KindStats>, BenchError> {
+    let corpus = SynthCorpus::new(BenchOptions::new(docs).seed);
+    let workload = Workload::new(&corpus, docs, runs);
+    // Opening would create a store where there is none.
+    if !dir.join(studio_local::DOCUMENTS_FILE).exists() {
+        return Err(BenchError::NoBenchSpace(dir.to_owned()));
+    }
+    let store = Store::open_dir(dir)?;
+    let engine = SearchEngine::new();
+    let mut conn = store.conn()?;
+    let found = engine.index(&mut conn, BENCH_SPACE)?.len();
+    if found != docs as u64 {
+        return Err(BenchError::KeptSize { dir: dir.to_owned(), found, docs });
+    }
+    let (_, timed) = time_searches(&engine, &mut conn, &bench_config(), &workload)?;
+    Ok(timed.kinds())
 }

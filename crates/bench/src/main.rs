@@ -24,6 +24,9 @@ use studio_bench::{BenchError, BenchOptions, BenchReport, Comparator};
 ///
 /// --preview DIR times settings edits in the web UI's preview (headless Chromium) over a store kept with --dir
 /// (docs/performance.md, The preview's answer to an edit).
+///
+/// --kept DIR times only our engine's calls over a benchmark store kept with --dir (DIR/docs-N, for the
+/// one --docs size), without importing it again: how changes of the engine are compared at 1M documents.
 #[derive(Debug, Parser)]
 #[command(name = "studio-bench", verbatim_doc_comment)]
 struct Args {
@@ -67,6 +70,10 @@ struct Args {
     /// DIR/docs-1000000) instead of the engines
     #[arg(long, value_name = "DIR", conflicts_with = "desktop")]
     preview: Option<PathBuf>,
+    /// Time our engine's calls over the benchmark store in DIR (kept with --dir, e.g. DIR/docs-1000000, of
+    /// the --docs size) instead of running the whole benchmark
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["desktop", "preview"])]
+    kept: Option<PathBuf>,
     /// With --preview: timed edits in each state of the preview [default: 40]
     #[arg(long, value_name = "N", requires = "preview")]
     edits: Option<usize>,
@@ -153,7 +160,27 @@ fn run_preview(dir: &Path, args: &Args) -> Result<(), BenchError> {
     Ok(())
 }
 
+/// --kept: our engine's figures per kind over a kept store, as a table or (--json) one JSON array.
+fn run_kept(dir: &Path, args: &Args) -> Result<(), BenchError> {
+    let [docs] = args.docs[..] else { return Err(BenchError::KeptDocs) };
+    let kinds = studio_bench::run_kept(dir, docs, args.runs.unwrap_or(100).max(1))?;
+    if args.json {
+        println!("{}", serde_json::to_string(&kinds).unwrap_or_default());
+    } else {
+        for k in &kinds {
+            println!(
+                "{:<28} p50 {:>8.2} ms  p95 {:>8.2} ms  (CPU p50 {:>8.2}, p95 {:>8.2})",
+                k.kind, k.p50_ms, k.p95_ms, k.cpu_p50_ms, k.cpu_p95_ms
+            );
+        }
+    }
+    Ok(())
+}
+
 fn run(mut args: Args) -> Result<(), BenchError> {
+    if let Some(dir) = &args.kept {
+        return run_kept(dir, &args);
+    }
     if let Some(app) = &args.desktop {
         return run_desktop(app, &args);
     }

@@ -199,3 +199,25 @@ fn the_preview_figures_come_from_edits_in_the_web_ui_over_a_kept_store() {
     let benchmark = list.configurations.iter().filter(|c| c.config.title == "Benchmark").count();
     assert_eq!(benchmark, 1, "one benchmark configuration however often the store is served");
 }
+
+/// `studio-bench --kept` times every kind of call of our engine over a kept store without importing it again,
+/// and refuses a directory without a store or a store of another size than the one named.
+#[test]
+fn kept_stores_are_timed_without_a_new_import() {
+    let dir = kept_store(300, 2);
+    let documents = dir.path().join(studio_local::DOCUMENTS_FILE);
+    let size = std::fs::metadata(&documents).unwrap().len();
+    let kinds = studio_bench::run_kept(dir.path(), 300, 4).unwrap();
+    let names: Vec<&str> = kinds.iter().map(|k| k.kind.as_str()).collect();
+    assert_eq!(names.len(), 7, "{names:?}");
+    assert!(names.contains(&"search, no selection") && names.contains(&"similar (text)"), "{names:?}");
+    assert!(kinds.iter().all(|k| k.runs == 4 && k.p95_ms >= k.p50_ms && k.p50_ms > 0.0), "{kinds:?}");
+    assert_eq!(std::fs::metadata(&documents).unwrap().len(), size, "nothing was imported again");
+
+    let wrong = studio_bench::run_kept(dir.path(), 1000, 1).unwrap_err();
+    assert!(wrong.to_string().contains("holds 300 documents of the benchmark's search space, not the 1000"), "{wrong}");
+    let empty = tempfile::tempdir().unwrap();
+    let none = studio_bench::run_kept(empty.path(), 300, 1).unwrap_err();
+    assert!(none.to_string().contains("holds no documents of the benchmark's search space"), "{none}");
+    assert!(!empty.path().join(studio_local::DOCUMENTS_FILE).exists(), "no store was made where there was none");
+}
