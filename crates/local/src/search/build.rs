@@ -9,6 +9,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, Row};
 use studio_model::ALL_CONCEPTS_FIELD;
 
+use super::common::{self, CommonTerms};
 use super::hierarchy::{Hierarchy, ValueKey};
 use super::index::{read_generation, FacetValue, FieldIndex, RowidMap, SpaceIndex, CONCEPT_PREFIX};
 use crate::error::StoreError;
@@ -63,7 +64,10 @@ impl SpaceIndex {
         let text_lengths = text_lengths(&tx, &by_rowid, n)?;
         tx.commit()?;
         let fields = builders.into_iter().map(|b| b.finish(n, &hierarchy)).collect();
-        Ok(SpaceIndex::from_parts(space, generation, rowids, fields, store_documents.max(0) as u64, text_lengths))
+        let mut index =
+            SpaceIndex::from_parts(space, generation, rowids, fields, store_documents.max(0) as u64, text_lengths);
+        index.common = CommonTerms::build(conn, &index, common::fewest_documents(u64::from(n)))?;
+        Ok(index)
     }
 }
 
@@ -88,7 +92,7 @@ fn text_lengths(conn: &Connection, by_rowid: &RowidMap, n: u32) -> Result<Vec<u3
 }
 
 /// One SQLite varint (big-endian groups of 7 bits, the ninth byte whole) and the bytes it took.
-fn sqlite_varint(bytes: &[u8]) -> Option<(u64, usize)> {
+pub(crate) fn sqlite_varint(bytes: &[u8]) -> Option<(u64, usize)> {
     let mut value = 0u64;
     for (i, &b) in bytes.iter().take(9).enumerate() {
         if i == 8 {

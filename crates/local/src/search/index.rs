@@ -12,6 +12,7 @@ use roaring::RoaringBitmap;
 use rusqlite::{Connection, OptionalExtension};
 use studio_model::FacetKind;
 
+use super::common::CommonTerms;
 use super::hierarchy::ValueKey;
 use super::kept::KeptMatches;
 use crate::error::StoreError;
@@ -138,6 +139,9 @@ pub struct SpaceIndex {
     /// Dense number → rowid; dense numbers follow date descending, then id.
     pub(crate) rowids: Vec<i64>,
     by_rowid: RowidMap,
+    /// Per dense number, the tokens of the document's text (also in `by_rowid`, for rows in row order; here for
+    /// documents in result order, which scoring from the common terms' lists reads in that order).
+    text_lengths: Vec<u32>,
     pub(crate) all: RoaringBitmap,
     pub(crate) fields: Vec<FieldIndex>,
     field_by_id: HashMap<String, usize>,
@@ -150,6 +154,8 @@ pub struct SpaceIndex {
     pub(crate) term_documents: Mutex<HashMap<String, i64>>,
     /// The full-text matches of the last searches, for searches of the same words.
     pub(crate) kept: KeptMatches,
+    /// The full-text lists of the space's most common terms.
+    pub(crate) common: CommonTerms,
 }
 
 impl SpaceIndex {
@@ -175,7 +181,7 @@ impl SpaceIndex {
 
     /// The tokens of a document's title, description and body together, as the full-text index counts them.
     pub(crate) fn text_length(&self, dense: u32) -> u32 {
-        self.rowids.get(dense as usize).and_then(|&r| self.by_rowid.get(r)).map_or(0, |row| row.tokens)
+        self.text_lengths.get(dense as usize).copied().unwrap_or(0)
     }
 
     /// The dense number of the document with this id (looked up in the store, so that the index need not
@@ -206,12 +212,14 @@ impl SpaceIndex {
             generation,
             rowids,
             by_rowid,
+            text_lengths,
             all,
             fields,
             field_by_id,
             store_documents,
             term_documents: Mutex::new(HashMap::new()),
             kept: KeptMatches::default(),
+            common: CommonTerms::default(),
         }
     }
 

@@ -22,7 +22,9 @@ use std::sync::{Arc, Mutex};
 use roaring::RoaringBitmap;
 use rusqlite::Connection;
 
+use super::common::Totals;
 use super::index::SpaceIndex;
+use super::query::TextQuery;
 use super::rank::{self, Matches};
 use crate::error::StoreError;
 
@@ -57,12 +59,14 @@ pub(crate) struct Found {
 }
 
 impl KeptMatches {
-    /// The documents of `index` matching `expression`, with the scores of those in `allowed` (all without it):
-    /// kept ones when they still hold, else collected from FTS5 and kept.
+    /// The documents of `index` matching `query` (whose FTS5 expression is `expression`), with the scores of
+    /// those in `allowed` (all without it): kept ones when they still hold, else collected from the common
+    /// terms' lists or FTS5, and kept.
     pub(crate) fn matches(
         &self,
         conn: &Connection,
         index: &SpaceIndex,
+        query: &TextQuery,
         expression: &str,
         allowed: Option<&RoaringBitmap>,
     ) -> Result<Found, StoreError> {
@@ -70,7 +74,15 @@ impl KeptMatches {
         if let Some(matches) = self.find(expression, &stamp, allowed) {
             return Ok(Found { matches, exact: false });
         }
-        let matches = Arc::new(rank::matches(conn, index, expression, allowed)?);
+        let listed = Totals::of_record(&stamp.averages)
+            .and_then(|totals| index.common.matches(index, query, totals, stamp.generations, allowed));
+        let matches = Arc::new(match listed {
+            Some(matches) => matches,
+            None => {
+                let known = index.common.known_rows(query, stamp.generations);
+                rank::matches(conn, index, expression, allowed, &known)?
+            }
+        });
         self.keep(Kept {
             expression: expression.to_owned(),
             stamp,
@@ -153,6 +165,7 @@ mod tests {
     use studio_model::{Config, SearchRequest, SelectedFacet};
 
     use crate::search::index::SpaceIndex;
+    use crate::search::query::TextQuery;
     use crate::search::rank;
     use crate::search::SearchEngine;
     use crate::{demo, import_documents, Store};
@@ -225,19 +238,23 @@ mod tests {
         demo::load_demo(&store, &mut |_| {}).unwrap();
         let mut conn = store.conn().unwrap();
         let index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE).unwrap();
+        let query = TextQuery::parse("the water");
         let expression = "\"the\" \"water\"";
-        let first = index.kept.matches(&conn, &index, expression, None).unwrap();
+        let first = index.kept.matches(&conn, &index, &query, expression, None).unwrap();
         assert!(first.exact && first.matches.all.len() > 20, "collected: {} matches", first.matches.all.len());
-        let again = index.kept.matches(&conn, &index, expression, None).unwrap();
+        let again = index.kept.matches(&conn, &index, &query, expression, None).unwrap();
         assert!(!again.exact && Arc::ptr_eq(&again.matches, &first.matches), "kept");
 
         let some: RoaringBitmap = first.matches.all.iter().step_by(2).collect();
-        assert!(!index.kept.matches(&conn, &index, expression, Some(&some)).unwrap().exact, "a narrower selection");
+        assert!(
+            !index.kept.matches(&conn, &index, &query, expression, Some(&some)).unwrap().exact,
+            "a narrower selection"
+        );
         index.kept.clear();
-        let narrow = index.kept.matches(&conn, &index, expression, Some(&some)).unwrap();
+        let narrow = index.kept.matches(&conn, &index, &query, expression, Some(&some)).unwrap();
         assert!(narrow.exact && narrow.matches.scored.len() == some.len() as usize);
         let other: RoaringBitmap = first.matches.all.iter().skip(1).step_by(2).collect();
-        let wider = index.kept.matches(&conn, &index, expression, Some(&other)).unwrap();
+        let wider = index.kept.matches(&conn, &index, &query, expression, Some(&other)).unwrap();
         assert!(wider.exact, "a selection outside what was scored is collected again");
 
         let lines = "{\"id\": \"x1\", \"title\": \"water water\", \"body\": \"the water of the river\"}\n\
@@ -248,9 +265,9 @@ mod tests {
         let again = lines.replace("water water", "fire fire").replace("the water of", "the fire of");
         for lines in [lines.to_owned(), again] {
             import_documents(&store, "elsewhere", lines.as_bytes(), &mut |_| {}).unwrap();
-            let after = index.kept.matches(&conn, &index, expression, None).unwrap();
+            let after = index.kept.matches(&conn, &index, &query, expression, None).unwrap();
             assert!(after.exact, "the store's text index changed: collected again");
-            let now = rank::matches(&conn, &index, expression, None).unwrap();
+            let now = rank::matches(&conn, &index, expression, None, &[]).unwrap();
             assert_eq!(after.matches.all, now.all);
             assert_eq!(sorted(after.matches.scored.clone()), sorted(now.scored), "FTS5's scores as they are now");
             assert_ne!(

@@ -7,6 +7,7 @@
 //! (a cache, see [`snapshot`]), so that the next process to open the store need not rebuild it.
 
 mod build;
+mod common;
 mod explain;
 mod facets;
 mod fetch;

@@ -10,11 +10,12 @@
 //! the running [`matches`] call, with the row's size from the in-memory index. Scores use the formula of
 //! `bm25(documents_fts, 5.0, 2.0, 1.0)` (the same numbers for a query of several phrases; for one phrase the
 //! same order, its inverse document frequency, a common factor, being left out). `studio_rank(documents_fts)`
-//! is the same score as a plain function, for any query.
+//! is the same score as a plain function, for any query. The same walk, for a single word, collects what the
+//! index keeps of the most common terms ([`term_list`], see [`super::common`]).
 
 use std::cell::Cell;
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 use std::ffi::{c_int, c_void};
 use std::ptr;
 
@@ -87,13 +88,18 @@ impl PartialEq for Ranked {
 
 impl Eq for Ranked {}
 
-/// Where `studio_collect` puts what it sees, for one run of [`matches`].
+/// Where `studio_collect` puts what it sees, for one run of [`matches`] or [`term_list`].
 struct Collector<'a> {
     index: &'a SpaceIndex,
     wanted: Option<&'a RoaringBitmap>,
     /// One bit per dense number, least significant bit first.
     bits: Vec<u8>,
     scored: Vec<(u32, f64)>,
+    /// For [`term_list`]: what is collected of the query's one phrase (instead of scores).
+    term: Option<&'a mut TermCollect>,
+    /// Per phrase of the query, the rows of the whole store having it, where the caller knows them (bm25's
+    /// statistics then need no walk of the phrase's list).
+    known_rows: &'a [Option<u64>],
 }
 
 thread_local! {
@@ -111,22 +117,71 @@ impl Drop for CollectorGuard {
 }
 
 /// The documents of `index` matching an FTS5 expression, with the scores of those in `wanted` (of all of
-/// them without `wanted`).
+/// them without `wanted`). `known_rows` may give, per phrase, the rows of the whole store having it.
 pub(crate) fn matches(
     conn: &Connection,
     index: &SpaceIndex,
     expression: &str,
     wanted: Option<&RoaringBitmap>,
+    known_rows: &[Option<u64>],
 ) -> Result<Matches, StoreError> {
-    let mut collector = Collector { index, wanted, bits: vec![0; index.rowids.len().div_ceil(8)], scored: Vec::new() };
-    COLLECTOR.with(|c| c.set((&mut collector as *mut Collector).cast()));
+    let mut collector = Collector {
+        index,
+        wanted,
+        bits: vec![0; index.rowids.len().div_ceil(8)],
+        scored: Vec::new(),
+        term: None,
+        known_rows,
+    };
+    collect(conn, expression, &mut collector)?;
+    Ok(Matches { all: RoaringBitmap::from_lsb0_bytes(0, &collector.bits), scored: collector.scored })
+}
+
+/// Runs an FTS5 expression with `studio_collect` putting every matching row into `collector`.
+fn collect(conn: &Connection, expression: &str, collector: &mut Collector) -> Result<(), StoreError> {
+    COLLECTOR.with(|c| c.set((collector as *mut Collector).cast()));
     let guard = CollectorGuard;
     // `studio_collect` answers NULL, so the statement returns no row: one step runs the whole query.
     conn.prepare_cached("SELECT 1 FROM documents_fts WHERE documents_fts MATCH ?1 AND studio_collect(documents_fts)")?
         .query([expression])?
         .next()?;
     drop(guard);
-    Ok(Matches { all: RoaringBitmap::from_lsb0_bytes(0, &collector.bits), scored: collector.scored })
+    Ok(())
+}
+
+/// What [`term_list`] collects of one term.
+pub(crate) struct TermCollect {
+    /// The documents of the search space having the term: one bit per dense number, least significant first.
+    pub bits: Vec<u8>,
+    /// Per dense number, the term's weighted frequency in the document (title 5, description 2, body 1 per
+    /// occurrence, as bm25 weighs them) up to [`u8::MAX`], which says it is in `large`; entries of documents
+    /// without the term are left as they were. One byte each, so that the collections of a walk stay in the
+    /// processor's cache while rows arrive in an order other than the documents'.
+    pub frequencies: Vec<u8>,
+    /// Weighted frequencies from [`u8::MAX`] on, by dense number.
+    pub large: HashMap<u32, u32>,
+    /// Rows of the whole store having the term.
+    pub rows: u64,
+}
+
+impl TermCollect {
+    /// A collection for `index`, reusing the frequencies' memory of an earlier one.
+    pub(crate) fn new(index: &SpaceIndex, mut frequencies: Vec<u8>) -> TermCollect {
+        frequencies.resize(index.rowids.len(), 0);
+        TermCollect { bits: vec![0; index.rowids.len().div_ceil(8)], frequencies, large: HashMap::new(), rows: 0 }
+    }
+}
+
+/// Collects the documents of `term` (a single word) into `into`, walking its list in FTS5 once.
+pub(crate) fn term_list(
+    conn: &Connection,
+    index: &SpaceIndex,
+    term: &str,
+    into: &mut TermCollect,
+) -> Result<(), StoreError> {
+    let mut collector =
+        Collector { index, wanted: None, bits: Vec::new(), scored: Vec::new(), term: Some(into), known_rows: &[] };
+    collect(conn, &format!("\"{term}\""), &mut collector)
 }
 
 /// Registers `studio_rank` and `studio_collect` on a connection (every connection of the store's pool gets it).
@@ -190,7 +245,12 @@ unsafe extern "C" fn count_row(_: *const ffi::Fts5ExtensionApi, _: *mut ffi::Fts
 }
 
 /// The query's statistics, computed on the first scored row and kept by FTS5 until the query ends.
-unsafe fn query_stats<'a>(api: &ffi::Fts5ExtensionApi, fts: *mut ffi::Fts5Context) -> Result<&'a QueryStats, c_int> {
+/// `known` gives, per phrase, the rows of the whole store having it where the caller knows them.
+unsafe fn query_stats<'a>(
+    api: &ffi::Fts5ExtensionApi,
+    fts: *mut ffi::Fts5Context,
+    known: &[Option<u64>],
+) -> Result<&'a QueryStats, c_int> {
     let (Some(get), Some(set), Some(rows), Some(total), Some(phrases), Some(query_phrase)) =
         (api.xGetAuxdata, api.xSetAuxdata, api.xRowCount, api.xColumnTotalSize, api.xPhraseCount, api.xQueryPhrase)
     else {
@@ -214,10 +274,15 @@ unsafe fn query_stats<'a>(api: &ffi::Fts5ExtensionApi, fts: *mut ffi::Fts5Contex
             idf.push(1.0);
         } else {
             for phrase in 0..count {
-                let mut hits = 0i64;
-                check(query_phrase(fts, phrase, (&mut hits as *mut i64).cast(), Some(count_row)))?;
-                let value = ((n_rows - hits as f64 + 0.5) / (hits as f64 + 0.5)).ln();
-                idf.push(if value <= 0.0 { 1e-6 } else { value });
+                let hits = match known.get(phrase as usize).copied().flatten() {
+                    Some(rows) => rows as f64,
+                    None => {
+                        let mut hits = 0i64;
+                        check(query_phrase(fts, phrase, (&mut hits as *mut i64).cast(), Some(count_row)))?;
+                        hits as f64
+                    }
+                };
+                idf.push(self::idf(n_rows, hits));
             }
         }
         let stats = Box::into_raw(Box::new(QueryStats { avgdl: n_tokens as f64 / n_rows, idf }));
@@ -235,14 +300,19 @@ fn check(rc: c_int) -> Result<(), c_int> {
 }
 
 /// The bm25 score of the current row (FTS5's formula: weighted term frequencies over the whole row's size).
-/// `tokens` is the row's size when the caller knows it; otherwise FTS5 looks it up.
-unsafe fn score(api: &ffi::Fts5ExtensionApi, fts: *mut ffi::Fts5Context, tokens: Option<u32>) -> Result<f64, c_int> {
+/// `tokens` is the row's size when the caller knows it; otherwise FTS5 looks it up. `known` as for [`query_stats`].
+unsafe fn score(
+    api: &ffi::Fts5ExtensionApi,
+    fts: *mut ffi::Fts5Context,
+    tokens: Option<u32>,
+    known: &[Option<u64>],
+) -> Result<f64, c_int> {
     let (Some(inst_count), Some(inst), Some(size)) = (api.xInstCount, api.xInst, api.xColumnSize) else {
         return Err(ffi::SQLITE_ERROR);
     };
     // SAFETY: FTS5's callbacks for the current row of this cursor.
     unsafe {
-        let stats = query_stats(api, fts)?;
+        let stats = query_stats(api, fts, known)?;
         // Weighted frequency per phrase: on the stack for the usual few phrases (this runs once per match).
         let mut few = [0.0f64; 8];
         let mut many = Vec::new();
@@ -269,10 +339,46 @@ unsafe fn score(api: &ffi::Fts5ExtensionApi, fts: *mut ffi::Fts5Context, tokens:
                 t
             }
         };
-        let norm = K1 * (1.0 - B + B * tokens as f64 / stats.avgdl);
-        let sum: f64 = freq.iter().zip(&stats.idf).map(|(f, idf)| idf * (f * (K1 + 1.0)) / (f + norm)).sum();
-        Ok(-sum)
+        Ok(bm25(freq, &stats.idf, tokens as f64, stats.avgdl))
     }
+}
+
+/// FTS5's bm25 of a row of `tokens` tokens where each phrase has the weighted frequency of `freq` and the
+/// inverse document frequency of `idf` (lower is better).
+pub(crate) fn bm25(freq: &[f64], idf: &[f64], tokens: f64, avgdl: f64) -> f64 {
+    let norm = K1 * (1.0 - B + B * tokens / avgdl);
+    let sum: f64 = freq.iter().zip(idf).map(|(f, idf)| idf * (f * (K1 + 1.0)) / (f + norm)).sum();
+    -sum
+}
+
+/// The inverse document frequency FTS5's bm25 gives a phrase that `hits` of the store's `rows` rows have.
+pub(crate) fn idf(rows: f64, hits: f64) -> f64 {
+    let value = ((rows - hits + 0.5) / (hits + 0.5)).ln();
+    if value <= 0.0 {
+        1e-6
+    } else {
+        value
+    }
+}
+
+/// The weighted frequency of the query's first phrase in the current row: per occurrence, its column's weight.
+unsafe fn phrase_frequency(api: &ffi::Fts5ExtensionApi, fts: *mut ffi::Fts5Context) -> Result<u32, c_int> {
+    let (Some(first), Some(next)) = (api.xPhraseFirst, api.xPhraseNext) else {
+        return Err(ffi::SQLITE_ERROR);
+    };
+    let mut iter = ffi::Fts5PhraseIter { a: ptr::null(), b: ptr::null() };
+    let (mut column, mut offset) = (0, 0);
+    let mut frequency = 0u32;
+    // SAFETY: FTS5's callbacks for the current row of this cursor; the iterator is FTS5's own, used in between.
+    unsafe {
+        check(first(fts, 0, &mut iter, &mut column, &mut offset))?;
+        while column >= 0 {
+            let weight = WEIGHTS.get(column as usize).copied().unwrap_or(1.0) as u32;
+            frequency = frequency.saturating_add(weight);
+            next(fts, &mut iter, &mut column, &mut offset);
+        }
+    }
+    Ok(frequency)
 }
 
 unsafe extern "C" fn studio_rank(
@@ -284,7 +390,7 @@ unsafe extern "C" fn studio_rank(
 ) {
     // SAFETY: FTS5 calls this with its API table and the cursor's context, for one row.
     unsafe {
-        match score(&*api, fts, None) {
+        match score(&*api, fts, None, &[]) {
             Ok(s) => ffi::sqlite3_result_double(ctx, s),
             Err(rc) => ffi::sqlite3_result_error_code(ctx, rc),
         }
@@ -305,12 +411,32 @@ unsafe extern "C" fn studio_collect(
         let (Some(collector), Some(rowid)) = (collector.as_mut(), (*api).xRowid) else {
             return ffi::sqlite3_result_error_code(ctx, ffi::SQLITE_MISUSE);
         };
-        let Some(DocRow { dense, tokens }) = collector.index.row(rowid(fts)) else { return };
+        let row = collector.index.row(rowid(fts));
+        if let Some(term) = collector.term.as_deref_mut() {
+            let f = match phrase_frequency(&*api, fts) {
+                Ok(f) => f,
+                Err(rc) => return ffi::sqlite3_result_error_code(ctx, rc),
+            };
+            term.rows += 1;
+            if let Some(DocRow { dense, .. }) = row {
+                if let Some(byte) = term.bits.get_mut(dense as usize / 8) {
+                    *byte |= 1 << (dense % 8);
+                }
+                if let Some(slot) = term.frequencies.get_mut(dense as usize) {
+                    *slot = f.min(u32::from(u8::MAX)) as u8;
+                }
+                if f >= u32::from(u8::MAX) {
+                    term.large.insert(dense, f);
+                }
+            }
+            return;
+        }
+        let Some(DocRow { dense, tokens }) = row else { return };
         if let Some(byte) = collector.bits.get_mut(dense as usize / 8) {
             *byte |= 1 << (dense % 8);
         }
         if collector.wanted.is_none_or(|w| w.contains(dense)) {
-            match score(&*api, fts, Some(tokens)) {
+            match score(&*api, fts, Some(tokens), collector.known_rows) {
                 Ok(s) => collector.scored.push((dense, s)),
                 Err(rc) => ffi::sqlite3_result_error_code(ctx, rc),
             }
@@ -348,7 +474,7 @@ mod tests {
                 .map(|(rowid, score)| (index.dense(rowid).expect("a demo document"), score))
                 .collect();
             assert!(bm25.len() > 10, "{expression} matches enough rows ({})", bm25.len());
-            let every = matches(&conn, &index, expression, None).unwrap();
+            let every = matches(&conn, &index, expression, None, &[]).unwrap();
             assert_eq!(every.all, bm25.iter().map(|p| p.0).collect::<RoaringBitmap>(), "matches of {expression}");
             let mut scored = every.scored.clone();
             scored.sort_by_key(|p| p.0);
@@ -362,7 +488,7 @@ mod tests {
                 );
             }
             let wanted: RoaringBitmap = bm25.iter().map(|p| p.0).step_by(3).collect();
-            let some = matches(&conn, &index, expression, Some(&wanted)).unwrap();
+            let some = matches(&conn, &index, expression, Some(&wanted), &[]).unwrap();
             assert_eq!(some.all, every.all, "every match is collected whatever is wanted");
             let mut scored_docs: Vec<u32> = some.scored.iter().map(|p| p.0).collect();
             scored_docs.sort_unstable();

@@ -111,7 +111,7 @@ pub(crate) fn search(
     // Every text match, with the scores of (at least) those the filters allow.
     let found = match query.to_fts() {
         None => None,
-        Some(expression) => Some(index.kept.matches(conn, index, &expression, allowed.as_ref())?),
+        Some(expression) => Some(index.kept.matches(conn, index, &query, &expression, allowed.as_ref())?),
     };
     let base: &RoaringBitmap = found.as_ref().map_or(&index.all, |f| &f.matches.all);
     let result = match &allowed {

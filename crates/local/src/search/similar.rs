@@ -170,7 +170,7 @@ pub(crate) fn by_text(conn: &Connection, index: &SpaceIndex, doc: u32, limit: us
         return Ok(Vec::new());
     }
     let expression: Vec<String> = weighted.iter().map(|(_, t)| format!("\"{t}\"")).collect();
-    let scored = rank::matches(conn, index, &expression.join(" OR "), None)?.scored;
+    let scored = rank::matches(conn, index, &expression.join(" OR "), None, &[])?.scored;
     Ok(rank::page(scored.into_iter().filter(|&(d, _)| d != doc), 0, limit))
 }
 

@@ -13,12 +13,13 @@ use std::collections::HashMap;
 use roaring::RoaringBitmap;
 use rusqlite::{params, Connection, TransactionBehavior};
 
+use super::common::{CommonTerms, TermList};
 use super::hierarchy::ValueKey;
 use super::index::{read_generation, FacetValue, FieldIndex, Generation, SpaceIndex};
 use crate::error::StoreError;
 
 /// Bumped whenever the layout below or the meaning of the index changes.
-const FORMAT: i64 = 2;
+const FORMAT: i64 = 4;
 
 struct Writer(Vec<u8>);
 
@@ -116,8 +117,38 @@ fn decode_field(bytes: &[u8]) -> Option<FieldIndex> {
     sound.then(|| FieldIndex::from_parts(id, values, by_key, offsets, direct))
 }
 
-/// A snapshot's first part: its document count, the store's, row ids, text lengths and the field count.
-type Head = (u32, u64, Vec<i64>, Vec<u32>, u32);
+fn encode_term(term: &str, list: &TermList) -> Vec<u8> {
+    let mut w = Writer(Vec::with_capacity(64 + list.docs.serialized_size() + list.small.len()));
+    w.str(term);
+    w.u64(list.store_rows);
+    w.u32(list.docs.serialized_size() as u32);
+    // Writing into a Vec cannot fail.
+    let _ = list.docs.serialize_into(&mut w.0);
+    w.u32(list.small.len() as u32);
+    w.0.extend_from_slice(&list.small);
+    let mut large: Vec<(u32, u32)> = list.large.iter().map(|(&p, &f)| (p, f)).collect();
+    large.sort_unstable();
+    w.u32s(&large.iter().flat_map(|&(p, f)| [p, f]).collect::<Vec<u32>>());
+    w.0
+}
+
+fn decode_term(bytes: &[u8]) -> Option<(String, TermList)> {
+    let mut r = Reader(bytes);
+    let term = r.str()?;
+    let store_rows = r.u64()?;
+    let size = r.u32()? as usize;
+    let docs = RoaringBitmap::deserialize_unchecked_from(r.take(size)?).ok()?;
+    let count = r.u32()? as usize;
+    let small = r.take(count)?.to_vec();
+    let pairs = r.u32s()?;
+    let large: HashMap<u32, u32> = pairs.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+    let sound = small.len() as u64 == docs.len() && pairs.len() % 2 == 0;
+    sound.then_some((term, TermList { docs, small, large, store_rows }))
+}
+
+/// A snapshot's first part: its document count, the store's, row ids, text lengths, the field count, and the
+/// common terms' generations and count.
+type Head = (u32, u64, Vec<i64>, Vec<u32>, u32, i64, u32);
 
 /// The snapshot of `space` if one matches `generation` and this code's format.
 pub(crate) fn load(conn: &Connection, space: &str, generation: Generation) -> Result<Option<SpaceIndex>, StoreError> {
@@ -128,6 +159,7 @@ pub(crate) fn load(conn: &Connection, space: &str, generation: Generation) -> Re
     let mut rows = stmt.query(params![space, generation.0, generation.1, FORMAT])?;
     let mut head: Option<Head> = None;
     let mut fields = Vec::new();
+    let mut common = CommonTerms::default();
     while let Some(row) = rows.next()? {
         let part: i64 = row.get(0)?;
         let rusqlite::types::ValueRef::Blob(data) = row.get_ref(1)? else { return Ok(None) };
@@ -140,20 +172,33 @@ pub(crate) fn load(conn: &Connection, space: &str, generation: Generation) -> Re
                 let rowids = raw.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect();
                 let text_lengths = r.u32s()?;
                 (text_lengths.len() == n as usize).then_some(())?;
-                Some((n, store_documents, rowids, text_lengths, r.u32()?))
+                Some((n, store_documents, rowids, text_lengths, r.u32()?, r.u64()? as i64, r.u32()?))
             })();
             let Some(parsed) = parsed else { return Ok(None) };
             head = Some(parsed);
-        } else {
+        } else if head.as_ref().is_some_and(|h| part <= i64::from(h.4)) {
             let Some(field) = decode_field(data) else { return Ok(None) };
             fields.push(field);
+        } else {
+            let Some((term, list)) = decode_term(data) else { return Ok(None) };
+            common.lists.insert(term, list);
         }
     }
-    let Some((n, store_documents, rowids, text_lengths, field_count)) = head else { return Ok(None) };
-    if fields.len() != field_count as usize || fields.iter().any(|f| f.offsets.len() != n as usize + 1) {
+    let Some((n, store_documents, rowids, text_lengths, field_count, generations, terms)) = head else {
+        return Ok(None);
+    };
+    let documents = |docs: &RoaringBitmap| docs.max().is_none_or(|last| last < n);
+    if fields.len() != field_count as usize
+        || fields.iter().any(|f| f.offsets.len() != n as usize + 1)
+        || common.lists.len() != terms as usize
+        || common.lists.values().any(|l| !documents(&l.docs))
+    {
         return Ok(None);
     }
-    Ok(Some(SpaceIndex::from_parts(space, generation, rowids, fields, store_documents, text_lengths)))
+    common.generations = generations;
+    let mut index = SpaceIndex::from_parts(space, generation, rowids, fields, store_documents, text_lengths);
+    index.common = common;
+    Ok(Some(index))
 }
 
 /// Stores `index` as the snapshot of its search space, unless the store changed since it was built.
@@ -171,6 +216,8 @@ pub(crate) fn save(conn: &mut Connection, index: &SpaceIndex) -> Result<(), Stor
     }
     head.u32s(&(0..index.rowids.len() as u32).map(|d| index.text_length(d)).collect::<Vec<u32>>());
     head.u32(index.fields.len() as u32);
+    head.u64(index.common.generations as u64);
+    head.u32(index.common.lists.len() as u32);
     let mut insert = tx.prepare_cached(
         "INSERT INTO index_snapshots (search_space, part, generation, global_generation, format, data)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -179,6 +226,12 @@ pub(crate) fn save(conn: &mut Connection, index: &SpaceIndex) -> Result<(), Stor
     insert.execute(params![index.space, 0, g, global, FORMAT, head.0])?;
     for (i, field) in index.fields.iter().enumerate() {
         insert.execute(params![index.space, i as i64 + 1, g, global, FORMAT, encode_field(field)])?;
+    }
+    let mut terms: Vec<(&String, &TermList)> = index.common.lists.iter().collect();
+    terms.sort_unstable_by_key(|t| t.0);
+    for (i, (term, list)) in terms.into_iter().enumerate() {
+        let part = (index.fields.len() + 1 + i) as i64;
+        insert.execute(params![index.space, part, g, global, FORMAT, encode_term(term, list)])?;
     }
     drop(insert);
     tx.commit()?;

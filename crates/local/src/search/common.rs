@@ -1,0 +1,466 @@
+//! The full-text lists of a search space's most common terms, kept in memory with the index.
+//!
+//! A word in a third of a million documents is a third of a million rows of FTS5's lists: walking them and
+//! reading each row's positions to score it took most of a search's 60–120 ms at that size, before any facet
+//! was counted. For the terms in at least a tenth of the space's documents (and at least
+//! [`FEWEST_DOCUMENTS`]), the index keeps each term's documents as a bitmap and, per document, the weighted
+//! frequency bm25 reads (title 5, description 2, body 1 per occurrence). A search whose every clause is one
+//! such term then takes its matches from the bitmaps and scores them from the frequencies and the row sizes
+//! the index already holds, with FTS5's own formula and statistics: the answer is the one FTS5 would give.
+//!
+//! Which terms: the words in at least that share of an even sample of the space's documents (split and folded
+//! as the full-text index does), each then walked once in FTS5 to make its list; one that turns out rarer is
+//! dropped. Only words of ASCII letters and digits are kept, whose folding is plain lower case whichever way
+//! a query spells them.
+//!
+//! bm25 reads store-wide statistics: the average row size and row count come from FTS5's averages record at
+//! each search ([`Totals`]); for a query of several words, each word's number of rows in the whole store is
+//! counted when its list is made and holds only while no search space's documents changed since (the sum of
+//! every space's generation). Otherwise the search goes to FTS5 as before.
+
+use std::collections::HashMap;
+
+use roaring::RoaringBitmap;
+use rusqlite::Connection;
+
+use super::fetch;
+use super::index::SpaceIndex;
+use super::query::{Clause, TextQuery};
+use super::rank::{self, Matches, TermCollect};
+use super::text;
+use crate::error::StoreError;
+
+/// Documents a term must be in, at least, for its list to be kept: fewer are walked in FTS5 in a few ms.
+pub(crate) const FEWEST_DOCUMENTS: u64 = 20_000;
+/// Share of the search space's documents a term must be in, at least, for its list to be kept.
+const SHARE: f64 = 0.1;
+/// Documents sampled for the terms to consider.
+const SAMPLE: u32 = 2_000;
+/// A sampled term is considered from this part of the share on (the sample's share varies around the true one).
+const SAMPLE_MARGIN: f64 = 0.9;
+
+/// The documents of a search space with the terms' lists in it, fewest for a list to be kept.
+pub(crate) fn fewest_documents(documents: u64) -> u64 {
+    FEWEST_DOCUMENTS.max((documents as f64 * SHARE).ceil() as u64)
+}
+
+/// One term's documents and weighted frequencies.
+#[derive(Debug)]
+pub(crate) struct TermList {
+    /// Dense numbers of the documents having the term.
+    pub docs: RoaringBitmap,
+    /// Per document of `docs`, in its order, the weighted frequency; [`u8::MAX`] says it is in `large`.
+    pub small: Vec<u8>,
+    /// Weighted frequencies from [`u8::MAX`] on, by position in `docs`.
+    pub large: HashMap<u32, u32>,
+    /// Rows of the whole store (every search space) having the term when the list was made.
+    pub store_rows: u64,
+}
+
+impl TermList {
+    /// A list from what a walk collected of the term.
+    fn new(collected: &TermCollect) -> TermList {
+        let docs = RoaringBitmap::from_lsb0_bytes(0, &collected.bits);
+        let mut small = Vec::with_capacity(docs.len() as usize);
+        let mut large = HashMap::new();
+        for (position, doc) in docs.iter().enumerate() {
+            let f = collected.frequencies.get(doc as usize).copied().unwrap_or(0);
+            if f == u8::MAX {
+                large.insert(position as u32, collected.large.get(&doc).copied().unwrap_or(u32::from(u8::MAX)));
+            }
+            small.push(f);
+        }
+        TermList { docs, small, large, store_rows: collected.rows }
+    }
+
+    /// The weighted frequency of the document at `position` in `docs`.
+    fn frequency(&self, position: usize) -> f64 {
+        match self.small.get(position) {
+            Some(&u8::MAX) => self.large.get(&(position as u32)).copied().map_or(0.0, f64::from),
+            Some(&f) => f64::from(f),
+            None => 0.0,
+        }
+    }
+}
+
+/// The lists of a search space's common terms.
+#[derive(Debug, Default)]
+pub(crate) struct CommonTerms {
+    pub lists: HashMap<String, TermList>,
+    /// The sum of every search space's generation when the lists were made: their `store_rows` hold while the
+    /// store's is the same.
+    pub generations: i64,
+}
+
+/// FTS5's store-wide totals, from its averages record: rows, and tokens over every column.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Totals {
+    pub rows: f64,
+    pub tokens: f64,
+}
+
+impl Totals {
+    /// The totals of FTS5's averages record (a varint row count, then one varint token count per column).
+    pub(crate) fn of_record(record: &[u8]) -> Option<Totals> {
+        let (rows, mut at) = super::build::sqlite_varint(record)?;
+        let mut tokens = 0u64;
+        while at < record.len() {
+            let (column, used) = super::build::sqlite_varint(&record[at..])?;
+            tokens = tokens.saturating_add(column);
+            at += used;
+        }
+        Some(Totals { rows: rows.max(1) as f64, tokens: tokens as f64 })
+    }
+}
+
+impl CommonTerms {
+    /// The lists of the terms of `index` in at least `fewest` of its documents, made in one read transaction
+    /// of the state the index was built from (none when the store has changed since: the index is then
+    /// rebuilt at the next search anyway).
+    pub(crate) fn build(conn: &mut Connection, index: &SpaceIndex, fewest: u64) -> Result<CommonTerms, StoreError> {
+        let n = index.rowids.len() as u64;
+        if n < fewest {
+            return Ok(CommonTerms::default());
+        }
+        let tx = conn.transaction()?;
+        if super::index::read_generation(&tx, &index.space)? != index.generation {
+            return Ok(CommonTerms::default());
+        }
+        let generations: i64 =
+            tx.query_row("SELECT coalesce(sum(generation), 0) FROM generations", [], |r| r.get(0))?;
+        let candidates = sampled_terms(&tx, index, fewest as f64 / n as f64 * SAMPLE_MARGIN)?;
+        let mut lists = HashMap::new();
+        let mut frequencies = Vec::new();
+        for term in candidates {
+            let mut collected = TermCollect::new(index, frequencies);
+            rank::term_list(&tx, index, &term, &mut collected)?;
+            let list = TermList::new(&collected);
+            if list.docs.len() >= fewest {
+                lists.insert(term, list);
+            }
+            frequencies = collected.frequencies;
+        }
+        tx.commit()?;
+        Ok(CommonTerms { lists, generations })
+    }
+
+    /// Per clause of `query`, the rows of the whole store having it, where it is a term with a list and the
+    /// lists' row counts still hold in a store whose generations add up to `generations`.
+    pub(crate) fn known_rows(&self, query: &TextQuery, generations: i64) -> Vec<Option<u64>> {
+        if generations != self.generations {
+            return Vec::new();
+        }
+        query.clauses.iter().map(|c| self.list(c).map(|l| l.store_rows)).collect()
+    }
+
+    /// The list of a query's clause, if it is a term with one.
+    fn list(&self, clause: &Clause) -> Option<&TermList> {
+        (!clause.prefix && is_kept_word(&clause.text)).then(|| self.lists.get(&clause.text.to_ascii_lowercase()))?
+    }
+
+    /// The matches of `query` with the scores of those in `wanted` (all without it), when every clause of it is
+    /// a term with a list, and (for several clauses) the lists' row counts still hold in a store whose
+    /// generations add up to `generations`; `None` otherwise.
+    pub(crate) fn matches(
+        &self,
+        index: &SpaceIndex,
+        query: &TextQuery,
+        totals: Totals,
+        generations: i64,
+        wanted: Option<&RoaringBitmap>,
+    ) -> Option<Matches> {
+        if self.lists.is_empty() || query.clauses.is_empty() {
+            return None;
+        }
+        let lists: Vec<&TermList> = query.clauses.iter().map(|c| self.list(c)).collect::<Option<_>>()?;
+        // One phrase: its idf multiplies every score alike, and FTS5's path leaves it out too.
+        let idf: Vec<f64> = if lists.len() == 1 {
+            vec![1.0]
+        } else if generations == self.generations {
+            lists.iter().map(|l| rank::idf(totals.rows, l.store_rows as f64)).collect()
+        } else {
+            return None;
+        };
+        let mut smallest_first = lists.clone();
+        smallest_first.sort_by_key(|l| l.docs.len());
+        let mut all = smallest_first[0].docs.clone();
+        for list in &smallest_first[1..] {
+            all &= &list.docs;
+        }
+        let avgdl = totals.tokens / totals.rows;
+        let score = |doc: u32, freq: &[f64]| rank::bm25(freq, &idf, f64::from(index.text_length(doc)), avgdl);
+        if let ([list], None) = (&lists[..], wanted) {
+            // One word, every match scored (the preview as a designer types): one walk of its list.
+            let scored = list.docs.iter().enumerate().map(|(p, doc)| (doc, score(doc, &[list.frequency(p)]))).collect();
+            return Some(Matches { all, scored });
+        }
+        let scored_docs: Vec<u32> = match wanted {
+            Some(wanted) => (&all & wanted).iter().collect(),
+            None => all.iter().collect(),
+        };
+        // Per scored document, the frequency of each clause (clause after clause).
+        let k = lists.len();
+        let mut freq = vec![0.0f64; scored_docs.len() * k];
+        for (i, list) in lists.iter().enumerate() {
+            frequencies_of(list, &scored_docs, |j, f| freq[j * k + i] = f);
+        }
+        let scored =
+            scored_docs.iter().enumerate().map(|(j, &doc)| (doc, score(doc, &freq[j * k..(j + 1) * k]))).collect();
+        Some(Matches { all, scored })
+    }
+}
+
+/// Calls `put(j, frequency)` for each `docs[j]` (ascending, every one in `list`): by walking the list alongside
+/// when they are many, by its rank of each one when they are few.
+fn frequencies_of(list: &TermList, docs: &[u32], mut put: impl FnMut(usize, f64)) {
+    if (docs.len() as u64).saturating_mul(64) < list.docs.len() {
+        for (j, &doc) in docs.iter().enumerate() {
+            put(j, list.frequency(list.docs.rank(doc).saturating_sub(1) as usize));
+        }
+        return;
+    }
+    let mut j = 0;
+    for (position, doc) in list.docs.iter().enumerate() {
+        let Some(&want) = docs.get(j) else { break };
+        if doc == want {
+            put(j, list.frequency(position));
+            j += 1;
+        }
+    }
+}
+
+/// Whether a query's word is kept as a term: ASCII letters and digits only, whose FTS5 term is its lower case.
+fn is_kept_word(word: &str) -> bool {
+    !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// The words in at least `share` of an even sample of the documents of `index`.
+fn sampled_terms(conn: &Connection, index: &SpaceIndex, share: f64) -> Result<Vec<String>, StoreError> {
+    let n = index.rowids.len() as u32;
+    let step = (n / SAMPLE).max(1);
+    let mut sampled = 0u32;
+    let mut seen: HashMap<String, u32> = HashMap::new();
+    let mut words: Vec<String> = Vec::new();
+    for doc in (0..n).step_by(step as usize).take(SAMPLE as usize) {
+        words.clear();
+        words.extend(text::tokens(&fetch::text_of(conn, index, doc)?).filter(|w| is_kept_word(w)));
+        words.sort_unstable();
+        words.dedup();
+        for word in words.drain(..) {
+            *seen.entry(word).or_insert(0) += 1;
+        }
+        sampled += 1;
+    }
+    let least = (f64::from(sampled) * share).max(1.0);
+    let mut terms: Vec<String> = seen.into_iter().filter(|&(_, c)| f64::from(c) >= least).map(|(w, _)| w).collect();
+    terms.sort_unstable();
+    Ok(terms)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use roaring::RoaringBitmap;
+    use rusqlite::Connection;
+    use studio_model::{Config, SearchRequest, SelectedFacet};
+
+    use super::{CommonTerms, TermList, Totals};
+    use crate::search::index::SpaceIndex;
+    use crate::search::query::TextQuery;
+    use crate::search::rank::TermCollect;
+    use crate::search::{rank, run, snapshot};
+    use crate::{demo, import_documents, Store};
+
+    /// Lists for the demo's terms in at least a tenth of its documents.
+    const FEWEST: u64 = (demo::DEMO_DOCUMENTS / 10) as u64;
+
+    fn demo_store() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_dir(dir.path()).unwrap();
+        demo::load_demo(&store, &mut |_| {}).unwrap();
+        (dir, store)
+    }
+
+    /// The demo's index, with the lists of its common terms.
+    fn listed_index(conn: &mut Connection) -> SpaceIndex {
+        let mut index = SpaceIndex::build(conn, demo::DEMO_SPACE).unwrap();
+        index.common = CommonTerms::build(conn, &index, FEWEST).unwrap();
+        index
+    }
+
+    fn stamp(conn: &Connection) -> (Totals, i64) {
+        conn.query_row(
+            "SELECT (SELECT block FROM documents_fts_data WHERE id = 1),
+                    (SELECT coalesce(sum(generation), 0) FROM generations)",
+            [],
+            |r| Ok((Totals::of_record(&r.get::<_, Vec<u8>>(0)?).unwrap(), r.get(1)?)),
+        )
+        .unwrap()
+    }
+
+    fn sorted(mut scored: Vec<(u32, f64)>) -> Vec<(u32, f64)> {
+        scored.sort_by_key(|p| p.0);
+        scored
+    }
+
+    /// Matches from the lists are FTS5's, each score FTS5's (its bm25 as `rank::matches` computes it), for one
+    /// word and several, in any case, with and without a selection.
+    #[test]
+    fn lists_give_the_matches_and_scores_fts5_gives() {
+        let (_dir, store) = demo_store();
+        let mut conn = store.conn().unwrap();
+        let index = listed_index(&mut conn);
+        let common = &index.common;
+        assert!(common.lists.len() >= 5, "the demo has common words: {:?}", common.lists.keys());
+        for (term, list) in &common.lists {
+            assert!(list.docs.len() >= FEWEST, "{term} is in {} documents", list.docs.len());
+        }
+        let (totals, generations) = stamp(&conn);
+        let mut words: Vec<&String> = common.lists.keys().collect();
+        words.sort();
+        let inputs = [
+            words[0].clone(),
+            words[1].to_uppercase(),
+            format!("{} {}", words[2], words[3]),
+            format!("{} {} {}", words[4], words[0], words[4]),
+        ];
+        for input in &inputs {
+            let query = TextQuery::parse(input);
+            let expression = query.to_fts().unwrap();
+            let every = rank::matches(&conn, &index, &expression, None, &[]).unwrap();
+            let some: RoaringBitmap = every.all.iter().step_by(3).collect();
+            for wanted in [None, Some(&some)] {
+                let listed =
+                    common.matches(&index, &query, totals, generations, wanted).expect("every word has a list");
+                let fts5 = rank::matches(&conn, &index, &expression, wanted, &[]).unwrap();
+                assert_eq!(listed.all, fts5.all, "{input}: matches");
+                assert!(listed.all.len() > 10, "{input} matches enough documents");
+                assert_eq!(sorted(listed.scored), sorted(fts5.scored), "{input}: scores");
+            }
+        }
+        // A prefix, a phrase and a word without a list are FTS5's to answer.
+        let rare = (0..index.rowids.len() as u32)
+            .flat_map(|d| {
+                crate::search::text::tokens(&crate::search::fetch::text_of(&conn, &index, d).unwrap())
+                    .collect::<Vec<_>>()
+            })
+            .find(|w| w.len() > 3 && w.bytes().all(|b| b.is_ascii_lowercase()) && !common.lists.contains_key(w))
+            .expect("a word without a list");
+        for input in
+            [format!("{}*", words[0]), format!("\"{} {}\"", words[0], words[1]), format!("{} {rare}", words[0])]
+        {
+            let query = TextQuery::parse(&input);
+            assert!(common.matches(&index, &query, totals, generations, None).is_none(), "{input}");
+        }
+        // FTS5, told the rows of the words with a list, scores as it does counting them itself.
+        let mixed = TextQuery::parse(&format!("{} {rare} {}", words[0], words[1]));
+        let known = common.known_rows(&mixed, generations);
+        assert_eq!(known.iter().map(Option::is_some).collect::<Vec<_>>(), [true, false, true]);
+        let expression = mixed.to_fts().unwrap();
+        let told = rank::matches(&conn, &index, &expression, None, &known).unwrap();
+        let counted = rank::matches(&conn, &index, &expression, None, &[]).unwrap();
+        assert!(!told.all.is_empty(), "{expression} matches");
+        assert_eq!(sorted(told.scored), sorted(counted.scored));
+    }
+
+    /// bm25's statistics count every search space: after an import into another one, a word alone is still
+    /// answered from its list (with the store's new averages), several words go to FTS5, and both equal FTS5's.
+    #[test]
+    fn an_import_elsewhere_keeps_answers_exact() {
+        let (_dir, store) = demo_store();
+        let mut conn = store.conn().unwrap();
+        let index = listed_index(&mut conn);
+        let mut words: Vec<String> = index.common.lists.keys().cloned().collect();
+        words.sort();
+        let lines =
+            format!("{{\"id\": \"x1\", \"title\": \"{0} {0} {0}\", \"body\": \"{1} and {0}\"}}\n", words[0], words[1]);
+        import_documents(&store, "elsewhere", lines.as_bytes(), &mut |_| {}).unwrap();
+        let (totals, generations) = stamp(&conn);
+        assert_ne!(generations, index.common.generations);
+        let one = TextQuery::parse(&words[0]);
+        let listed = index.common.matches(&index, &one, totals, generations, None).expect("one word: its list");
+        let fts5 = rank::matches(&conn, &index, &one.to_fts().unwrap(), None, &[]).unwrap();
+        assert_eq!(sorted(listed.scored), sorted(fts5.scored));
+        let two = TextQuery::parse(&format!("{} {}", words[0], words[1]));
+        assert!(index.common.matches(&index, &two, totals, generations, None).is_none(), "several words: FTS5");
+        assert!(index.common.known_rows(&two, generations).is_empty(), "and FTS5 counts their rows itself");
+        let known = index.common.known_rows(&two, index.common.generations);
+        assert_eq!(known.len(), 2);
+        assert!(known.iter().all(Option::is_some));
+    }
+
+    /// Whole searches (facet counts, the page, the total) answer the same from the lists as from FTS5.
+    #[test]
+    fn searches_answer_the_same_with_and_without_lists() {
+        let (_dir, store) = demo_store();
+        let mut conn = store.conn().unwrap();
+        let listed = listed_index(&mut conn);
+        let plain = SpaceIndex::build(&mut conn, demo::DEMO_SPACE).unwrap();
+        assert!(plain.common.lists.is_empty(), "a store this small keeps no lists by default");
+        let config: Config = serde_json::from_value(demo::demo_configuration()["config"].clone()).unwrap();
+        let mut words: Vec<&String> = listed.common.lists.keys().collect();
+        words.sort();
+        let mut compared = 0;
+        for input in [words[0].clone(), format!("{} {}", words[1], words[2]), format!("{} {}", words[3], "water")] {
+            let words_alone = SearchRequest { input: Some(input.clone()), ..Default::default() };
+            let first = run::search(&conn, &plain, &config, &words_alone).unwrap();
+            let clicks: Vec<SelectedFacet> = first
+                .facets
+                .iter()
+                .filter_map(|g| {
+                    let r = g.facets.first()?;
+                    Some(SelectedFacet { field: g.field.clone(), label: Some(r.label.clone()), value: r.value.clone() })
+                })
+                .collect();
+            let mut requests = vec![words_alone.clone(), SearchRequest { start: Some(10), ..words_alone.clone() }];
+            requests.push(SearchRequest { selected_facets: clicks[..2].to_vec(), ..words_alone.clone() });
+            for request in &requests {
+                listed.kept.clear();
+                plain.kept.clear();
+                let a = run::search(&conn, &listed, &config, request).unwrap();
+                let b = run::search(&conn, &plain, &config, request).unwrap();
+                assert!(
+                    a == b,
+                    "{request:?}: {} from the lists, {} from FTS5 (or other facets or pages)",
+                    a.total,
+                    b.total
+                );
+                compared += usize::from(a.total > 0);
+            }
+        }
+        assert!(compared >= 6, "enough searches found documents ({compared})");
+    }
+
+    /// The snapshot keeps the lists, frequencies of 255 and more included.
+    #[test]
+    fn lists_survive_the_snapshot() {
+        let (_dir, store) = demo_store();
+        let mut conn = store.conn().unwrap();
+        let mut index = listed_index(&mut conn);
+        let mut collected = TermCollect::new(&index, Vec::new());
+        for (doc, f) in [(3, 7), (5, 255), (9, 70_000)] {
+            collected.bits[doc / 8] |= 1 << (doc % 8);
+            collected.frequencies[doc] = f.min(255) as u8;
+            if f >= 255 {
+                collected.large.insert(doc as u32, f);
+            }
+        }
+        let big = TermList::new(&collected);
+        assert_eq!([big.frequency(0), big.frequency(1), big.frequency(2)], [7.0, 255.0, 70_000.0]);
+        index.common.lists.insert("big".into(), big);
+        snapshot::save(&mut conn, &index).unwrap();
+        let loaded = snapshot::load(&conn, demo::DEMO_SPACE, index.generation).unwrap().expect("the snapshot");
+        assert_eq!(loaded.common.generations, index.common.generations);
+        let described = |c: &CommonTerms| {
+            c.lists
+                .iter()
+                .map(|(t, l)| {
+                    let f: Vec<f64> = (0..l.docs.len() as usize).map(|p| l.frequency(p)).collect();
+                    (t.clone(), (l.docs.clone(), f, l.store_rows))
+                })
+                .collect::<HashMap<_, _>>()
+        };
+        assert_eq!(described(&loaded.common), described(&index.common));
+    }
+}
