@@ -3,7 +3,8 @@
 //! and flat or hierarchical nesting, as docs/api.md (Facets in the answer) describes.
 
 use std::borrow::Cow;
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
 use std::sync::OnceLock;
 
 use roaring::RoaringBitmap;
@@ -107,15 +108,101 @@ fn costs(field: &FieldIndex, scope: &RoaringBitmap, wanted: usize) -> (f64, f64)
     (walk, intersect)
 }
 
-/// One count to make: `field`'s values (those of `only`, or all) over `scope`.
+/// What a flat group shows that lets counting stop early: the `maximum` values with the most documents
+/// (sorted by count, descending), or the first `maximum` values by label that have documents (alphabetical,
+/// ascending). Other orders need every count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cut {
+    MostDocuments(usize),
+    FirstByLabel(usize),
+}
+
+/// The cut of a group showing `field` with `setting`, if its order allows one and the field has a hierarchy.
+/// A concept's documents include its descendants', so a few broad concepts hold most documents and the
+/// counting stops after them; the values of a field without one are often about equally common (400 sources),
+/// which a cut would count almost all of, one intersection each, before its bound stops it (measured slower
+/// than walking the documents at 1M: docs/performance.md).
+pub(crate) fn cut_of(field: &FieldIndex, setting: &FacetSetting) -> Option<Cut> {
+    if setting.facet_mode == "hierarchical" || field.flat {
+        return None;
+    }
+    let maximum = setting.maximum_terms.max(1) as usize;
+    match (setting.sorting == "alphabetical", setting.sorting_order == "asc") {
+        (false, false) => Some(Cut::MostDocuments(maximum)),
+        (true, true) => Some(Cut::FirstByLabel(maximum)),
+        _ => None,
+    }
+}
+
+/// The counts a group cut by `cut` needs over `scope`: every value it can show and every `selected` one
+/// counted exactly, the others left at 0 (a value left out has fewer documents in all than the last one
+/// shown has in `scope`, or comes after the last one shown by label). Values are counted one by one by
+/// intersecting bitmaps, most documents first or by label; `None` when that would cost more than walking
+/// the scope's documents (as [`costs`] estimates both).
+fn count_cut(field: &FieldIndex, scope: &RoaringBitmap, cut: Cut, selected: &[u32]) -> Option<Vec<u64>> {
+    let (walk, one) = costs(field, scope, 1);
+    let mut budget = if one > 0.0 { (walk / one / 4.0) as usize } else { 0 };
+    let mut counts = vec![0u64; field.values.len()];
+    let mut count = |v: u32, counts: &mut Vec<u64>| -> Option<u64> {
+        if selected.contains(&v) {
+            return Some(counts[v as usize]);
+        }
+        budget = budget.checked_sub(1)?;
+        let c = scope.intersection_len(&field.values[v as usize].docs);
+        counts[v as usize] = c;
+        Some(c)
+    };
+    for &v in selected {
+        counts[v as usize] = scope.intersection_len(&field.values[v as usize].docs);
+    }
+    match cut {
+        Cut::MostDocuments(maximum) => {
+            // The `maximum` best counts so far, the smallest on top.
+            let mut best: BinaryHeap<Reverse<u64>> = BinaryHeap::with_capacity(maximum + 1);
+            for &v in &field.by_size {
+                let bound = field.values[v as usize].docs.len();
+                if best.len() == maximum && best.peek().is_some_and(|least| bound < least.0) {
+                    break;
+                }
+                let c = count(v, &mut counts)?;
+                if c > 0 {
+                    best.push(Reverse(c));
+                    if best.len() > maximum {
+                        best.pop();
+                    }
+                }
+            }
+        }
+        Cut::FirstByLabel(maximum) => {
+            let mut found = 0;
+            for &v in &field.by_name {
+                if found == maximum {
+                    break;
+                }
+                if count(v, &mut counts)? > 0 {
+                    found += 1;
+                }
+            }
+        }
+    }
+    Some(counts)
+}
+
+/// One count to make: `field`'s values (those of `only`, or all) over `scope`; with `cut`, only those a
+/// group with that cut shows, and the `selected` ones.
 pub(crate) struct CountJob<'a> {
     pub field: &'a FieldIndex,
     pub scope: Cow<'a, RoaringBitmap>,
     pub only: Option<Vec<u32>>,
+    pub cut: Option<Cut>,
+    pub selected: &'a [u32],
 }
 
 impl CountJob<'_> {
     fn count(&self) -> Vec<u64> {
+        if let Some(counts) = self.cut.and_then(|cut| count_cut(self.field, &self.scope, cut, self.selected)) {
+            return counts;
+        }
         count_values(self.field, &self.scope, self.only.as_deref())
     }
 
@@ -271,8 +358,102 @@ mod tests {
 
     use roaring::RoaringBitmap;
 
-    use super::{count_all, count_values, CountJob};
+    use studio_model::FacetSetting;
+
+    use super::{count_all, count_cut, count_values, cut_of, facet_group, CountJob};
     use crate::search::index::{FacetValue, FieldIndex};
+
+    /// A concept field over `n` documents shaped like real ones: one top concept above ten broader ones
+    /// above 300 narrower ones of very unequal sizes; each document has one narrower concept.
+    fn concepts(n: u32) -> FieldIndex {
+        let leaf = |d: u32| {
+            let x = (f64::from(d) * 0.618_033_988_75).fract();
+            (300.0 * x * x * x) as u32
+        };
+        let value = |v: u32| match v {
+            0 => (None, Vec::new()),
+            1..=10 => (Some(0), vec![0]),
+            _ => (Some(1 + (v - 11) % 10), vec![1 + (v - 11) % 10, 0]),
+        };
+        let mut docs = vec![RoaringBitmap::new(); 311];
+        for d in 0..n {
+            let v = 11 + leaf(d);
+            docs[v as usize].insert(d);
+            for a in value(v).1 {
+                docs[a as usize].insert(d);
+            }
+        }
+        let list = docs
+            .into_iter()
+            .enumerate()
+            .map(|(v, docs)| {
+                let (parent, ancestors) = value(v as u32);
+                let children = (0..311u32).filter(|&c| value(c).0 == Some(v as u32)).collect();
+                FacetValue {
+                    label: format!("c{}", 311 - v),
+                    label_lower: format!("c{}", 311 - v),
+                    uri: Some(format!("urn:c{v}")),
+                    docs,
+                    children,
+                    parents: parent.into_iter().collect(),
+                    ancestors,
+                }
+            })
+            .collect();
+        FieldIndex::from_parts(
+            "dyn_uri_c".into(),
+            list,
+            HashMap::new(),
+            (0..=n).collect(),
+            (0..n).map(|d| 11 + leaf(d)).collect(),
+        )
+    }
+
+    /// A flat group cut to what it shows (the most documents first, or the first by label) is the group
+    /// every count gives, selected values included, over scopes dense and sparse; a field without a hierarchy
+    /// is never cut.
+    #[test]
+    fn cut_groups_are_the_groups_of_every_count() {
+        let n = 200_000;
+        let field = concepts(n);
+        let setting = |sorting: &str, order: &str, maximum: i32| FacetSetting {
+            facet_mode: "flat".into(),
+            sorting: sorting.into(),
+            sorting_order: order.into(),
+            maximum_terms: maximum,
+            ..Default::default()
+        };
+        let scopes: Vec<RoaringBitmap> = vec![
+            (0..n).step_by(2).collect(),
+            (0..n / 3).collect(),
+            (0..n).filter(|d| d % 97 == 3).collect(),
+            (1..n).collect(),
+        ];
+        let mut cut_used = HashMap::new();
+        for scope in &scopes {
+            let every = count_values(&field, scope, None);
+            for setting in
+                [setting("count", "desc", 10), setting("count", "desc", 3), setting("alphabetical", "asc", 5)]
+            {
+                let cut = cut_of(&field, &setting).expect("a flat group of a hierarchy, sorted as it shows");
+                for selected in [vec![], vec![300], vec![12, 5]] {
+                    let Some(counts) = count_cut(&field, scope, cut, &selected) else { continue };
+                    *cut_used.entry(format!("{cut:?}")).or_insert(0) += 1;
+                    assert_eq!(
+                        facet_group(&field, &setting, &counts, &selected),
+                        facet_group(&field, &setting, &every, &selected),
+                        "{cut:?} over {} documents, {selected:?} selected",
+                        scope.len()
+                    );
+                }
+            }
+        }
+        assert_eq!(cut_used.len(), 3, "each cut was cheaper than walking for some scopes: {cut_used:?}");
+        assert!(cut_of(&field, &setting("count", "asc", 10)).is_none(), "ascending counts need every count");
+        assert!(cut_of(&field, &FacetSetting { facet_mode: "hierarchical".into(), ..setting("count", "desc", 10) })
+            .is_none());
+        assert!(cut_of(&self::field(100, 10, false), &setting("count", "desc", 10)).is_none(), "no hierarchy");
+    }
 
     /// A field over `n` documents where document `d` has value `d % values` and, when `parent` is set,
     /// every value lies below value 0.
@@ -306,9 +487,15 @@ mod tests {
         let (flat, tree) = (field(n, 3_000, false), field(n, 2_000, true));
         let evens: RoaringBitmap = (0..n).step_by(2).collect();
         let jobs = vec![
-            CountJob { field: &flat, scope: Cow::Owned(evens.clone()), only: None },
-            CountJob { field: &tree, scope: Cow::Owned(evens.clone()), only: None },
-            CountJob { field: &flat, scope: Cow::Owned((0..n / 3).collect()), only: Some(vec![1, 2]) },
+            CountJob { field: &flat, scope: Cow::Owned(evens.clone()), only: None, cut: None, selected: &[] },
+            CountJob { field: &tree, scope: Cow::Owned(evens.clone()), only: None, cut: None, selected: &[] },
+            CountJob {
+                field: &flat,
+                scope: Cow::Owned((0..n / 3).collect()),
+                only: Some(vec![1, 2]),
+                cut: None,
+                selected: &[],
+            },
         ];
         assert!(jobs.iter().map(CountJob::cost).sum::<f64>() > super::SHARED_WORK, "the work is shared");
         let shared = count_all(&jobs);

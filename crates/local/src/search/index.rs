@@ -78,6 +78,11 @@ pub(crate) struct FieldIndex {
     closure: Vec<u32>,
     /// True when no value has an ancestor (a document's direct values then count once each).
     pub(crate) flat: bool,
+    /// Every value, those with the most documents first (the order in which a group showing the values
+    /// with the most documents counts them).
+    pub(crate) by_size: Vec<u32>,
+    /// Every value in alphabetical order as groups sort labels: lower-cased label, label, URI.
+    pub(crate) by_name: Vec<u32>,
 }
 
 impl FieldIndex {
@@ -100,7 +105,26 @@ impl FieldIndex {
         }
         closure_offsets.push(closure.len() as u32);
         let flat = values.iter().all(|v| v.ancestors.is_empty());
-        FieldIndex { id, values, by_key, offsets, direct, values_per_doc, closure_offsets, closure, flat }
+        let mut by_size: Vec<u32> = (0..values.len() as u32).collect();
+        by_size.sort_by_key(|&v| std::cmp::Reverse(values[v as usize].docs.len()));
+        let mut by_name: Vec<u32> = (0..values.len() as u32).collect();
+        by_name.sort_by(|&a, &b| {
+            let (a, b) = (&values[a as usize], &values[b as usize]);
+            (&a.label_lower, &a.label, &a.uri).cmp(&(&b.label_lower, &b.label, &b.uri))
+        });
+        FieldIndex {
+            id,
+            values,
+            by_key,
+            offsets,
+            direct,
+            values_per_doc,
+            closure_offsets,
+            closure,
+            flat,
+            by_size,
+            by_name,
+        }
     }
 
     /// The documents of the search space (every one has an entry here, with or without values).

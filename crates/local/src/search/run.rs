@@ -7,7 +7,7 @@ use roaring::RoaringBitmap;
 use rusqlite::Connection;
 use studio_model::{Config, FacetGroup, FacetSetting, SearchRequest, SearchResponse};
 
-use super::facets::{count_all, facet_group, shown_values, CountJob};
+use super::facets::{count_all, cut_of, facet_group, shown_values, CountJob};
 use super::fetch;
 use super::index::{FieldIndex, SpaceIndex};
 use super::query::TextQuery;
@@ -148,7 +148,8 @@ pub(crate) fn search(
         let own = filters.iter().find(|f| f.field == field.id);
         let selected: &[u32] = own.map_or(&[], |f| &f.values);
         let only = shown_values(field, setting, selected);
-        let job = match jobs.iter().position(|j| j.field.id == field.id && j.only == only) {
+        let cut = cut_of(field, setting);
+        let job = match jobs.iter().position(|j| j.field.id == field.id && j.only == only && j.cut == cut) {
             Some(job) => job,
             None => {
                 let scope = match own {
@@ -161,7 +162,7 @@ pub(crate) fn search(
                         Cow::Owned(scope)
                     }
                 };
-                jobs.push(CountJob { field, scope, only });
+                jobs.push(CountJob { field, scope, only, cut, selected });
                 jobs.len() - 1
             }
         };
