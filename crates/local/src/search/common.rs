@@ -133,7 +133,7 @@ impl CommonTerms {
         let mut frequencies = Vec::new();
         for term in candidates {
             let mut collected = TermCollect::new(index, frequencies);
-            rank::term_list(&tx, index, &term, &mut collected)?;
+            rank::term_list(&tx, index, &Clause { text: term.clone(), prefix: false }.to_fts(), &mut collected)?;
             let list = TermList::new(&collected);
             if list.docs.len() >= fewest {
                 lists.insert(term, list);
@@ -159,27 +159,41 @@ impl CommonTerms {
     }
 
     /// The matches of `query` with the scores of those in `wanted` (all without it), when every clause of it is
-    /// a term with a list, and (for several clauses) the lists' row counts still hold in a store whose
-    /// generations add up to `generations`; `None` otherwise.
+    /// a term with a list, or all but one of several, which FTS5 then walks alone (a rare word next to common
+    /// ones: its list is short, theirs are not walked); and, for several clauses, while the lists' row counts
+    /// still hold in a store whose generations add up to `generations`. `None` otherwise.
     pub(crate) fn matches(
         &self,
+        conn: &Connection,
         index: &SpaceIndex,
         query: &TextQuery,
         totals: Totals,
         generations: i64,
         wanted: Option<&RoaringBitmap>,
-    ) -> Option<Matches> {
+    ) -> Result<Option<Matches>, StoreError> {
         if self.lists.is_empty() || query.clauses.is_empty() {
-            return None;
+            return Ok(None);
         }
-        let lists: Vec<&TermList> = query.clauses.iter().map(|c| self.list(c)).collect::<Option<_>>()?;
+        let listed: Vec<Option<&TermList>> = query.clauses.iter().map(|c| self.list(c)).collect();
+        if listed.len() > 1 && generations != self.generations {
+            return Ok(None);
+        }
+        let unlisted: Vec<usize> = listed.iter().enumerate().filter(|(_, l)| l.is_none()).map(|(i, _)| i).collect();
+        let walked = match unlisted[..] {
+            [] => None,
+            [i] if listed.len() > 1 => {
+                let mut collected = TermCollect::new(index, Vec::new());
+                rank::term_list(conn, index, &query.clauses[i].to_fts(), &mut collected)?;
+                Some(TermList::new(&collected))
+            }
+            _ => return Ok(None),
+        };
+        let lists: Vec<&TermList> = listed.into_iter().filter_map(|l| l.or(walked.as_ref())).collect();
         // One phrase: its idf multiplies every score alike, and FTS5's path leaves it out too.
         let idf: Vec<f64> = if lists.len() == 1 {
             vec![1.0]
-        } else if generations == self.generations {
-            lists.iter().map(|l| rank::idf(totals.rows, l.store_rows as f64)).collect()
         } else {
-            return None;
+            lists.iter().map(|l| rank::idf(totals.rows, l.store_rows as f64)).collect()
         };
         let mut smallest_first = lists.clone();
         smallest_first.sort_by_key(|l| l.docs.len());
@@ -192,7 +206,7 @@ impl CommonTerms {
         if let ([list], None) = (&lists[..], wanted) {
             // One word, every match scored (the preview as a designer types): one walk of its list.
             let scored = list.docs.iter().enumerate().map(|(p, doc)| (doc, score(doc, &[list.frequency(p)]))).collect();
-            return Some(Matches { all, scored });
+            return Ok(Some(Matches { all, scored }));
         }
         let scored_docs: Vec<u32> = match wanted {
             Some(wanted) => (&all & wanted).iter().collect(),
@@ -206,7 +220,7 @@ impl CommonTerms {
         }
         let scored =
             scored_docs.iter().enumerate().map(|(j, &doc)| (doc, score(doc, &freq[j * k..(j + 1) * k]))).collect();
-        Some(Matches { all, scored })
+        Ok(Some(Matches { all, scored }))
     }
 }
 
@@ -319,39 +333,62 @@ mod tests {
         let (totals, generations) = stamp(&conn);
         let mut words: Vec<&String> = common.lists.keys().collect();
         words.sort();
+        // A word without a list, in enough documents to be found next to common ones.
+        let rare = (0..50)
+            .flat_map(|d| {
+                crate::search::text::tokens(&crate::search::fetch::text_of(&conn, &index, d).unwrap())
+                    .collect::<Vec<_>>()
+            })
+            .filter(|w| w.len() > 3 && w.bytes().all(|b| b.is_ascii_lowercase()) && !common.lists.contains_key(w))
+            .find(|w| rank::matches(&conn, &index, &format!("\"{w}\""), None, &[]).unwrap().all.len() >= 40)
+            .expect("a word without a list");
+        // Two words in a row in a document with the first common word: a phrase found next to it.
+        let first = common.lists[words[0]].docs.min().unwrap();
+        let tokens: Vec<String> =
+            crate::search::text::tokens(&crate::search::fetch::text_of(&conn, &index, first).unwrap()).collect();
+        let phrase = tokens
+            .windows(2)
+            .map(|w| format!("{} \"{} {}\"", words[0], w[0], w[1]))
+            .find(|q| {
+                !rank::matches(&conn, &index, &TextQuery::parse(q).to_fts().unwrap(), None, &[]).unwrap().all.is_empty()
+            })
+            .expect("a phrase of the document");
         let inputs = [
             words[0].clone(),
             words[1].to_uppercase(),
             format!("{} {}", words[2], words[3]),
             format!("{} {} {}", words[4], words[0], words[4]),
+            // One clause without a list, walked alone: a word, a phrase, a prefix.
+            format!("{} {rare}", words[0]),
+            format!("{rare} {} {}", words[1], words[2]),
+            phrase,
+            format!("{} wa*", words[0]),
         ];
         for input in &inputs {
             let query = TextQuery::parse(input);
             let expression = query.to_fts().unwrap();
             let every = rank::matches(&conn, &index, &expression, None, &[]).unwrap();
+            assert!(every.all.len() > 3, "{input} matches enough documents ({})", every.all.len());
             let some: RoaringBitmap = every.all.iter().step_by(3).collect();
             for wanted in [None, Some(&some)] {
-                let listed =
-                    common.matches(&index, &query, totals, generations, wanted).expect("every word has a list");
+                let listed = common
+                    .matches(&conn, &index, &query, totals, generations, wanted)
+                    .unwrap()
+                    .expect("answered from the lists");
                 let fts5 = rank::matches(&conn, &index, &expression, wanted, &[]).unwrap();
                 assert_eq!(listed.all, fts5.all, "{input}: matches");
-                assert!(listed.all.len() > 10, "{input} matches enough documents");
                 assert_eq!(sorted(listed.scored), sorted(fts5.scored), "{input}: scores");
             }
         }
-        // A prefix, a phrase and a word without a list are FTS5's to answer.
-        let rare = (0..index.rowids.len() as u32)
-            .flat_map(|d| {
-                crate::search::text::tokens(&crate::search::fetch::text_of(&conn, &index, d).unwrap())
-                    .collect::<Vec<_>>()
-            })
-            .find(|w| w.len() > 3 && w.bytes().all(|b| b.is_ascii_lowercase()) && !common.lists.contains_key(w))
-            .expect("a word without a list");
-        for input in
-            [format!("{}*", words[0]), format!("\"{} {}\"", words[0], words[1]), format!("{} {rare}", words[0])]
-        {
+        // A prefix, a phrase or a word without a list alone, or two clauses without one, are FTS5's to answer.
+        for input in [
+            format!("{}*", words[0]),
+            format!("\"{} {}\"", words[0], words[1]),
+            rare.clone(),
+            format!("{} {rare} wa*", words[0]),
+        ] {
             let query = TextQuery::parse(&input);
-            assert!(common.matches(&index, &query, totals, generations, None).is_none(), "{input}");
+            assert!(common.matches(&conn, &index, &query, totals, generations, None).unwrap().is_none(), "{input}");
         }
         // FTS5, told the rows of the words with a list, scores as it does counting them itself.
         let mixed = TextQuery::parse(&format!("{} {rare} {}", words[0], words[1]));
@@ -379,11 +416,13 @@ mod tests {
         let (totals, generations) = stamp(&conn);
         assert_ne!(generations, index.common.generations);
         let one = TextQuery::parse(&words[0]);
-        let listed = index.common.matches(&index, &one, totals, generations, None).expect("one word: its list");
+        let listed =
+            index.common.matches(&conn, &index, &one, totals, generations, None).unwrap().expect("one word: its list");
         let fts5 = rank::matches(&conn, &index, &one.to_fts().unwrap(), None, &[]).unwrap();
         assert_eq!(sorted(listed.scored), sorted(fts5.scored));
         let two = TextQuery::parse(&format!("{} {}", words[0], words[1]));
-        assert!(index.common.matches(&index, &two, totals, generations, None).is_none(), "several words: FTS5");
+        let answer = index.common.matches(&conn, &index, &two, totals, generations, None).unwrap();
+        assert!(answer.is_none(), "several words: FTS5");
         assert!(index.common.known_rows(&two, generations).is_empty(), "and FTS5 counts their rows itself");
         let known = index.common.known_rows(&two, index.common.generations);
         assert_eq!(known.len(), 2);

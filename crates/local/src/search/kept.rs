@@ -74,8 +74,10 @@ impl KeptMatches {
         if let Some(matches) = self.find(expression, &stamp, allowed) {
             return Ok(Found { matches, exact: false });
         }
-        let listed = Totals::of_record(&stamp.averages)
-            .and_then(|totals| index.common.matches(index, query, totals, stamp.generations, allowed));
+        let listed = match Totals::of_record(&stamp.averages) {
+            Some(totals) => index.common.matches(conn, index, query, totals, stamp.generations, allowed)?,
+            None => None,
+        };
         let matches = Arc::new(match listed {
             Some(matches) => matches,
             None => {

@@ -16,6 +16,13 @@ pub struct Clause {
     pub prefix: bool,
 }
 
+impl Clause {
+    /// The clause as an FTS5 phrase: its text quoted, `*` after it for a prefix.
+    pub fn to_fts(&self) -> String {
+        format!("\"{}\"{}", self.text, if self.prefix { "*" } else { "" })
+    }
+}
+
 /// A parsed text query: every clause must match.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TextQuery {
@@ -78,8 +85,7 @@ impl TextQuery {
         if self.clauses.is_empty() {
             return None;
         }
-        let parts: Vec<String> =
-            self.clauses.iter().map(|c| format!("\"{}\"{}", c.text, if c.prefix { "*" } else { "" })).collect();
+        let parts: Vec<String> = self.clauses.iter().map(Clause::to_fts).collect();
         Some(parts.join(" "))
     }
 }

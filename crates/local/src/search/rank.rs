@@ -149,7 +149,7 @@ fn collect(conn: &Connection, expression: &str, collector: &mut Collector) -> Re
     Ok(())
 }
 
-/// What [`term_list`] collects of one term.
+/// What [`term_list`] collects of one term (or phrase).
 pub(crate) struct TermCollect {
     /// The documents of the search space having the term: one bit per dense number, least significant first.
     pub bits: Vec<u8>,
@@ -172,16 +172,17 @@ impl TermCollect {
     }
 }
 
-/// Collects the documents of `term` (a single word) into `into`, walking its list in FTS5 once.
+/// Collects the documents of an FTS5 expression of one phrase (a word, a phrase, a prefix) into `into`,
+/// walking its list in FTS5 once.
 pub(crate) fn term_list(
     conn: &Connection,
     index: &SpaceIndex,
-    term: &str,
+    phrase: &str,
     into: &mut TermCollect,
 ) -> Result<(), StoreError> {
     let mut collector =
         Collector { index, wanted: None, bits: Vec::new(), scored: Vec::new(), term: Some(into), known_rows: &[] };
-    collect(conn, &format!("\"{term}\""), &mut collector)
+    collect(conn, phrase, &mut collector)
 }
 
 /// Registers `studio_rank` and `studio_collect` on a connection (every connection of the store's pool gets it).
