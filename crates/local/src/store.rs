@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use r2d2::{Pool, PooledConnection};
 use r2d2_sqlite::SqliteConnectionManager;
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
 use crate::error::StoreError;
 
@@ -184,6 +184,19 @@ fn prepare_documents(path: &Path) -> Result<(), StoreError> {
         return Err(StoreError::TooNew { path: path.display().to_string(), found: version, known: DOCUMENTS_VERSION });
     }
     Ok(())
+}
+
+/// A connection of its own to the documents file `conn` has attached, with the search engine's functions, for a
+/// second thread reading the full-text index; `None` where `conn` has no documents file attached.
+pub(crate) fn documents_reader(conn: &Connection) -> Result<Option<Connection>, StoreError> {
+    let file: Option<String> =
+        conn.query_row("SELECT file FROM pragma_database_list WHERE name = 'docs'", [], |r| r.get(0)).optional()?;
+    let Some(file) = file.filter(|f| !f.is_empty()) else { return Ok(None) };
+    let reader =
+        Connection::open_with_flags(file, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
+    reader.busy_timeout(BUSY_TIMEOUT)?;
+    crate::search::register_functions(&reader)?;
+    Ok(Some(reader))
 }
 
 /// Opens one store file on its own and reads its header, so that a file that is not a database is named

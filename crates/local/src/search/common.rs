@@ -2,21 +2,23 @@
 //!
 //! A word in a third of a million documents is a third of a million rows of FTS5's lists: walking them and
 //! reading each row's positions to score it took most of a search's 60–120 ms at that size, before any facet
-//! was counted. For the terms in at least a tenth of the space's documents (and at least
+//! was counted. For the terms in at least a twentieth of the space's documents (and at least
 //! [`FEWEST_DOCUMENTS`]), the index keeps each term's documents as a bitmap and, per document, the weighted
 //! frequency bm25 reads (title 5, description 2, body 1 per occurrence). A search whose every clause is one
 //! such term then takes its matches from the bitmaps and scores them from the frequencies and the row sizes
 //! the index already holds, with FTS5's own formula and statistics: the answer is the one FTS5 would give.
 //!
 //! Which terms: the words in at least that share of an even sample of the space's documents (split and folded
-//! as the full-text index does), each then walked once in FTS5 to make its list; one that turns out rarer is
-//! dropped. Only words of ASCII letters and digits are kept, whose folding is plain lower case whichever way
+//! as the full-text index does), each then walked once in FTS5 to make its list (half of them by a second
+//! thread on a connection of its own); one that turns out rarer is dropped. Only words of ASCII letters and digits are kept, whose folding is plain lower case whichever way
 //! a query spells them.
 //!
 //! bm25 reads store-wide statistics: the average row size and row count come from FTS5's averages record at
 //! each search ([`Totals`]); for a query of several words, each word's number of rows in the whole store is
 //! counted when its list is made and holds only while no search space's documents changed since (the sum of
-//! every space's generation). Otherwise the search goes to FTS5 as before.
+//! every space's generation). Otherwise the search goes to FTS5 as before. A query with one clause without a
+//! list next to clauses with one walks that clause alone in FTS5 (a rare word's list is short) and takes the
+//! others from their lists.
 
 use std::collections::HashMap;
 
@@ -32,8 +34,10 @@ use crate::error::StoreError;
 
 /// Documents a term must be in, at least, for its list to be kept: fewer are walked in FTS5 in a few ms.
 pub(crate) const FEWEST_DOCUMENTS: u64 = 20_000;
-/// Share of the search space's documents a term must be in, at least, for its list to be kept.
-const SHARE: f64 = 0.1;
+/// Share of the search space's documents a term must be in, at least, for its list to be kept: at 1M documents
+/// a word in 50,000 costs 10–20 ms in FTS5, while a twentieth instead of a tenth adds a third to the lists'
+/// memory (docs/performance.md).
+const SHARE: f64 = 0.05;
 /// Documents sampled for the terms to consider.
 const SAMPLE: u32 = 2_000;
 /// A sampled term is considered from this part of the share on (the sample's share varies around the true one).
@@ -126,20 +130,34 @@ impl CommonTerms {
         if super::index::read_generation(&tx, &index.space)? != index.generation {
             return Ok(CommonTerms::default());
         }
-        let generations: i64 =
-            tx.query_row("SELECT coalesce(sum(generation), 0) FROM generations", [], |r| r.get(0))?;
+        let generations = generations_sum(&tx)?;
         let candidates = sampled_terms(&tx, index, fewest as f64 / n as f64 * SAMPLE_MARGIN)?;
-        let mut lists = HashMap::new();
-        let mut frequencies = Vec::new();
-        for term in candidates {
-            let mut collected = TermCollect::new(index, frequencies);
-            rank::term_list(&tx, index, &Clause { text: term.clone(), prefix: false }.to_fts(), &mut collected)?;
-            let list = TermList::new(&collected);
-            if list.docs.len() >= fewest {
-                lists.insert(term, list);
-            }
-            frequencies = collected.frequencies;
-        }
+        // Half of the terms are walked by a second thread on a connection of its own, when it reads the same
+        // state of the store; otherwise (or if it fails) this thread walks them too.
+        let mine: Vec<&String> = candidates.iter().step_by(2).collect();
+        let theirs: Vec<&String> = candidates.iter().skip(1).step_by(2).collect();
+        let reader = crate::store::documents_reader(&tx)?;
+        let mut lists = std::thread::scope(|s| -> Result<HashMap<String, TermList>, StoreError> {
+            let helper = reader.map(|mut reader| {
+                let theirs = &theirs;
+                s.spawn(move || -> Result<Option<HashMap<String, TermList>>, StoreError> {
+                    let tx = reader.transaction()?;
+                    let (generation, sum) = (super::index::read_generation(&tx, &index.space)?, generations_sum(&tx)?);
+                    if generation != index.generation || sum != generations {
+                        return Ok(None);
+                    }
+                    Ok(Some(walk_terms(&tx, index, theirs, fewest)?))
+                })
+            });
+            let mut lists = walk_terms(&tx, index, &mine, fewest)?;
+            let helped = helper.and_then(|h| h.join().ok()).and_then(Result::ok).flatten();
+            lists.extend(match helped {
+                Some(theirs) => theirs,
+                None => walk_terms(&tx, index, &theirs, fewest)?,
+            });
+            Ok(lists)
+        })?;
+        lists.shrink_to_fit();
         tx.commit()?;
         Ok(CommonTerms { lists, generations })
     }
@@ -222,6 +240,32 @@ impl CommonTerms {
             scored_docs.iter().enumerate().map(|(j, &doc)| (doc, score(doc, &freq[j * k..(j + 1) * k]))).collect();
         Ok(Some(Matches { all, scored }))
     }
+}
+
+/// The sum of every search space's generation.
+fn generations_sum(conn: &Connection) -> Result<i64, StoreError> {
+    Ok(conn.query_row("SELECT coalesce(sum(generation), 0) FROM generations", [], |r| r.get(0))?)
+}
+
+/// The lists of `terms` in `index` that have at least `fewest` documents, each term's list walked in FTS5 once.
+fn walk_terms(
+    conn: &Connection,
+    index: &SpaceIndex,
+    terms: &[&String],
+    fewest: u64,
+) -> Result<HashMap<String, TermList>, StoreError> {
+    let mut lists = HashMap::new();
+    let mut frequencies = Vec::new();
+    for &term in terms {
+        let mut collected = TermCollect::new(index, frequencies);
+        rank::term_list(conn, index, &Clause { text: term.clone(), prefix: false }.to_fts(), &mut collected)?;
+        let list = TermList::new(&collected);
+        if list.docs.len() >= fewest {
+            lists.insert(term.clone(), list);
+        }
+        frequencies = collected.frequencies;
+    }
+    Ok(lists)
 }
 
 /// Calls `put(j, frequency)` for each `docs[j]` (ascending, every one in `list`): by walking the list alongside
