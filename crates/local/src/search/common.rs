@@ -10,8 +10,8 @@
 //!
 //! Which terms: the words in at least that share of an even sample of the space's documents (split and folded
 //! as the full-text index does), each then walked once in FTS5 to make its list (half of them by a second
-//! thread on a connection of its own); one that turns out rarer is dropped. Only words of ASCII letters and digits are kept, whose folding is plain lower case whichever way
-//! a query spells them.
+//! thread on a connection of its own); one that turns out rarer is dropped. Only words of ASCII letters and
+//! digits are kept, whose folding is plain lower case whichever way a query spells them.
 //!
 //! bm25 reads store-wide statistics: the average row size and row count come from FTS5's averages record at
 //! each search ([`Totals`]); for a query of several words, each word's number of rows in the whole store is
@@ -27,6 +27,7 @@ use rusqlite::Connection;
 
 use super::fetch;
 use super::index::SpaceIndex;
+use super::kept::Stamp;
 use super::query::{Clause, TextQuery};
 use super::rank::{self, Matches, TermCollect};
 use super::text;
@@ -43,7 +44,7 @@ const SAMPLE: u32 = 2_000;
 /// A sampled term is considered from this part of the share on (the sample's share varies around the true one).
 const SAMPLE_MARGIN: f64 = 0.9;
 
-/// The documents of a search space with the terms' lists in it, fewest for a list to be kept.
+/// The fewest documents a term must be in for its list to be kept, in a search space of `documents`.
 pub(crate) fn fewest_documents(documents: u64) -> u64 {
     FEWEST_DOCUMENTS.max((documents as f64 * SHARE).ceil() as u64)
 }
@@ -130,7 +131,7 @@ impl CommonTerms {
         if super::index::read_generation(&tx, &index.space)? != index.generation {
             return Ok(CommonTerms::default());
         }
-        let generations = generations_sum(&tx)?;
+        let generations = Stamp::read(&tx)?.generations;
         let candidates = sampled_terms(&tx, index, fewest as f64 / n as f64 * SAMPLE_MARGIN)?;
         // Half of the terms are walked by a second thread on a connection of its own, when it reads the same
         // state of the store; otherwise (or if it fails) this thread walks them too.
@@ -142,7 +143,8 @@ impl CommonTerms {
                 let theirs = &theirs;
                 s.spawn(move || -> Result<Option<HashMap<String, TermList>>, StoreError> {
                     let tx = reader.transaction()?;
-                    let (generation, sum) = (super::index::read_generation(&tx, &index.space)?, generations_sum(&tx)?);
+                    let (generation, sum) =
+                        (super::index::read_generation(&tx, &index.space)?, Stamp::read(&tx)?.generations);
                     if generation != index.generation || sum != generations {
                         return Ok(None);
                     }
@@ -242,11 +244,6 @@ impl CommonTerms {
     }
 }
 
-/// The sum of every search space's generation.
-fn generations_sum(conn: &Connection) -> Result<i64, StoreError> {
-    Ok(conn.query_row("SELECT coalesce(sum(generation), 0) FROM generations", [], |r| r.get(0))?)
-}
-
 /// The lists of `terms` in `index` that have at least `fewest` documents, each term's list walked in FTS5 once.
 fn walk_terms(
     conn: &Connection,
@@ -325,6 +322,7 @@ mod tests {
 
     use super::{CommonTerms, TermList, Totals};
     use crate::search::index::SpaceIndex;
+    use crate::search::kept::Stamp;
     use crate::search::query::TextQuery;
     use crate::search::rank::TermCollect;
     use crate::search::{rank, run, snapshot};
@@ -347,14 +345,10 @@ mod tests {
         index
     }
 
+    /// FTS5's totals and the sum of every search space's generation, as a search reads them.
     fn stamp(conn: &Connection) -> (Totals, i64) {
-        conn.query_row(
-            "SELECT (SELECT block FROM documents_fts_data WHERE id = 1),
-                    (SELECT coalesce(sum(generation), 0) FROM generations)",
-            [],
-            |r| Ok((Totals::of_record(&r.get::<_, Vec<u8>>(0)?).unwrap(), r.get(1)?)),
-        )
-        .unwrap()
+        let stamp = Stamp::read(conn).unwrap();
+        (Totals::of_record(&stamp.averages).unwrap(), stamp.generations)
     }
 
     fn sorted(mut scored: Vec<(u32, f64)>) -> Vec<(u32, f64)> {

@@ -134,16 +134,16 @@ impl KeptMatches {
 
 /// What the scores of a full-text query depend on beyond the search space's own documents.
 #[derive(Debug, PartialEq, Eq)]
-struct Stamp {
+pub(crate) struct Stamp {
     /// The sum of every scope's generation: each import bumps its own in the transaction that writes the
     /// text index, and generations only grow.
-    generations: i64,
+    pub generations: i64,
     /// FTS5's averages record: the row count and the token totals per column.
-    averages: Vec<u8>,
+    pub averages: Vec<u8>,
 }
 
 impl Stamp {
-    fn read(conn: &Connection) -> Result<Stamp, StoreError> {
+    pub(crate) fn read(conn: &Connection) -> Result<Stamp, StoreError> {
         Ok(conn
             .prepare_cached(
                 "SELECT (SELECT coalesce(sum(generation), 0) FROM generations),
