@@ -108,6 +108,21 @@ fn costs(field: &FieldIndex, scope: &RoaringBitmap, wanted: usize) -> (f64, f64)
     (walk, intersect)
 }
 
+/// The cost of one value's intersection with `scope` when a cut counts it, in walking steps: 256 per block of
+/// a scope dense enough for roaring to hold its blocks as bitmaps, about half a step per document of a sparser
+/// one, each of which is looked up in the value's block (measured at 1M: 0.02–0.03 ms an intersection with half
+/// of the documents, 0.26 ms with 61,000 scattered ones).
+fn cut_steps(scope: &RoaringBitmap) -> f64 {
+    let (Some(first), Some(last)) = (scope.min(), scope.max()) else { return 0.0 };
+    let blocks = f64::from((last >> 16) - (first >> 16) + 1);
+    let documents = scope.len() as f64;
+    if documents < 4096.0 * blocks {
+        documents / 2.0
+    } else {
+        256.0 * blocks
+    }
+}
+
 /// What a flat group shows that lets counting stop early: the `maximum` values with the most documents
 /// (sorted by count, descending), or the first `maximum` values by label that have documents (alphabetical,
 /// ascending). Other orders need every count.
@@ -140,7 +155,8 @@ pub(crate) fn cut_of(field: &FieldIndex, setting: &FacetSetting) -> Option<Cut> 
 /// intersecting bitmaps, most documents first or by label; `None` when that would cost more than walking
 /// the scope's documents (as [`costs`] estimates both).
 fn count_cut(field: &FieldIndex, scope: &RoaringBitmap, cut: Cut, selected: &[u32]) -> Option<Vec<u64>> {
-    let (walk, one) = costs(field, scope, 1);
+    let (walk, _) = costs(field, scope, 1);
+    let one = cut_steps(scope);
     let mut budget = if one > 0.0 { (walk / one / 4.0) as usize } else { 0 };
     let mut counts = vec![0u64; field.values.len()];
     let mut count = |v: u32, counts: &mut Vec<u64>| -> Option<u64> {
@@ -212,7 +228,14 @@ impl CountJob<'_> {
         }
         let (walk, intersect) =
             costs(self.field, &self.scope, self.only.as_ref().map_or(self.field.values.len(), Vec::len));
-        walk.min(intersect)
+        match self.cut {
+            // A cut usually stops after a few values per value shown (else it falls back to walking): so
+            // estimated, the two threads of `count_all` get work of about equal length.
+            Some(Cut::MostDocuments(shown) | Cut::FirstByLabel(shown)) => {
+                walk.min(intersect).min(4.0 * shown as f64 * cut_steps(&self.scope))
+            }
+            None => walk.min(intersect),
+        }
     }
 }
 
