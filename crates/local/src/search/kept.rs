@@ -59,20 +59,21 @@ pub(crate) struct Found {
 }
 
 impl KeptMatches {
-    /// The documents of `index` matching `query` (whose FTS5 expression is `expression`), with the scores of
-    /// those in `allowed` (all without it): kept ones when they still hold, else collected from the common
-    /// terms' lists or FTS5, and kept.
+    /// The documents of `index` matching `query`, with the scores of those in `allowed` (all without it): kept
+    /// ones when they still hold, else collected from the common terms' lists or FTS5, and kept. `None` for a
+    /// query without words, which puts no condition on the text.
     pub(crate) fn matches(
         &self,
         conn: &Connection,
         index: &SpaceIndex,
         query: &TextQuery,
-        expression: &str,
         allowed: Option<&RoaringBitmap>,
-    ) -> Result<Found, StoreError> {
+    ) -> Result<Option<Found>, StoreError> {
+        let Some(expression) = query.to_fts() else { return Ok(None) };
+        let expression = expression.as_str();
         let stamp = Stamp::read(conn)?;
         if let Some(matches) = self.find(expression, &stamp, allowed) {
-            return Ok(Found { matches, exact: false });
+            return Ok(Some(Found { matches, exact: false }));
         }
         let listed = match Totals::of_record(&stamp.averages) {
             Some(totals) => index.common.matches(conn, index, query, totals, stamp.generations, allowed)?,
@@ -92,7 +93,7 @@ impl KeptMatches {
             scope: allowed.cloned(),
             matches: matches.clone(),
         });
-        Ok(Found { matches, exact: true })
+        Ok(Some(Found { matches, exact: true }))
     }
 
     fn find(&self, expression: &str, stamp: &Stamp, allowed: Option<&RoaringBitmap>) -> Option<Arc<Matches>> {
@@ -242,21 +243,21 @@ mod tests {
         let index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE).unwrap();
         let query = TextQuery::parse("the water");
         let expression = "\"the\" \"water\"";
-        let first = index.kept.matches(&conn, &index, &query, expression, None).unwrap();
+        let first = index.kept.matches(&conn, &index, &query, None).unwrap().unwrap();
         assert!(first.exact && first.matches.all.len() > 20, "collected: {} matches", first.matches.all.len());
-        let again = index.kept.matches(&conn, &index, &query, expression, None).unwrap();
+        let again = index.kept.matches(&conn, &index, &query, None).unwrap().unwrap();
         assert!(!again.exact && Arc::ptr_eq(&again.matches, &first.matches), "kept");
 
         let some: RoaringBitmap = first.matches.all.iter().step_by(2).collect();
         assert!(
-            !index.kept.matches(&conn, &index, &query, expression, Some(&some)).unwrap().exact,
+            !index.kept.matches(&conn, &index, &query, Some(&some)).unwrap().unwrap().exact,
             "a narrower selection"
         );
         index.kept.clear();
-        let narrow = index.kept.matches(&conn, &index, &query, expression, Some(&some)).unwrap();
+        let narrow = index.kept.matches(&conn, &index, &query, Some(&some)).unwrap().unwrap();
         assert!(narrow.exact && narrow.matches.scored.len() == some.len() as usize);
         let other: RoaringBitmap = first.matches.all.iter().skip(1).step_by(2).collect();
-        let wider = index.kept.matches(&conn, &index, &query, expression, Some(&other)).unwrap();
+        let wider = index.kept.matches(&conn, &index, &query, Some(&other)).unwrap().unwrap();
         assert!(wider.exact, "a selection outside what was scored is collected again");
 
         let lines = "{\"id\": \"x1\", \"title\": \"water water\", \"body\": \"the water of the river\"}\n\
@@ -267,7 +268,7 @@ mod tests {
         let again = lines.replace("water water", "fire fire").replace("the water of", "the fire of");
         for lines in [lines.to_owned(), again] {
             import_documents(&store, "elsewhere", lines.as_bytes(), &mut |_| {}).unwrap();
-            let after = index.kept.matches(&conn, &index, &query, expression, None).unwrap();
+            let after = index.kept.matches(&conn, &index, &query, None).unwrap().unwrap();
             assert!(after.exact, "the store's text index changed: collected again");
             let now = rank::matches(&conn, &index, expression, None, &[]).unwrap();
             assert_eq!(after.matches.all, now.all);

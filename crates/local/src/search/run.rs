@@ -109,10 +109,7 @@ pub(crate) fn search(
         })
     });
     // Every text match, with the scores of (at least) those the filters allow.
-    let found = match query.to_fts() {
-        None => None,
-        Some(expression) => Some(index.kept.matches(conn, index, &query, &expression, allowed.as_ref())?),
-    };
+    let found = index.kept.matches(conn, index, &query, allowed.as_ref())?;
     let base: &RoaringBitmap = found.as_ref().map_or(&index.all, |f| &f.matches.all);
     let result = match &allowed {
         None => base.clone(),
