@@ -79,9 +79,10 @@ pub(crate) struct FieldIndex {
     /// True when no value has an ancestor (a document's direct values then count once each).
     pub(crate) flat: bool,
     /// Every value, those with the most documents first (the order in which a group showing the values
-    /// with the most documents counts them).
+    /// with the most documents counts them); empty for a field without a hierarchy, which is never cut.
     pub(crate) by_size: Vec<u32>,
-    /// Every value in alphabetical order as groups sort labels: lower-cased label, label, URI.
+    /// Every value in alphabetical order as groups sort labels: lower-cased label, label, URI; empty for a
+    /// field without a hierarchy.
     pub(crate) by_name: Vec<u32>,
 }
 
@@ -105,9 +106,13 @@ impl FieldIndex {
         }
         closure_offsets.push(closure.len() as u32);
         let flat = values.iter().all(|v| v.ancestors.is_empty());
-        let mut by_size: Vec<u32> = (0..values.len() as u32).collect();
+        // Only a field with a hierarchy is cut (facets::cut_of): the orders are not made for the others.
+        let (mut by_size, mut by_name): (Vec<u32>, Vec<u32>) = if flat {
+            (Vec::new(), Vec::new())
+        } else {
+            ((0..values.len() as u32).collect(), (0..values.len() as u32).collect())
+        };
         by_size.sort_by_key(|&v| std::cmp::Reverse(values[v as usize].docs.len()));
-        let mut by_name: Vec<u32> = (0..values.len() as u32).collect();
         by_name.sort_by(|&a, &b| {
             let (a, b) = (&values[a as usize], &values[b as usize]);
             (&a.label_lower, &a.label, &a.uri).cmp(&(&b.label_lower, &b.label, &b.uri))
