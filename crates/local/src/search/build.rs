@@ -19,7 +19,6 @@ impl SpaceIndex {
     pub(crate) fn build(conn: &mut Connection, space: &str) -> Result<SpaceIndex, StoreError> {
         let tx = conn.transaction()?;
         let generation = read_generation(&tx, space)?;
-        let store_documents: i64 = tx.query_row("SELECT count(*) FROM documents", [], |r| r.get(0))?;
         let mut docs: Vec<(i64, String, f64)> = tx
             .prepare_cached("SELECT num, id, date FROM documents WHERE search_space = ?1")?
             .query_map([space], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
@@ -64,8 +63,7 @@ impl SpaceIndex {
         let text_lengths = text_lengths(&tx, &by_rowid, n)?;
         tx.commit()?;
         let fields = builders.into_iter().map(|b| b.finish(n, &hierarchy)).collect();
-        let mut index =
-            SpaceIndex::from_parts(space, generation, rowids, fields, store_documents.max(0) as u64, text_lengths);
+        let mut index = SpaceIndex::from_parts(space, generation, rowids, fields, text_lengths);
         index.common = CommonTerms::build(conn, &index, common::fewest_documents(u64::from(n)))?;
         Ok(index)
     }

@@ -173,6 +173,15 @@ impl CommonTerms {
         query.clauses.iter().map(|c| self.list(c).map(|l| l.store_rows)).collect()
     }
 
+    /// The rows of the whole store having `term` (a folded word), where it has a list whose row count still
+    /// holds in a store whose generations add up to `generations`.
+    pub(crate) fn store_rows(&self, term: &str, generations: i64) -> Option<u64> {
+        if generations != self.generations || !is_kept_word(term) {
+            return None;
+        }
+        self.lists.get(term).map(|l| l.store_rows)
+    }
+
     /// The list of a query's clause, if it is a term with one.
     fn list(&self, clause: &Clause) -> Option<&TermList> {
         (!clause.prefix && is_kept_word(&clause.text)).then(|| self.lists.get(&clause.text.to_ascii_lowercase()))?
@@ -448,8 +457,10 @@ mod tests {
         let index = listed_index(&mut conn);
         let mut words: Vec<String> = index.common.lists.keys().cloned().collect();
         words.sort();
-        let lines =
-            format!("{{\"id\": \"x1\", \"title\": \"{0} {0} {0}\", \"body\": \"{1} and {0}\"}}\n", words[0], words[1]);
+        let lines = format!(
+            "{{\"id\": \"x1\", \"title\": \"{0} {0} {0}\", \"content\": \"{1} and {0}\"}}\n",
+            words[0], words[1]
+        );
         import_documents(&store, "elsewhere", lines.as_bytes(), &mut |_| {}).unwrap();
         let (totals, generations) = stamp(&conn);
         assert_ne!(generations, index.common.generations);

@@ -8,6 +8,7 @@ use studio_model::{Explanation, Reason, MAX_REASONS};
 
 use super::fetch;
 use super::index::{FieldIndex, SpaceIndex};
+use super::kept::Stamp;
 use super::recommend::{related_weights, Relation, AUTHOR_FIELD};
 use super::similar::{concept_weights, concepts_field, distinctive_terms, has_term, idf};
 use crate::error::StoreError;
@@ -106,16 +107,16 @@ pub(crate) fn by_text(
     source: u32,
     docs: &[u32],
 ) -> Result<Vec<Explanation>, StoreError> {
-    let terms = distinctive_terms(conn, index, source)?;
+    let terms = distinctive_terms(conn, index, source, &Stamp::read(conn)?)?;
     docs.iter()
         .map(|&d| {
             let text = fetch::text_of(conn, index, d)?;
             let scored = terms
                 .iter()
-                .filter(|(_, term)| has_term(&text, term))
-                .map(|(w, term)| Scored {
-                    weight: *w,
-                    reason: Reason { kind: "term".into(), value: term.clone(), label: term.clone() },
+                .filter(|d| has_term(&text, &d.term))
+                .map(|d| Scored {
+                    weight: d.weight,
+                    reason: Reason { kind: "term".into(), value: d.term.clone(), label: d.term.clone() },
                 })
                 .collect();
             Ok(explanation("text", scored))

@@ -6,7 +6,6 @@
 //! data it holds. It is never written to: a change in the store makes a new index.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
 
 use roaring::RoaringBitmap;
 use rusqlite::{Connection, OptionalExtension};
@@ -15,6 +14,7 @@ use studio_model::FacetKind;
 use super::common::CommonTerms;
 use super::hierarchy::ValueKey;
 use super::kept::KeptMatches;
+use super::similar::TermRows;
 use crate::error::StoreError;
 use crate::import::GLOBAL_SCOPE;
 
@@ -174,13 +174,8 @@ pub struct SpaceIndex {
     pub(crate) all: RoaringBitmap,
     pub(crate) fields: Vec<FieldIndex>,
     field_by_id: HashMap<String, usize>,
-    /// Documents in the whole store (every search space), as the full-text index counts them.
-    pub(crate) store_documents: u64,
-    /// Document frequencies of the terms looked up so far (by the `text` similarity plugin), kept as long as
-    /// this index: FTS5 counts them by walking each term's whole list of matches. Like `store_documents`, they
-    /// count every search space, and an import into another one (which leaves this index in place) can leave
-    /// them a little behind; they only weigh terms.
-    pub(crate) term_documents: Mutex<HashMap<String, i64>>,
+    /// The store's row counts of the terms the `text` similarity plugin looked up.
+    pub(crate) term_rows: TermRows,
     /// The full-text matches of the last searches, for searches of the same words.
     pub(crate) kept: KeptMatches,
     /// The full-text lists of the space's most common terms.
@@ -229,7 +224,6 @@ impl SpaceIndex {
         generation: Generation,
         rowids: Vec<i64>,
         fields: Vec<FieldIndex>,
-        store_documents: u64,
         text_lengths: Vec<u32>,
     ) -> SpaceIndex {
         let n = rowids.len() as u32;
@@ -245,8 +239,7 @@ impl SpaceIndex {
             all,
             fields,
             field_by_id,
-            store_documents,
-            term_documents: Mutex::new(HashMap::new()),
+            term_rows: TermRows::default(),
             kept: KeptMatches::default(),
             common: CommonTerms::default(),
         }

@@ -260,8 +260,8 @@ mod tests {
         let wider = index.kept.matches(&conn, &index, &query, Some(&other)).unwrap().unwrap();
         assert!(wider.exact, "a selection outside what was scored is collected again");
 
-        let lines = "{\"id\": \"x1\", \"title\": \"water water\", \"body\": \"the water of the river\"}\n\
-                     {\"id\": \"x2\", \"title\": \"dry\", \"body\": \"no rain in a long while, said the farmer\"}\n";
+        let lines = "{\"id\": \"x1\", \"title\": \"water water\", \"content\": \"the water of the river\"}\n\
+                     {\"id\": \"x2\", \"title\": \"dry\", \"content\": \"no rain in a long while, said the farmer\"}\n";
         let mut before = first.matches.scored.clone();
         // An import elsewhere; then the same document again with other words of the same sizes, which leaves
         // FTS5's row count and sizes as they were but not how many rows have "water".

@@ -20,7 +20,7 @@ use std::ffi::{c_int, c_void};
 use std::ptr;
 
 use roaring::RoaringBitmap;
-use rusqlite::{ffi, Connection};
+use rusqlite::{ffi, Connection, OptionalExtension};
 
 use super::index::{DocRow, SpaceIndex};
 use crate::error::StoreError;
@@ -185,7 +185,8 @@ pub(crate) fn term_list(
     collect(conn, phrase, &mut collector)
 }
 
-/// Registers `studio_rank` and `studio_collect` on a connection (every connection of the store's pool gets it).
+/// Registers `studio_rank`, `studio_collect` and `studio_rows` on a connection (every connection of the store's
+/// pool gets them).
 pub(crate) fn register(conn: &Connection) -> rusqlite::Result<()> {
     // SAFETY: the handle is the live connection's; `fts5(?1)` with a bound "fts5_api_ptr" pointer is how
     // SQLite documents obtaining the FTS5 API, and the statement is finalized before returning.
@@ -213,8 +214,11 @@ pub(crate) fn register(conn: &Connection) -> rusqlite::Result<()> {
                 Some("FTS5 is not available".into()),
             ));
         };
-        let functions: [(&std::ffi::CStr, ffi::fts5_extension_function); 2] =
-            [(c"studio_rank", Some(studio_rank)), (c"studio_collect", Some(studio_collect))];
+        let functions: [(&std::ffi::CStr, ffi::fts5_extension_function); 3] = [
+            (c"studio_rank", Some(studio_rank)),
+            (c"studio_collect", Some(studio_collect)),
+            (c"studio_rows", Some(studio_rows)),
+        ];
         for (name, function) in functions {
             let rc = create(api, name.as_ptr(), ptr::null_mut(), function, None);
             if rc != ffi::SQLITE_OK {
@@ -239,10 +243,49 @@ unsafe extern "C" fn free_stats(p: *mut c_void) {
     drop(unsafe { Box::from_raw(p.cast::<QueryStats>()) });
 }
 
-unsafe extern "C" fn count_row(_: *const ffi::Fts5ExtensionApi, _: *mut ffi::Fts5Context, hits: *mut c_void) -> c_int {
-    // SAFETY: `hits` is the i64 `query_stats` passes to xQueryPhrase.
-    unsafe { *hits.cast::<i64>() += 1 };
-    ffi::SQLITE_OK
+/// Rows of a phrase counted by xQueryPhrase, which stops once there are `most`.
+struct RowCount {
+    rows: i64,
+    most: i64,
+}
+
+unsafe extern "C" fn count_row(_: *const ffi::Fts5ExtensionApi, _: *mut ffi::Fts5Context, count: *mut c_void) -> c_int {
+    // SAFETY: `count` is the RowCount the caller of xQueryPhrase passes, alive for the whole call.
+    let count = unsafe { &mut *count.cast::<RowCount>() };
+    count.rows += 1;
+    if count.rows >= count.most {
+        // Ends the walk; xQueryPhrase answers SQLITE_OK.
+        ffi::SQLITE_DONE
+    } else {
+        ffi::SQLITE_OK
+    }
+}
+
+/// Counts the rows of the query's phrase `phrase`, up to `most`, by walking its list in FTS5 (no statement
+/// step per row).
+unsafe fn phrase_rows(
+    api: &ffi::Fts5ExtensionApi,
+    fts: *mut ffi::Fts5Context,
+    phrase: c_int,
+    most: i64,
+) -> Result<i64, c_int> {
+    let Some(query_phrase) = api.xQueryPhrase else { return Err(ffi::SQLITE_ERROR) };
+    let mut count = RowCount { rows: 0, most: most.max(1) };
+    // SAFETY: FTS5's callback for this cursor; `count` outlives the call.
+    check(unsafe { query_phrase(fts, phrase, (&mut count as *mut RowCount).cast(), Some(count_row)) })?;
+    Ok(count.rows)
+}
+
+/// The rows of the whole store having `phrase` (an FTS5 expression of one phrase), counted up to `most`.
+pub(crate) fn rows_having(conn: &Connection, phrase: &str, most: u64) -> Result<u64, StoreError> {
+    let most = i64::try_from(most).unwrap_or(i64::MAX);
+    let rows: Option<i64> = conn
+        .prepare_cached(
+            "SELECT studio_rows(documents_fts, ?2) FROM documents_fts WHERE documents_fts MATCH ?1 LIMIT 1",
+        )?
+        .query_row(rusqlite::params![phrase, most], |r| r.get(0))
+        .optional()?;
+    Ok(rows.unwrap_or(0).max(0) as u64)
 }
 
 /// The query's statistics, computed on the first scored row and kept by FTS5 until the query ends.
@@ -252,8 +295,8 @@ unsafe fn query_stats<'a>(
     fts: *mut ffi::Fts5Context,
     known: &[Option<u64>],
 ) -> Result<&'a QueryStats, c_int> {
-    let (Some(get), Some(set), Some(rows), Some(total), Some(phrases), Some(query_phrase)) =
-        (api.xGetAuxdata, api.xSetAuxdata, api.xRowCount, api.xColumnTotalSize, api.xPhraseCount, api.xQueryPhrase)
+    let (Some(get), Some(set), Some(rows), Some(total), Some(phrases)) =
+        (api.xGetAuxdata, api.xSetAuxdata, api.xRowCount, api.xColumnTotalSize, api.xPhraseCount)
     else {
         return Err(ffi::SQLITE_ERROR);
     };
@@ -277,11 +320,7 @@ unsafe fn query_stats<'a>(
             for phrase in 0..count {
                 let hits = match known.get(phrase as usize).copied().flatten() {
                     Some(rows) => rows as f64,
-                    None => {
-                        let mut hits = 0i64;
-                        check(query_phrase(fts, phrase, (&mut hits as *mut i64).cast(), Some(count_row)))?;
-                        hits as f64
-                    }
+                    None => phrase_rows(api, fts, phrase, i64::MAX)? as f64,
                 };
                 idf.push(self::idf(n_rows, hits));
             }
@@ -393,6 +432,25 @@ unsafe extern "C" fn studio_rank(
     unsafe {
         match score(&*api, fts, None, &[]) {
             Ok(s) => ffi::sqlite3_result_double(ctx, s),
+            Err(rc) => ffi::sqlite3_result_error_code(ctx, rc),
+        }
+    }
+}
+
+/// `studio_rows(documents_fts, most)`: the rows of the whole store having the query's first phrase, counted up
+/// to `most`; on any row of the query, which needs only one ([`rows_having`]).
+unsafe extern "C" fn studio_rows(
+    api: *const ffi::Fts5ExtensionApi,
+    fts: *mut ffi::Fts5Context,
+    ctx: *mut ffi::sqlite3_context,
+    n: c_int,
+    values: *mut *mut ffi::sqlite3_value,
+) {
+    // SAFETY: FTS5 calls this with its API table, the cursor's context and `n` argument values, for one row.
+    unsafe {
+        let most = if n >= 1 { ffi::sqlite3_value_int64(*values) } else { i64::MAX };
+        match phrase_rows(&*api, fts, 0, most) {
+            Ok(rows) => ffi::sqlite3_result_int64(ctx, rows),
             Err(rc) => ffi::sqlite3_result_error_code(ctx, rc),
         }
     }

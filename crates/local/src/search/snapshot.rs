@@ -19,7 +19,7 @@ use super::index::{read_generation, FacetValue, FieldIndex, Generation, SpaceInd
 use crate::error::StoreError;
 
 /// Bumped whenever the layout below or the meaning of the index changes.
-const FORMAT: i64 = 4;
+const FORMAT: i64 = 5;
 
 struct Writer(Vec<u8>);
 
@@ -146,9 +146,9 @@ fn decode_term(bytes: &[u8]) -> Option<(String, TermList)> {
     sound.then_some((term, TermList { docs, small, large, store_rows }))
 }
 
-/// A snapshot's first part: its document count, the store's, row ids, text lengths, the field count, and the
-/// common terms' generations and count.
-type Head = (u32, u64, Vec<i64>, Vec<u32>, u32, i64, u32);
+/// A snapshot's first part: its document count, row ids, text lengths, the field count, and the common terms'
+/// generations and count.
+type Head = (u32, Vec<i64>, Vec<u32>, u32, i64, u32);
 
 /// The snapshot of `space` if one matches `generation` and this code's format.
 pub(crate) fn load(conn: &Connection, space: &str, generation: Generation) -> Result<Option<SpaceIndex>, StoreError> {
@@ -167,16 +167,15 @@ pub(crate) fn load(conn: &Connection, space: &str, generation: Generation) -> Re
             let mut r = Reader(data);
             let parsed = (|| {
                 let n = r.u32()?;
-                let store_documents = r.u64()?;
                 let raw = r.take((n as usize).checked_mul(8)?)?;
                 let rowids = raw.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect();
                 let text_lengths = r.u32s()?;
                 (text_lengths.len() == n as usize).then_some(())?;
-                Some((n, store_documents, rowids, text_lengths, r.u32()?, r.u64()? as i64, r.u32()?))
+                Some((n, rowids, text_lengths, r.u32()?, r.u64()? as i64, r.u32()?))
             })();
             let Some(parsed) = parsed else { return Ok(None) };
             head = Some(parsed);
-        } else if head.as_ref().is_some_and(|h| part <= i64::from(h.4)) {
+        } else if head.as_ref().is_some_and(|h| part <= i64::from(h.3)) {
             let Some(field) = decode_field(data) else { return Ok(None) };
             fields.push(field);
         } else {
@@ -184,7 +183,7 @@ pub(crate) fn load(conn: &Connection, space: &str, generation: Generation) -> Re
             common.lists.insert(term, list);
         }
     }
-    let Some((n, store_documents, rowids, text_lengths, field_count, generations, terms)) = head else {
+    let Some((n, rowids, text_lengths, field_count, generations, terms)) = head else {
         return Ok(None);
     };
     let documents = |docs: &RoaringBitmap| docs.max().is_none_or(|last| last < n);
@@ -196,7 +195,7 @@ pub(crate) fn load(conn: &Connection, space: &str, generation: Generation) -> Re
         return Ok(None);
     }
     common.generations = generations;
-    let mut index = SpaceIndex::from_parts(space, generation, rowids, fields, store_documents, text_lengths);
+    let mut index = SpaceIndex::from_parts(space, generation, rowids, fields, text_lengths);
     index.common = common;
     Ok(Some(index))
 }
@@ -208,9 +207,8 @@ pub(crate) fn save(conn: &mut Connection, index: &SpaceIndex) -> Result<(), Stor
         return Ok(());
     }
     tx.prepare_cached("DELETE FROM index_snapshots WHERE search_space = ?1")?.execute([&index.space])?;
-    let mut head = Writer(Vec::with_capacity(20 + index.rowids.len() * 12));
+    let mut head = Writer(Vec::with_capacity(12 + index.rowids.len() * 12));
     head.u32(index.rowids.len() as u32);
-    head.u64(index.store_documents);
     for r in &index.rowids {
         head.0.extend_from_slice(&r.to_le_bytes());
     }
