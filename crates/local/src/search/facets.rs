@@ -5,12 +5,14 @@
 use std::borrow::Cow;
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
+use std::ops::Range;
 use std::sync::OnceLock;
 
 use roaring::RoaringBitmap;
 use studio_model::{FacetGroup, FacetSetting, Refiner};
 
-use super::index::{FacetValue, FieldIndex};
+use super::index::{FacetValue, FieldIndex, SpaceIndex};
+use super::packed::Packed;
 
 /// The values a group can show: in hierarchical mode the top concepts and their narrower ones down to
 /// `depth` levels, and the selected ones; `None` (all of them) in flat mode.
@@ -115,12 +117,19 @@ fn costs(field: &FieldIndex, scope: &RoaringBitmap, wanted: usize) -> (f64, f64)
 fn cut_steps(scope: &RoaringBitmap) -> f64 {
     let (Some(first), Some(last)) = (scope.min(), scope.max()) else { return 0.0 };
     let blocks = f64::from((last >> 16) - (first >> 16) + 1);
-    let documents = scope.len() as f64;
-    if documents < 4096.0 * blocks {
-        documents / 2.0
+    if is_sparse(scope) {
+        scope.len() as f64 / 2.0
     } else {
         256.0 * blocks
     }
+}
+
+/// Whether `scope` is too sparse for roaring to hold its blocks as bitmaps (fewer than 4,096 documents in a
+/// block of 65,536, on average over the blocks it spans).
+fn is_sparse(scope: &RoaringBitmap) -> bool {
+    let (Some(first), Some(last)) = (scope.min(), scope.max()) else { return false };
+    let blocks = u64::from((last >> 16) - (first >> 16) + 1);
+    scope.len() < 4096 * blocks
 }
 
 /// What a flat group shows that lets counting stop early: the `maximum` values with the most documents
@@ -247,41 +256,126 @@ fn cores() -> usize {
 
 /// Steps of counting (as [`costs`] estimates them) above which a second thread takes part: about a
 /// millisecond of work, well above the cost of starting a thread.
-const SHARED_WORK: f64 = 250_000.0;
+pub(crate) const SHARED_WORK: f64 = 250_000.0;
 
-/// The counts of every job, in order. A large amount of work is shared between this thread and a second
-/// one, each taking the largest job left to the side with less work so far.
-pub(crate) fn count_all(jobs: &[CountJob]) -> Vec<Vec<u64>> {
-    let cost: Vec<f64> = jobs.iter().map(CountJob::cost).collect();
-    if jobs.len() < 2 || cost.iter().sum::<f64>() < SHARED_WORK || cores() < 2 {
-        return jobs.iter().map(CountJob::count).collect();
+/// Work for one thread of [`count_all`]: a job alone, or jobs walking the same scope together, over the
+/// scope's documents in a range (the two threads each take a half).
+enum Task {
+    One(usize),
+    Together(Vec<usize>, Range<u32>),
+}
+
+/// The counts of every job, in order. With `index`, jobs that would walk the same scope (the result, for
+/// every group without a selection of its own) walk it once together over its packed values, each thread
+/// half of its documents when there is enough work to share. Other work is shared between this thread and a
+/// second one, each taking the largest task left to the side with less work so far.
+pub(crate) fn count_all(jobs: &[CountJob], index: Option<&SpaceIndex>) -> Vec<Vec<u64>> {
+    let together: Vec<usize> = index.map_or_else(Vec::new, |index| walking_together(jobs, index));
+    let packed = index.filter(|_| together.len() > 1).and_then(SpaceIndex::packed);
+    let mut tasks: Vec<(Task, f64)> = Vec::new();
+    match packed {
+        Some(packed) => {
+            let scope: &RoaringBitmap = &jobs[together[0]].scope;
+            let cost = scope.len() as f64 * packed.per_document();
+            let middle = scope.select((scope.len() / 2) as u32).unwrap_or(u32::MAX);
+            if cost >= SHARED_WORK && cores() > 1 {
+                tasks.push((Task::Together(together.clone(), 0..middle), cost / 2.0));
+                tasks.push((Task::Together(together.clone(), middle..u32::MAX), cost / 2.0));
+            } else {
+                tasks.push((Task::Together(together.clone(), 0..u32::MAX), cost));
+            }
+            tasks.extend((0..jobs.len()).filter(|i| !together.contains(i)).map(|i| (Task::One(i), jobs[i].cost())));
+        }
+        None => tasks.extend((0..jobs.len()).map(|i| (Task::One(i), jobs[i].cost()))),
     }
-    let mut order: Vec<usize> = (0..jobs.len()).collect();
-    order.sort_by(|&a, &b| cost[b].total_cmp(&cost[a]));
+    let run = |task: &Task| -> Vec<(usize, Vec<u64>)> {
+        match (task, packed, index) {
+            (Task::Together(members, range), Some(packed), Some(index)) => {
+                count_together(jobs, members, range.clone(), packed, index)
+            }
+            (Task::Together(members, _), ..) => members.iter().map(|&i| (i, jobs[i].count())).collect(),
+            (Task::One(i), ..) => vec![(*i, jobs[*i].count())],
+        }
+    };
+    let mut out = vec![Vec::new(); jobs.len()];
+    // The halves of a walk together add up.
+    let mut put = |done: Vec<(usize, Vec<u64>)>| {
+        for (i, counts) in done {
+            if out[i].is_empty() {
+                out[i] = counts;
+            } else {
+                out[i].iter_mut().zip(counts).for_each(|(a, b)| *a += b);
+            }
+        }
+    };
+    let total: f64 = tasks.iter().map(|t| t.1).sum();
+    if tasks.len() < 2 || total < SHARED_WORK || cores() < 2 {
+        tasks.iter().for_each(|t| put(run(&t.0)));
+        return out;
+    }
+    tasks.sort_by(|a, b| b.1.total_cmp(&a.1));
     let (mut mine, mut theirs, mut load) = (Vec::new(), Vec::new(), (0.0, 0.0));
-    for i in order {
+    for (task, cost) in &tasks {
         if load.0 <= load.1 {
-            mine.push(i);
-            load.0 += cost[i];
+            mine.push(task);
+            load.0 += cost;
         } else {
-            theirs.push(i);
-            load.1 += cost[i];
+            theirs.push(task);
+            load.1 += cost;
         }
     }
-    let mut out = vec![Vec::new(); jobs.len()];
-    let count_theirs = || theirs.iter().map(|&i| (i, jobs[i].count())).collect::<Vec<_>>();
+    let count_theirs = || theirs.iter().flat_map(|t| run(t)).collect::<Vec<_>>();
     std::thread::scope(|s| {
         // Without a second thread (none can be started, or it failed), this one does the work.
         let helper = std::thread::Builder::new().spawn_scoped(s, count_theirs).ok();
-        for &i in &mine {
-            out[i] = jobs[i].count();
-        }
-        let done = helper.and_then(|h| h.join().ok()).unwrap_or_else(count_theirs);
-        for (i, counts) in done {
-            out[i] = counts;
-        }
+        mine.iter().for_each(|t| put(run(t)));
+        put(helper.and_then(|h| h.join().ok()).unwrap_or_else(count_theirs));
     });
     out
+}
+
+/// The counts of the jobs `members` (walking the same scope) over its documents in `range`, each field walked
+/// once in the packed values (a walk counts all of a field's values, whatever a group shows of them).
+fn count_together(
+    jobs: &[CountJob],
+    members: &[usize],
+    range: Range<u32>,
+    packed: &Packed,
+    index: &SpaceIndex,
+) -> Vec<(usize, Vec<u64>)> {
+    let number = |i: usize| index.fields.iter().position(|f| std::ptr::eq(f, jobs[i].field));
+    let mut fields: Vec<(usize, &FieldIndex)> =
+        members.iter().filter_map(|&i| Some((number(i)?, jobs[i].field))).collect();
+    fields.sort_by_key(|f| f.0);
+    fields.dedup_by_key(|f| f.0);
+    let Some(&first) = members.first() else { return Vec::new() };
+    let counts = packed.count(&jobs[first].scope, range, &fields);
+    members
+        .iter()
+        .filter_map(|&i| {
+            let at = fields.iter().position(|f| Some(f.0) == number(i))?;
+            Some((i, counts[at].clone()))
+        })
+        .collect()
+}
+
+/// The jobs that walk the same sparse scope of the result (borrowed, not one of their own), for which walking
+/// is cheaper than intersecting, cut or not (a cut's intersections with a sparse scope are slow, and it mostly
+/// gives up and walks): those of the first such scope. Over denser scopes each field's own arrays are read
+/// about as fast as a cache line of every field's values per document (measured slower at 1M: 85,000
+/// documents, 20 ms together against 12 alone).
+pub(crate) fn walking_together(jobs: &[CountJob], index: &SpaceIndex) -> Vec<usize> {
+    let walks = |job: &CountJob| {
+        let wanted = job.only.as_ref().map_or(job.field.values.len(), Vec::len);
+        is_sparse(&job.scope)
+            && matches!(job.scope, Cow::Borrowed(_))
+            && !is_whole_space(job.field, &job.scope)
+            && walk_is_cheaper(job.field, &job.scope, wanted)
+            && index.fields.iter().any(|f| std::ptr::eq(f, job.field))
+    };
+    let Some(first) = jobs.iter().position(walks) else { return Vec::new() };
+    let scope: &RoaringBitmap = &jobs[first].scope;
+    (first..jobs.len()).filter(|&i| walks(&jobs[i]) && std::ptr::eq::<RoaringBitmap>(&*jobs[i].scope, scope)).collect()
 }
 
 /// How refiners of one group are ordered and cut.
@@ -375,7 +469,7 @@ pub(crate) fn facet_group(field: &FieldIndex, setting: &FacetSetting, counts: &[
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::borrow::Cow;
     use std::collections::HashMap;
 
@@ -480,7 +574,7 @@ mod tests {
 
     /// A field over `n` documents where document `d` has value `d % values` and, when `parent` is set,
     /// every value lies below value 0.
-    fn field(n: u32, values: u32, parent: bool) -> FieldIndex {
+    pub(crate) fn field(n: u32, values: u32, parent: bool) -> FieldIndex {
         let ancestors = |v: u32| if parent && v != 0 { vec![0] } else { Vec::new() };
         let list = (0..values)
             .map(|v| FacetValue {
@@ -521,7 +615,7 @@ mod tests {
             },
         ];
         assert!(jobs.iter().map(CountJob::cost).sum::<f64>() > super::SHARED_WORK, "the work is shared");
-        let shared = count_all(&jobs);
+        let shared = count_all(&jobs, None);
         for (job, counts) in jobs.iter().zip(&shared) {
             assert_eq!(counts, &count_values(job.field, &job.scope, job.only.as_deref()));
         }

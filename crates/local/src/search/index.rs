@@ -6,6 +6,7 @@
 //! data it holds. It is never written to: a change in the store makes a new index.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use roaring::RoaringBitmap;
 use rusqlite::{Connection, OptionalExtension};
@@ -14,6 +15,7 @@ use studio_model::FacetKind;
 use super::common::CommonTerms;
 use super::hierarchy::ValueKey;
 use super::kept::KeptMatches;
+use super::packed::Packed;
 use super::similar::TermRows;
 use crate::error::StoreError;
 use crate::import::GLOBAL_SCOPE;
@@ -180,6 +182,8 @@ pub struct SpaceIndex {
     pub(crate) kept: KeptMatches,
     /// The full-text lists of the space's most common terms.
     pub(crate) common: CommonTerms,
+    /// Every field's values per document together, made when a search first walks several fields at once.
+    packed: OnceLock<Option<Packed>>,
 }
 
 impl SpaceIndex {
@@ -242,7 +246,13 @@ impl SpaceIndex {
             term_rows: TermRows::default(),
             kept: KeptMatches::default(),
             common: CommonTerms::default(),
+            packed: OnceLock::new(),
         }
+    }
+
+    /// Every field's values per document together (made at the first call).
+    pub(crate) fn packed(&self) -> Option<&Packed> {
+        self.packed.get_or_init(|| Packed::of(&self.fields, self.rowids.len())).as_ref()
     }
 
     /// The field with this id.

@@ -15,6 +15,7 @@ mod health;
 mod hierarchy;
 mod index;
 mod kept;
+mod packed;
 mod query;
 mod rank;
 mod recommend;

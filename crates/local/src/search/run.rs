@@ -165,7 +165,7 @@ pub(crate) fn search(
         };
         groups.push((setting, Some((field, selected, job))));
     }
-    let counts = count_all(&jobs);
+    let counts = count_all(&jobs, Some(index));
     let facets = groups
         .into_iter()
         .map(|(setting, group)| match group {
