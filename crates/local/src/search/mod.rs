@@ -59,6 +59,9 @@ pub struct SearchEngine {
     building: Mutex<()>,
 }
 
+/// Documents in a search space from which its packed values are made ahead of the first search.
+const PACK_AHEAD: usize = 100_000;
+
 impl SearchEngine {
     /// An engine with no index built yet.
     pub fn new() -> Self {
@@ -89,6 +92,13 @@ impl SearchEngine {
             }
         });
         self.cache.write().unwrap_or_else(|e| e.into_inner()).insert(space.to_owned(), built.clone());
+        if built.rowids.len() >= PACK_AHEAD {
+            // Every field's values per document, which most searches of words in a large space walk: made
+            // now on a thread of its own (0.25 s at 1M documents) rather than in the first such search. A
+            // search needing them meanwhile waits for them; without a thread, the first search makes them.
+            let index = built.clone();
+            let _ = std::thread::Builder::new().name("packing".into()).spawn(move || index.packed().is_some());
+        }
         Ok(built)
     }
 
