@@ -168,28 +168,39 @@ fn count_cut(field: &FieldIndex, scope: &RoaringBitmap, cut: Cut, selected: &[u3
     let one = cut_steps(scope);
     let mut budget = if one > 0.0 { (walk / one / 4.0) as usize } else { 0 };
     let mut counts = vec![0u64; field.values.len()];
-    let mut count = |v: u32, counts: &mut Vec<u64>| -> Option<u64> {
+    // Which values are counted so far (a count of 0 is a count).
+    let mut counted = vec![false; field.values.len()];
+    let mut count = |v: u32, counts: &mut Vec<u64>, counted: &mut Vec<bool>| -> Option<u64> {
         if selected.contains(&v) {
             return Some(counts[v as usize]);
         }
         budget = budget.checked_sub(1)?;
         let c = scope.intersection_len(&field.values[v as usize].docs);
         counts[v as usize] = c;
+        counted[v as usize] = true;
         Some(c)
     };
     for &v in selected {
         counts[v as usize] = scope.intersection_len(&field.values[v as usize].docs);
+        counted[v as usize] = true;
     }
     match cut {
         Cut::MostDocuments(maximum) => {
             // The `maximum` best counts so far, the smallest on top.
             let mut best: BinaryHeap<Reverse<u64>> = BinaryHeap::with_capacity(maximum + 1);
             for &v in &field.by_size {
-                let bound = field.values[v as usize].docs.len();
-                if best.len() == maximum && best.peek().is_some_and(|least| bound < least.0) {
+                let value = &field.values[v as usize];
+                let least = if best.len() == maximum { best.peek().map(|least| least.0) } else { None };
+                if least.is_some_and(|least| value.docs.len() < least) {
                     break;
                 }
-                let c = count(v, &mut counts)?;
+                // A value's documents include its descendants', so a value has no more documents in the scope
+                // than any of its parents counted already.
+                let parent = value.parents.iter().filter(|&&p| counted[p as usize]).map(|&p| counts[p as usize]).min();
+                if least.zip(parent).is_some_and(|(least, parent)| parent < least) {
+                    continue;
+                }
+                let c = count(v, &mut counts, &mut counted)?;
                 if c > 0 {
                     best.push(Reverse(c));
                     if best.len() > maximum {
@@ -204,7 +215,7 @@ fn count_cut(field: &FieldIndex, scope: &RoaringBitmap, cut: Cut, selected: &[u3
                 if found == maximum {
                     break;
                 }
-                if count(v, &mut counts)? > 0 {
+                if count(v, &mut counts, &mut counted)? > 0 {
                     found += 1;
                 }
             }
@@ -477,7 +488,7 @@ pub(crate) mod tests {
 
     use studio_model::FacetSetting;
 
-    use super::{count_all, count_cut, count_values, cut_of, facet_group, CountJob};
+    use super::{count_all, count_cut, count_values, cut_of, facet_group, CountJob, Cut};
     use crate::search::index::{FacetValue, FieldIndex};
 
     /// A concept field over `n` documents shaped like real ones: one top concept above ten broader ones
@@ -570,6 +581,60 @@ pub(crate) mod tests {
         assert!(cut_of(&field, &FacetSetting { facet_mode: "hierarchical".into(), ..setting("count", "desc", 10) })
             .is_none());
         assert!(cut_of(&self::field(100, 10, false), &setting("count", "desc", 10)).is_none(), "no hierarchy");
+    }
+
+    /// A value is passed over only when a parent of it already has fewer documents in the scope than the last
+    /// value shown: a narrower concept holding every document its parent has in the scope is still shown.
+    #[test]
+    fn a_cut_passes_over_only_what_a_parent_rules_out() {
+        // T above A and zB; A1, A2 below A; B1, B2 below zB. Documents 0–59,999 are A's, the rest zB's (in
+        // thousands, so that intersecting costs less than walking).
+        const K: u32 = 1_000;
+        let spans: [(&str, std::ops::Range<u32>, Option<u32>); 7] = [
+            ("T", 0..100 * K, None),
+            ("A", 0..60 * K, Some(0)),
+            ("zB", 60 * K..100 * K, Some(0)),
+            ("A1", 0..30 * K, Some(1)),
+            ("A2", 30 * K..60 * K, Some(1)),
+            ("B1", 60 * K..90 * K, Some(2)),
+            ("B2", 90 * K..100 * K, Some(2)),
+        ];
+        let values: Vec<FacetValue> = spans
+            .iter()
+            .enumerate()
+            .map(|(v, (label, docs, parent))| FacetValue {
+                label: (*label).into(),
+                label_lower: label.to_lowercase(),
+                uri: Some(format!("urn:{label}")),
+                docs: docs.clone().collect(),
+                children: (0..7u32).filter(|&c| spans[c as usize].2 == Some(v as u32)).collect(),
+                parents: parent.iter().copied().collect(),
+                ancestors: match parent {
+                    Some(0) => vec![0],
+                    Some(p) => vec![*p, 0],
+                    None => Vec::new(),
+                },
+            })
+            .collect();
+        let leaf = |d: u32| (3..7).find(|&v| spans[v as usize].1.contains(&d)).unwrap_or(6);
+        let n = 100 * K;
+        let field =
+            FieldIndex::from_parts("c".into(), values, HashMap::new(), (0..=n).collect(), (0..n).map(leaf).collect());
+        let setting = FacetSetting {
+            facet_mode: "flat".into(),
+            sorting: "count".into(),
+            sorting_order: "desc".into(),
+            maximum_terms: 2,
+            ..Default::default()
+        };
+        // In the scope: T 40, A 10, A1 10, zB 30 and B1 30 (all of zB's), B1 first by label.
+        let scope: RoaringBitmap = (0..10 * K).chain(60 * K..90 * K).collect();
+        let cut = count_cut(&field, &scope, Cut::MostDocuments(2), &[]).expect("cheap enough to cut");
+        let group = facet_group(&field, &setting, &cut, &[]);
+        let shown: Vec<&str> = group.facets.iter().map(|r| r.label.as_str()).collect();
+        assert_eq!(shown, ["T", "B1"]);
+        assert_eq!(group, facet_group(&field, &setting, &count_values(&field, &scope, None), &[]));
+        assert_eq!(cut[3], 0, "A1 was passed over: A has 10 in the scope, fewer than the last shown");
     }
 
     /// A field over `n` documents where document `d` has value `d % values` and, when `parent` is set,
