@@ -269,43 +269,55 @@ fn cores() -> usize {
 /// millisecond of work, well above the cost of starting a thread.
 pub(crate) const SHARED_WORK: f64 = 250_000.0;
 
-/// Work for one thread of [`count_all`]: a job alone, or jobs walking the same scope together, over the
-/// scope's documents in a range (the two threads each take a half).
-enum Task {
+/// Work for one thread of [`count_all`]: a job alone, or the fields of jobs walking the same scope together in
+/// the packed values, over the scope's documents in a range (the two threads each take a half).
+enum Task<'a> {
     One(usize),
-    Together(Vec<usize>, Range<u32>),
+    Together(&'a Packed, Range<u32>),
 }
 
-/// The counts of every job, in order. With `index`, jobs that would walk the same scope (the result, for
-/// every group without a selection of its own) walk it once together over its packed values, each thread
+/// The counts of every job, in order. With `index`, jobs that would walk the same sparse scope (the result,
+/// for every group without a selection of its own) walk it once together over its packed values, each thread
 /// half of its documents when there is enough work to share. Other work is shared between this thread and a
 /// second one, each taking the largest task left to the side with less work so far.
 pub(crate) fn count_all(jobs: &[CountJob], index: Option<&SpaceIndex>) -> Vec<Vec<u64>> {
     let together: Vec<usize> = index.map_or_else(Vec::new, |index| walking_together(jobs, index));
     let packed = index.filter(|_| together.len() > 1).and_then(SpaceIndex::packed);
+    // The fields walked together, each once (a walk counts all of a field's values, whatever a group shows of
+    // them), by their number in the index; and per job walked together, its field's place among them.
+    let mut fields: Vec<(usize, &FieldIndex)> = Vec::new();
+    let mut shares: Vec<(usize, usize)> = Vec::new();
     let mut tasks: Vec<(Task, f64)> = Vec::new();
-    match packed {
-        Some(packed) => {
-            let scope: &RoaringBitmap = &jobs[together[0]].scope;
-            let cost = scope.len() as f64 * packed.per_document();
+    if let (Some(packed), Some(index)) = (packed, index) {
+        let number = |job: &CountJob| index.fields.iter().position(|f| std::ptr::eq(f, job.field));
+        fields = together.iter().filter_map(|&i| Some((number(&jobs[i])?, jobs[i].field))).collect();
+        fields.sort_by_key(|f| f.0);
+        fields.dedup_by_key(|f| f.0);
+        shares = together
+            .iter()
+            .filter_map(|&i| Some((i, fields.iter().position(|f| Some(f.0) == number(&jobs[i]))?)))
+            .collect();
+        let scope: &RoaringBitmap = &jobs[together[0]].scope;
+        let cost = scope.len() as f64 * packed.per_document();
+        if shares.is_empty() {
+            // No field found in the index: every job counts alone.
+        } else if cost >= SHARED_WORK && cores() > 1 {
             let middle = scope.select((scope.len() / 2) as u32).unwrap_or(u32::MAX);
-            if cost >= SHARED_WORK && cores() > 1 {
-                tasks.push((Task::Together(together.clone(), 0..middle), cost / 2.0));
-                tasks.push((Task::Together(together.clone(), middle..u32::MAX), cost / 2.0));
-            } else {
-                tasks.push((Task::Together(together.clone(), 0..u32::MAX), cost));
-            }
-            tasks.extend((0..jobs.len()).filter(|i| !together.contains(i)).map(|i| (Task::One(i), jobs[i].cost())));
+            tasks.push((Task::Together(packed, 0..middle), cost / 2.0));
+            tasks.push((Task::Together(packed, middle..u32::MAX), cost / 2.0));
+        } else {
+            tasks.push((Task::Together(packed, 0..u32::MAX), cost));
         }
-        None => tasks.extend((0..jobs.len()).map(|i| (Task::One(i), jobs[i].cost()))),
     }
+    let walked: Vec<usize> = shares.iter().map(|s| s.0).collect();
+    tasks.extend((0..jobs.len()).filter(|i| !walked.contains(i)).map(|i| (Task::One(i), jobs[i].cost())));
     let run = |task: &Task| -> Vec<(usize, Vec<u64>)> {
-        match (task, packed, index) {
-            (Task::Together(members, range), Some(packed), Some(index)) => {
-                count_together(jobs, members, range.clone(), packed, index)
+        match task {
+            Task::Together(packed, range) => {
+                let counts = packed.count(&jobs[shares[0].0].scope, range.clone(), &fields);
+                shares.iter().map(|&(i, at)| (i, counts[at].clone())).collect()
             }
-            (Task::Together(members, _), ..) => members.iter().map(|&i| (i, jobs[i].count())).collect(),
-            (Task::One(i), ..) => vec![(*i, jobs[*i].count())],
+            Task::One(i) => vec![(*i, jobs[*i].count())],
         }
     };
     let mut out = vec![Vec::new(); jobs.len()];
@@ -343,31 +355,6 @@ pub(crate) fn count_all(jobs: &[CountJob], index: Option<&SpaceIndex>) -> Vec<Ve
         put(helper.and_then(|h| h.join().ok()).unwrap_or_else(count_theirs));
     });
     out
-}
-
-/// The counts of the jobs `members` (walking the same scope) over its documents in `range`, each field walked
-/// once in the packed values (a walk counts all of a field's values, whatever a group shows of them).
-fn count_together(
-    jobs: &[CountJob],
-    members: &[usize],
-    range: Range<u32>,
-    packed: &Packed,
-    index: &SpaceIndex,
-) -> Vec<(usize, Vec<u64>)> {
-    let number = |i: usize| index.fields.iter().position(|f| std::ptr::eq(f, jobs[i].field));
-    let mut fields: Vec<(usize, &FieldIndex)> =
-        members.iter().filter_map(|&i| Some((number(i)?, jobs[i].field))).collect();
-    fields.sort_by_key(|f| f.0);
-    fields.dedup_by_key(|f| f.0);
-    let Some(&first) = members.first() else { return Vec::new() };
-    let counts = packed.count(&jobs[first].scope, range, &fields);
-    members
-        .iter()
-        .filter_map(|&i| {
-            let at = fields.iter().position(|f| Some(f.0) == number(i))?;
-            Some((i, counts[at].clone()))
-        })
-        .collect()
 }
 
 /// The jobs that walk the same sparse scope of the result (borrowed, not one of their own), for which walking
