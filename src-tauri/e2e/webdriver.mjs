@@ -132,14 +132,29 @@ export async function waitUntil(probe, what, timeoutMs = 30000) {
 }
 
 // Each driver gets its own port and its own port for WebKitWebDriver (tauri-driver's default, 4445, would be
-// shared by every driver, and one left over from an earlier run would take the sessions).
-let nextPort = 20000 + (process.pid % 2000) * 10;
+// shared by every driver, and one left over from an earlier run would take the sessions). They stay below
+// Linux's ephemeral ports (32768 on), which any outgoing connection may hold.
+let nextPort = 20000 + (process.pid % 1200) * 10;
+
+/** Attempts of `startDriver` when a port it picked is taken by another process. */
+const PORT_ATTEMPTS = 5;
 
 /**
  * Starts tauri-driver on `display` with `env` added to its (and so the app's) environment; resolves once it
- * listens. `output()` gives what it and the app printed, `kill()` stops it.
+ * listens, on the next two ports when one it picked is taken. `output()` gives what it and the app printed,
+ * `kill()` stops it.
  */
 export async function startDriver(display, env = {}) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startDriverOnce(display, env);
+    } catch (e) {
+      if (attempt >= PORT_ATTEMPTS || !String(e.message).includes('can not listen')) throw e;
+    }
+  }
+}
+
+async function startDriverOnce(display, env) {
   const port = nextPort++;
   const nativePort = nextPort++;
   // Its own process group, so that stopping it stops WebKitWebDriver and the app with it.
