@@ -23,6 +23,17 @@ ensure_rust() {
   . "$HOME/.cargo/env"
 }
 
+# Warns when the disk that builds are written to has less than $1 GB free: a build that fills it fails only
+# later, with "No space left on device" deep in a compiler's output.
+warn_low_disk() {
+  local need_gb=$1 free_kb
+  free_kb=$(df -Pk "${CARGO_TARGET_DIR:-.}" 2>/dev/null | awk 'NR == 2 {print $4}')
+  [ -n "$free_kb" ] || return 0
+  [ "$free_kb" -ge $((need_gb * 1024 * 1024)) ] && return 0
+  echo "warning: $((free_kb / 1024)) MB free on the disk the build goes to; the build needs about $need_gb GB." \
+    "Free some space (an old target/ folder: cargo clean) if it fails with 'No space left on device'." >&2
+}
+
 # rustfmt and clippy (clippy-driver), which the test command runs (rustup's minimal profile has neither).
 ensure_lint_tools() {
   cargo fmt --version >/dev/null 2>&1 && cargo clippy --version >/dev/null 2>&1 && return 0

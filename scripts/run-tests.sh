@@ -7,6 +7,12 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 ensure_base && ensure_lint_tools && ensure_desktop_libs && ensure_test_servers || exit 1
 
+# A build from a fresh clone writes about 4 GB (the workspace's test programs, the fuzz targets, the web UI's
+# packages). Cargo's incremental caches would add another gigabyte, and time, for rebuilds a run of the whole
+# suite does not make.
+export CARGO_INCREMENTAL=0
+warn_low_disk 5
+
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
