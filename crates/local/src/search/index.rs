@@ -86,6 +86,12 @@ pub(crate) struct FieldIndex {
     /// Every value in alphabetical order as groups sort labels: lower-cased label, label, URI; empty for a
     /// field without a hierarchy.
     pub(crate) by_name: Vec<u32>,
+    /// Per value, the documents it has (those of its bitmap): in one array, as a count over every document
+    /// reads them, instead of ten thousand bitmaps' headers scattered in memory.
+    pub(crate) sizes: Vec<u64>,
+    /// Per value, the place of its label in alphabetical order (lower-cased label, then label), equal labels
+    /// sharing one: groups sort by it without reading the labels.
+    pub(crate) label_rank: Vec<u32>,
 }
 
 impl FieldIndex {
@@ -108,17 +114,30 @@ impl FieldIndex {
         }
         closure_offsets.push(closure.len() as u32);
         let flat = values.iter().all(|v| v.ancestors.is_empty());
-        // Only a field with a hierarchy is cut (facets::cut_of): the orders are not made for the others.
-        let (mut by_size, mut by_name): (Vec<u32>, Vec<u32>) = if flat {
-            (Vec::new(), Vec::new())
-        } else {
-            ((0..values.len() as u32).collect(), (0..values.len() as u32).collect())
-        };
-        by_size.sort_by_key(|&v| std::cmp::Reverse(values[v as usize].docs.len()));
-        by_name.sort_by(|&a, &b| {
+        let sizes: Vec<u64> = values.iter().map(|v| v.docs.len()).collect();
+        let mut alphabetical: Vec<u32> = (0..values.len() as u32).collect();
+        alphabetical.sort_by(|&a, &b| {
             let (a, b) = (&values[a as usize], &values[b as usize]);
             (&a.label_lower, &a.label, &a.uri).cmp(&(&b.label_lower, &b.label, &b.uri))
         });
+        let mut label_rank = vec![0u32; values.len()];
+        let mut rank = 0;
+        for (i, pair) in alphabetical.iter().enumerate() {
+            let value = &values[*pair as usize];
+            if i > 0 {
+                let before = &values[alphabetical[i - 1] as usize];
+                rank += u32::from((&before.label_lower, &before.label) != (&value.label_lower, &value.label));
+            }
+            label_rank[*pair as usize] = rank;
+        }
+        // Only a field with a hierarchy is cut (counting::cut_of): the orders are not made for the others.
+        let (by_size, by_name): (Vec<u32>, Vec<u32>) = if flat {
+            (Vec::new(), Vec::new())
+        } else {
+            let mut by_size: Vec<u32> = (0..values.len() as u32).collect();
+            by_size.sort_by_key(|&v| std::cmp::Reverse(sizes[v as usize]));
+            (by_size, alphabetical)
+        };
         FieldIndex {
             id,
             values,
@@ -131,6 +150,8 @@ impl FieldIndex {
             flat,
             by_size,
             by_name,
+            sizes,
+            label_rank,
         }
     }
 

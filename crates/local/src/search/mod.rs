@@ -8,6 +8,7 @@
 
 mod build;
 mod common;
+mod counting;
 mod explain;
 mod facets;
 mod fetch;

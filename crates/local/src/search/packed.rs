@@ -102,10 +102,11 @@ mod tests {
 
     use roaring::RoaringBitmap;
 
-    use crate::search::facets::tests::field;
+    use crate::search::counting::tests::field;
     use studio_model::FacetSetting;
 
-    use crate::search::facets::{count_all, cut_of, facet_group, walking_together, CountJob, SHARED_WORK};
+    use crate::search::counting::{count_all, cut_of, walking_together, CountJob, SHARED_WORK};
+    use crate::search::facets::facet_group;
     use crate::search::index::SpaceIndex;
     use crate::{demo, Store};
 

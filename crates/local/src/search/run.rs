@@ -7,7 +7,8 @@ use roaring::RoaringBitmap;
 use rusqlite::Connection;
 use studio_model::{Config, FacetGroup, FacetSetting, SearchRequest, SearchResponse};
 
-use super::facets::{count_all, cut_of, facet_group, shown_values, CountJob};
+use super::counting::{count_all, cut_of, CountJob};
+use super::facets::{facet_group, shown_values};
 use super::fetch;
 use super::index::{FieldIndex, SpaceIndex};
 use super::query::TextQuery;
