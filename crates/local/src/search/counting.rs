@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::OnceLock;
 
 use roaring::RoaringBitmap;
@@ -256,7 +257,7 @@ enum Task<'a> {
 /// The counts of every job, in order. With `index`, jobs that would walk the same sparse scope (the result,
 /// for every group without a selection of its own) walk it once together over its packed values, each thread
 /// half of its documents when there is enough work to share. Other work is shared between this thread and a
-/// second one, each taking the largest task left to the side with less work so far.
+/// second one, each taking the largest task left whenever it is free.
 pub(crate) fn count_all(jobs: &[CountJob], index: Option<&SpaceIndex>) -> Vec<Vec<u64>> {
     let together: Vec<usize> = index.map_or_else(Vec::new, |index| walking_together(jobs, index));
     let packed = index.filter(|_| together.len() > 1).and_then(SpaceIndex::packed);
@@ -313,23 +314,25 @@ pub(crate) fn count_all(jobs: &[CountJob], index: Option<&SpaceIndex>) -> Vec<Ve
         tasks.iter().for_each(|t| put(run(&t.0)));
         return out;
     }
+    // The largest first: each thread takes the next task once it is free, so that estimates far off (a walk of
+    // scattered documents costs more per step than an intersection) still leave the two about equally busy.
     tasks.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let (mut mine, mut theirs, mut load) = (Vec::new(), Vec::new(), (0.0, 0.0));
-    for (task, cost) in &tasks {
-        if load.0 <= load.1 {
-            mine.push(task);
-            load.0 += cost;
-        } else {
-            theirs.push(task);
-            load.1 += cost;
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        while let Some((task, _)) = tasks.get(next.fetch_add(1, AtomicOrdering::Relaxed)) {
+            done.push(run(task));
         }
-    }
-    let count_theirs = || theirs.iter().flat_map(|t| run(t)).collect::<Vec<_>>();
+        done
+    };
     std::thread::scope(|s| {
-        // Without a second thread (none can be started, or it failed), this one does the work.
-        let helper = std::thread::Builder::new().spawn_scoped(s, count_theirs).ok();
-        mine.iter().for_each(|t| put(run(t)));
-        put(helper.and_then(|h| h.join().ok()).unwrap_or_else(count_theirs));
+        // Without a second thread (none can be started), this one takes every task.
+        let helper = std::thread::Builder::new().spawn_scoped(s, work).ok();
+        work().into_iter().for_each(&mut put);
+        if let Some(helper) = helper {
+            // A task that panicked there panics the search, as it would have here.
+            helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)).into_iter().for_each(&mut put);
+        }
     });
     out
 }
