@@ -18,6 +18,20 @@ use super::index::FieldIndex;
 const VALUE_BITS: u32 = 24;
 const VALUE_MASK: u32 = (1 << VALUE_BITS) - 1;
 
+/// Documents ahead of the one counted whose offsets are asked for (and half as far, whose entries).
+const AHEAD: usize = 16;
+
+/// Asks the processor to bring the cache line holding `item` in before it is read: a hint, which changes no
+/// result.
+#[inline(always)]
+fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing into the program and cannot fault; `item` is a valid reference anyway.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((item as *const T).cast());
+    }
+}
+
 /// The direct values of every field, per document: `entries[offsets[d]..offsets[d + 1]]`.
 #[derive(Debug)]
 pub(crate) struct Packed {
@@ -71,7 +85,18 @@ impl Packed {
         // For fields with a hierarchy, the last document each value (or ancestor) was counted for.
         let mut stamps: Vec<Vec<u32>> =
             members.iter().map(|(_, f)| if f.flat { Vec::new() } else { vec![u32::MAX; f.values.len()] }).collect();
-        for doc in scope.range(range) {
+        // Scattered documents miss the cache at their offsets and again at their entries: both are asked for
+        // ahead (the offsets of the document AHEAD places on, the entries of the one half as far), so that the
+        // misses of several documents overlap instead of following one another.
+        let docs: Vec<u32> = scope.range(range).collect();
+        for (i, &doc) in docs.iter().enumerate() {
+            if let Some(offset) = docs.get(i + AHEAD).and_then(|&later| self.offsets.get(later as usize)) {
+                prefetch(offset);
+            }
+            let nearer = docs.get(i + AHEAD / 2).and_then(|&nearer| self.offsets.get(nearer as usize));
+            if let Some(entry) = nearer.and_then(|&at| self.entries.get(at as usize)) {
+                prefetch(entry);
+            }
             let (Some(&a), Some(&b)) = (self.offsets.get(doc as usize), self.offsets.get(doc as usize + 1)) else {
                 continue;
             };
