@@ -35,18 +35,13 @@ pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap, only: Opti
                 }
             }
         } else {
-            // Walk the documents' value lists, marking each value (and ancestor) once per document.
-            let mut stamp = vec![u32::MAX; field.values.len()];
+            let mut tally = Tally::new(field);
             for doc in scope {
                 for &v in field.direct_values(doc) {
-                    for &w in field.closure(v) {
-                        if stamp[w as usize] != doc {
-                            stamp[w as usize] = doc;
-                            counts[w as usize] += 1;
-                        }
-                    }
+                    tally.add(field, doc, v);
                 }
             }
+            counts = tally.finish(field);
         }
     } else if let Some(only) = only {
         for &v in only {
@@ -58,6 +53,50 @@ pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap, only: Opti
         }
     }
     counts
+}
+
+/// Counts of a field with a hierarchy over walked documents, each document counting once for each of its
+/// values and every value above them. Most documents' values have nothing above them in common (one concept
+/// per scheme): such a document adds one to each of its direct values only, and each value's total is added to
+/// the values above it once at the end, a third of the steps of adding to every ancestor per document. Any
+/// other document counts its values and their ancestors itself, marking each so that it counts once.
+pub(crate) struct Tally {
+    counts: Vec<u64>,
+    direct: Vec<u64>,
+    /// The last document (of those counting themselves) each value was counted for.
+    stamps: Vec<u32>,
+}
+
+impl Tally {
+    pub(crate) fn new(field: &FieldIndex) -> Tally {
+        let n = field.values.len();
+        Tally { counts: vec![0; n], direct: vec![0; n], stamps: vec![u32::MAX; n] }
+    }
+
+    /// Counts direct value `v` of document `doc`.
+    #[inline]
+    pub(crate) fn add(&mut self, field: &FieldIndex, doc: u32, v: u32) {
+        if field.shares_ancestors(doc) {
+            for &w in field.closure(v) {
+                if self.stamps[w as usize] != doc {
+                    self.stamps[w as usize] = doc;
+                    self.counts[w as usize] += 1;
+                }
+            }
+        } else {
+            self.direct[v as usize] += 1;
+        }
+    }
+
+    /// The counts: per value, the documents having it or a value below it.
+    pub(crate) fn finish(mut self, field: &FieldIndex) -> Vec<u64> {
+        for (v, &n) in self.direct.iter().enumerate().filter(|(_, &n)| n > 0) {
+            for &w in field.closure(v as u32) {
+                self.counts[w as usize] += n;
+            }
+        }
+        self.counts
+    }
 }
 
 /// Whether `scope` holds every document of the search space (scopes only ever hold its dense numbers).
@@ -365,7 +404,7 @@ pub(crate) mod tests {
 
     use studio_model::FacetSetting;
 
-    use super::{count_all, count_cut, count_values, cut_of, CountJob, Cut};
+    use super::{count_all, count_cut, count_values, cut_of, CountJob, Cut, Packed};
     use crate::search::facets::facet_group;
     use crate::search::index::{FacetValue, FieldIndex};
 
@@ -537,6 +576,78 @@ pub(crate) mod tests {
             (0..=n).collect(),
             (0..n).map(|d| d % values).collect(),
         )
+    }
+
+    /// Walking documents counts each value once per document having it or a value below it, whether the
+    /// document's values have values above them in common (counted with marks) or not (counted at the end).
+    #[test]
+    fn walked_counts_count_shared_ancestors_once() {
+        // 0 above 1 and 2; 1 above 3 and 4; 2 above 5; 6 alone.
+        let parents: [Option<u32>; 7] = [None, Some(0), Some(0), Some(1), Some(1), Some(2), None];
+        let ancestors = |v: u32| {
+            let mut out = Vec::new();
+            let mut at = parents[v as usize];
+            while let Some(p) = at {
+                out.push(p);
+                at = parents[p as usize];
+            }
+            out
+        };
+        let of = |d: u32| -> Vec<u32> {
+            match d % 5 {
+                0 => vec![3, 4], // share 1 and 0
+                1 => vec![3, 5], // share 0
+                2 => vec![4],
+                3 => vec![3, 1], // a value and the one above it
+                _ => vec![4, 6], // nothing in common
+            }
+        };
+        let n = 20_000;
+        let mut docs = vec![RoaringBitmap::new(); 7];
+        for d in 0..n {
+            for v in of(d) {
+                docs[v as usize].insert(d);
+                for a in ancestors(v) {
+                    docs[a as usize].insert(d);
+                }
+            }
+        }
+        let values = docs
+            .into_iter()
+            .enumerate()
+            .map(|(v, docs)| FacetValue {
+                label: format!("v{v}"),
+                label_lower: format!("v{v}"),
+                uri: None,
+                docs,
+                children: (0..7u32).filter(|&c| parents[c as usize] == Some(v as u32)).collect(),
+                parents: parents[v].into_iter().collect(),
+                ancestors: ancestors(v as u32),
+            })
+            .collect();
+        let mut offsets = vec![0u32];
+        let mut direct = Vec::new();
+        for d in 0..n {
+            direct.extend(of(d));
+            offsets.push(direct.len() as u32);
+        }
+        let field = FieldIndex::from_parts("t".into(), values, HashMap::new(), offsets, direct);
+        assert_eq!((0..5).map(|d| field.shares_ancestors(d)).collect::<Vec<_>>(), [true, true, false, true, false]);
+        for scope in
+            [(0..n).collect::<RoaringBitmap>(), (0..n).step_by(7).collect(), (0..n).filter(|d| d % 5 != 2).collect()]
+        {
+            let mut tally = super::Tally::new(&field);
+            for d in &scope {
+                for &v in field.direct_values(d) {
+                    tally.add(&field, d, v);
+                }
+            }
+            let expected: Vec<u64> = field.values.iter().map(|v| scope.intersection_len(&v.docs)).collect();
+            assert_eq!(tally.finish(&field), expected, "over {} documents", scope.len());
+            assert_eq!(count_values(&field, &scope, None), expected);
+            let packed = Packed::of(std::slice::from_ref(&field), n as usize).expect("fits");
+            assert_eq!(packed.count(&scope, 0..u32::MAX, &[(0, &field)]), [expected]);
+        }
     }
 
     /// Enough work to share with a second thread gives the same counts as counting each job alone, and

@@ -92,6 +92,9 @@ pub(crate) struct FieldIndex {
     /// Per value, the place of its label in alphabetical order (lower-cased label, then label), equal labels
     /// sharing one: groups sort by it without reading the labels.
     pub(crate) label_rank: Vec<u32>,
+    /// One bit per document: set when two of its direct values have a value above them (or one of them) in
+    /// common, so that counting it must mark what it counted (see `counting::Tally`).
+    sharing: Vec<u64>,
 }
 
 impl FieldIndex {
@@ -114,6 +117,29 @@ impl FieldIndex {
         }
         closure_offsets.push(closure.len() as u32);
         let flat = values.iter().all(|v| v.ancestors.is_empty());
+        let documents = offsets.len().saturating_sub(1);
+        let mut sharing = vec![0u64; documents.div_ceil(64)];
+        if !flat {
+            // The last document each value was reached from.
+            let mut reached = vec![u32::MAX; values.len()];
+            for (d, bounds) in offsets.windows(2).enumerate() {
+                let mine = direct.get(bounds[0] as usize..bounds[1] as usize).unwrap_or(&[]);
+                if mine.len() < 2 {
+                    continue;
+                }
+                let from = |v: u32| closure_offsets.get(v as usize..v as usize + 2);
+                let mut shared = false;
+                for bounds in mine.iter().filter_map(|&v| from(v)) {
+                    for &w in &closure[bounds[0] as usize..bounds[1] as usize] {
+                        shared |= reached[w as usize] == d as u32;
+                        reached[w as usize] = d as u32;
+                    }
+                }
+                if shared {
+                    sharing[d / 64] |= 1 << (d % 64);
+                }
+            }
+        }
         let sizes: Vec<u64> = values.iter().map(|v| v.docs.len()).collect();
         let mut alphabetical: Vec<u32> = (0..values.len() as u32).collect();
         alphabetical.sort_by(|&a, &b| {
@@ -152,7 +178,13 @@ impl FieldIndex {
             by_name,
             sizes,
             label_rank,
+            sharing,
         }
+    }
+
+    /// Whether two direct values of `doc` have a value above them (or one of them) in common.
+    pub(crate) fn shares_ancestors(&self, doc: u32) -> bool {
+        self.sharing.get(doc as usize / 64).is_some_and(|bits| bits >> (doc % 64) & 1 == 1)
     }
 
     /// The documents of the search space (every one has an entry here, with or without values).

@@ -12,6 +12,7 @@ use std::ops::Range;
 
 use roaring::RoaringBitmap;
 
+use super::counting::Tally;
 use super::index::FieldIndex;
 
 /// Bits of an entry that hold the value; the field's number is above them.
@@ -81,10 +82,10 @@ impl Packed {
                 *slot = m;
             }
         }
-        let mut counts: Vec<Vec<u64>> = members.iter().map(|(_, f)| vec![0; f.values.len()]).collect();
-        // For fields with a hierarchy, the last document each value (or ancestor) was counted for.
-        let mut stamps: Vec<Vec<u32>> =
-            members.iter().map(|(_, f)| if f.flat { Vec::new() } else { vec![u32::MAX; f.values.len()] }).collect();
+        // Flat fields' counts, and the tallies of fields with a hierarchy.
+        let mut counts: Vec<Vec<u64>> =
+            members.iter().map(|(_, f)| if f.flat { vec![0; f.values.len()] } else { Vec::new() }).collect();
+        let mut tallies: Vec<Option<Tally>> = members.iter().map(|(_, f)| (!f.flat).then(|| Tally::new(f))).collect();
         // Scattered documents miss the cache at their offsets and again at their entries: both are asked for
         // ahead (the offsets of the document AHEAD places on, the entries of the one half as far), so that the
         // misses of several documents overlap instead of following one another.
@@ -104,17 +105,16 @@ impl Packed {
                 let m = member_of[(entry >> VALUE_BITS) as usize];
                 let Some(&(_, field)) = members.get(m) else { continue };
                 let v = entry & VALUE_MASK;
-                if field.flat {
+                match &mut tallies[m] {
+                    Some(tally) => tally.add(field, doc, v),
                     // A document's direct values are distinct, and without ancestors each counts once.
-                    counts[m][v as usize] += 1;
-                } else {
-                    for &w in field.closure(v) {
-                        if stamps[m][w as usize] != doc {
-                            stamps[m][w as usize] = doc;
-                            counts[m][w as usize] += 1;
-                        }
-                    }
+                    None => counts[m][v as usize] += 1,
                 }
+            }
+        }
+        for ((counts, tally), (_, field)) in counts.iter_mut().zip(tallies).zip(members) {
+            if let Some(tally) = tally {
+                *counts = tally.finish(field);
             }
         }
         counts
