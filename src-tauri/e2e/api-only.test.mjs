@@ -5,19 +5,18 @@
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitUntil } from './webdriver.mjs';
 import {
-  addConnection, cli, closeSettings, openApp, openDriver, openSettings, saveShot, seed, serve, stopAll, testServer,
+  addConnection, cli, closeSettings, openApp, openDriver, openSettings, saveShot, seed, serve, stopAll, tempDir, testServer,
   useConnection,
 } from './support.mjs';
 
 after(stopAll);
 
 test('a server offering the nine operations only: list and preview work, what it lacks is unavailable, facets come from results', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'studio-api-only-'));
+  const dir = tempDir('studio-api-only-');
   const upstreamDir = join(dir, 'upstream');
   mkdirSync(upstreamDir);
   cli(upstreamDir, 'demo-data');

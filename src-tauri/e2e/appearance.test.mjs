@@ -5,15 +5,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitUntil } from './webdriver.mjs';
-import { display, firstLines, openApp, openDriver, start, stopAll } from './support.mjs';
+import { display, firstLines, openApp, openDriver, start, stopAll, tempDir } from './support.mjs';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'studio-appearance-'));
+const dataDir = tempDir('studio-appearance-');
 // The setting is kept under this test's own configuration directory, not the user's.
-const home = mkdtempSync(join(tmpdir(), 'studio-appearance-home-'));
+const home = tempDir('studio-appearance-home-');
 let bus; // the environment that reaches this test's session bus
 
 function colorScheme(value) {

@@ -5,12 +5,11 @@
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitUntil } from './webdriver.mjs';
 import {
-  addConnection, cli, closeSettings, openApp, openDriver, openSettings, saveShot, seed, serve, stopAll, stored,
+  addConnection, cli, closeSettings, openApp, openDriver, openSettings, saveShot, seed, serve, stopAll, stored, tempDir,
 } from './support.mjs';
 
 after(stopAll);
@@ -35,7 +34,7 @@ async function copyButton(session) {
 }
 
 test('a configuration is copied to another connection: new there, then updated with its diff, never over a change', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'studio-copy-'));
+  const dir = tempDir('studio-copy-');
   const localDir = join(dir, 'local');
   const remoteDir = join(dir, 'remote');
   mkdirSync(localDir);

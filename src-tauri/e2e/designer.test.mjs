@@ -4,11 +4,8 @@
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { waitUntil } from './webdriver.mjs';
-import { cli, openApp, openDriver, saveShot, stopAll } from './support.mjs';
+import { cli, openApp, openDriver, saveShot, stopAll, tempDir } from './support.mjs';
 
 after(stopAll);
 
@@ -29,7 +26,7 @@ const inHost = (session, hostCss, script) =>
   session.execute(`const root = document.querySelector(arguments[0]).shadowRoot; ${script}`, [hostCss]);
 
 test('inspect and compare in the real window', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'studio-designer-'));
+  const dir = tempDir('studio-designer-');
   cli(dir, 'demo-data');
   const driver = await openDriver(dir);
   const session = await openApp(driver);

@@ -4,16 +4,15 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitUntil } from './webdriver.mjs';
 import {
-  addConnection, cli, closeSettings, defaultBrowser, openApp, openDriver, openSettings, saveShot, seed, serve, stopAll, useConnection,
+  addConnection, cli, closeSettings, defaultBrowser, openApp, openDriver, openSettings, saveShot, seed, serve, stopAll, tempDir, useConnection,
 } from './support.mjs';
 
-const localDir = mkdtempSync(join(tmpdir(), 'studio-desktop-'));
-const remoteDir = mkdtempSync(join(tmpdir(), 'studio-remote-'));
+const localDir = tempDir('studio-desktop-');
+const remoteDir = tempDir('studio-remote-');
 let remote; // { base, token }
 
 /** The navbar colour the preview (in its shadow root) shows. */
@@ -86,7 +85,7 @@ test('the window lists the stored configurations, switches to a remote server, a
 });
 
 test('a data directory with its own documents and active configuration is previewed exactly as configured', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'studio-own-'));
+  const dir = tempDir('studio-own-');
   const docs = join(dir, 'docs.jsonl');
   const lines = [];
   for (let i = 0; i < 12; i++) {
@@ -167,7 +166,7 @@ test('the window enforces its content security policy: an injected inline script
 });
 
 test("a result title with the link action opens the document's address in the system's browser", async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'studio-links-'));
+  const dir = tempDir('studio-links-');
   const docs = join(dir, 'docs.jsonl');
   writeFileSync(docs, `${JSON.stringify({ id: 'urn:link:1', link: 'https://example.org/keeper?log=7', title: 'Keeper log seven', description: 'Lamp notes.', date: 1.6e12 })}\n`);
   cli(dir, 'import', '--search-space', 'links', docs);

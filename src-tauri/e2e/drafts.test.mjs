@@ -4,26 +4,16 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Session, startDriver, waitUntil } from './webdriver.mjs';
+import { Session, waitUntil } from './webdriver.mjs';
+import { openDriver, stopAll, tempDir } from './support.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const app = join(root, 'target/debug/search-studio');
 const studio = join(root, 'target/debug/studio');
-const display = process.env.E2E_DISPLAY ?? ':99';
-const drivers = [];
 
-after(() => {
-  for (const driver of drivers) driver.kill();
-});
-
-async function openDriver(dataDir) {
-  const driver = await startDriver(display, { SEARCH_STUDIO_DATA_DIR: dataDir });
-  drivers.push(driver);
-  return driver;
-}
+after(stopAll);
 
 /** The ids of the search-studio processes started under `pid` (tauri-driver → WebKitWebDriver → app). */
 function appPidsUnder(pid) {
@@ -41,7 +31,7 @@ function appPidsUnder(pid) {
 }
 
 test('an edit survives a kill of the app: the relaunched app offers the draft back', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'studio-drafts-'));
+  const dir = tempDir('studio-drafts-');
   const file = join(dir, 'seed.json');
   writeFileSync(file, JSON.stringify({ config: { title: 'Harbour Search', searchSpace: 'demo' } }));
   execFileSync(studio, ['--data-dir', dir, 'import-config', file]);

@@ -6,16 +6,15 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeWindow, damage, inputValue, literal, openApp, openDriver, saveShot, seed, stopAll } from './support.mjs';
+import { closeWindow, damage, inputValue, literal, openApp, openDriver, saveShot, seed, stopAll, tempDir } from './support.mjs';
 
 const mounts = [];
 
-after(() => {
-  stopAll();
-  // The app's processes may still be ending: detach the file system now, it goes once they have.
+after(async () => {
+  // The app's processes may still hold the file system: detach it now (it goes once they have ended), so that
+  // `stopAll` removes the empty mount point, not the files of a mounted file system.
   for (const dir of mounts.splice(0)) {
     try {
       execFileSync('umount', ['--lazy', dir]);
@@ -23,6 +22,7 @@ after(() => {
       // already gone
     }
   }
+  await stopAll();
 });
 
 const configItem = (title) => `//*[contains(@class, 'config-item')][contains(., ${literal(title)})]`;
@@ -32,7 +32,7 @@ const logs = (dir) => readdirSync(dir).filter((n) => n.endsWith('-wal') || n.end
 
 /** A data directory with "Harbour Search", used once by the app and closed with its window. */
 async function usedStore() {
-  const dir = mkdtempSync(join(tmpdir(), 'studio-faults-'));
+  const dir = tempDir('studio-faults-');
   seed(dir, 'Harbour Search');
   const driver = await openDriver(dir);
   const session = await openApp(driver);
@@ -59,7 +59,7 @@ for (const [how, problem] of [
 ]) {
   test(`a store damaged (${how}) opens on the recovery screen; Recover brings the configurations back`, async () => {
     const used = await usedStore();
-    const dir = mkdtempSync(join(tmpdir(), `studio-damaged-${how}-`));
+    const dir = tempDir(`studio-damaged-${how}-`);
     cpSync(used, dir, { recursive: true });
     const db = join(dir, 'studio.db');
     damage(db, how);
@@ -91,7 +91,7 @@ for (const [how, problem] of [
 }
 
 test('on a full disk Save says so and keeps the edit; after space is freed Save works and the value stays', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'studio-full-'));
+  const dir = tempDir('studio-full-');
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=6m', 'tmpfs', dir]);
   mounts.push(dir);
   seed(dir, 'Harbour Search');

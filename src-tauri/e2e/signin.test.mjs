@@ -6,13 +6,12 @@
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitUntil } from './webdriver.mjs';
 import {
   addConnection, closeSettings, connectionEntry, defaultBrowser, designersAuthFile, inputValue, openApp, openDriver,
-  openSettings, saveShot, seed, serve, stopAll, stored, testServers, testServer, useConnection,
+  openSettings, saveShot, seed, serve, stopAll, stored, tempDir, testServers, testServer, useConnection,
 } from './support.mjs';
 
 after(stopAll);
@@ -37,7 +36,7 @@ async function signInServers(dir) {
 const dialogOpen = (session) => session.execute(`return !!document.querySelector('dialog[data-testid=sign-in-dialog]');`);
 
 test('saves keep working across token lifetimes; an ended sign-in asks for the password and keeps the edit', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'studio-signin-'));
+  const dir = tempDir('studio-signin-');
   const { remoteDir, issuer, server } = await signInServers(dir);
   const driver = await openDriver(join(dir, 'local'));
   const session = await openApp(driver);
@@ -92,7 +91,7 @@ test('saves keep working across token lifetimes; an ended sign-in asks for the p
 });
 
 test('single sign-on opens the system browser and signs in through its redirect', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'studio-sso-'));
+  const dir = tempDir('studio-sso-');
   const { issuer, server } = await signInServers(dir);
   // The system's browser: the stand-in that signs in as ana on the provider's form and follows the redirect
   // back to the app. Its outcome is noted in a file.

@@ -3,7 +3,8 @@
 // steps a designer takes in Settings → Connections.
 
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Session, startDriver, waitUntil } from './webdriver.mjs';
@@ -15,11 +16,33 @@ export const testServers = join(root, 'crates/testkit/servers');
 const shots = join(root, 'target/e2e-screenshots');
 export const display = process.env.E2E_DISPLAY ?? ':99';
 
-/** Everything started here; `stopAll` ends it. */
-const children = [];
+/** For each process started here, how to end it: a function whose promise resolves once it has ended. */
+const stops = [];
+/** The directories made by `tempDir`; `stopAll` removes them. */
+const tempDirs = [];
 
-export function stopAll() {
-  for (const child of children.splice(0)) child.kill();
+/** A new directory in the system's temp dir, its name starting with `prefix`; `stopAll` removes it. */
+export function tempDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+/**
+ * Ends everything started here and, once it has ended (the app and `studio serve` hold their SQLite files
+ * open), removes the directories of `tempDir`. One that cannot be removed is reported, not failed on.
+ */
+export async function stopAll() {
+  for (const ending of await Promise.allSettled(stops.splice(0).map((stop) => stop()))) {
+    if (ending.status === 'rejected') console.warn(`e2e teardown: ${ending.reason.message}`);
+  }
+  for (const dir of tempDirs.splice(0)) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch (error) {
+      console.warn(`e2e teardown: ${dir} is left behind: ${error.message}`);
+    }
+  }
 }
 
 /** Runs the `studio` CLI on a data directory. */
@@ -48,7 +71,11 @@ export function start(cmd, args, env = {}) {
   let errors = '';
   child.stderr.on('data', (chunk) => (errors = (errors + chunk).slice(-4000)));
   child.errors = () => errors;
-  children.push(child);
+  stops.push(() => {
+    child.kill();
+    // A process that never started (or already ended) has its exit code, and no exit to come.
+    return child.exitCode !== null || child.signalCode !== null ? null : new Promise((r) => child.once('exit', r));
+  });
   return child;
 }
 
@@ -93,7 +120,10 @@ export function designersAuthFile(dir) {
 
 export async function openDriver(dataDir, env = {}) {
   const driver = await startDriver(display, { SEARCH_STUDIO_DATA_DIR: dataDir, ...env });
-  children.push(driver);
+  stops.push(() => {
+    driver.kill();
+    return waitUntil(() => !groupRunning(driver.pid), 'the app to end', 30000);
+  });
   return driver;
 }
 
@@ -205,6 +235,17 @@ export function appPids(driver) {
     for (const r of rows) if (under.has(r.ppid) && !under.has(r.pid)) (under.add(r.pid), (grew = true));
   }
   return rows.filter((r) => under.has(r.pid) && r.args.startsWith(app)).map((r) => r.pid);
+}
+
+/**
+ * Whether a process of group `pgid` (a driver's: tauri-driver, WebKitWebDriver, the app) still runs. Zombies
+ * hold no files, and on some machines nothing ever reaps them.
+ */
+function groupRunning(pgid) {
+  return execFileSync('ps', ['-e', '-o', 'pgid=,stat='], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .some(([group, stat]) => Number(group) === pgid && !stat.startsWith('Z'));
 }
 
 /**

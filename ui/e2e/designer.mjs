@@ -1,7 +1,7 @@
 // End-to-end: the designer's tools over the preview, in headless Chromium against a real `studio serve` with the
 // demo data: Inspect opens the field behind a part; Compare keeps two previews in step; scenarios survive a
 // reload; facet health counts equal the imported documents'; the accessibility check finds an unreadable pair.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, assertEqual, runAlone, runWithServer, suite, until } from './harness.mjs';
@@ -246,9 +246,7 @@ function healthCorpus() {
   const expected = Object.fromEntries(Object.entries(counts).map(([field, c]) => [field, {
     documents: c.documents, byLevel: c.levels.map((s) => s.size), values: c.levels.reduce((n, s) => n + s.size, 0),
   }]));
-  const file = join(mkdtempSync(join(tmpdir(), 'studio-health-')), 'health.jsonl');
-  writeFileSync(file, docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
-  return { file, total: docs.length, expected };
+  return { jsonl: docs.map((d) => JSON.stringify(d)).join('\n') + '\n', total: docs.length, expected };
 }
 
 const corpus = healthCorpus();
@@ -285,7 +283,19 @@ test('facet health: each candidate field’s numbers equal the counts of the imp
   );
 });
 
-/** Runs this part: its own `studio serve` with the demo data and the made-up search space, and one page. */
-export const runDesigner = (browser) => runWithServer(run, browser, { server: { imports: [{ space: 'health', file: corpus.file }] } });
+/**
+ * Runs this part: its own `studio serve` with the demo data and the made-up search space (imported from a file
+ * in a temporary directory, removed at the end), and one page.
+ */
+export async function runDesigner(browser) {
+  const dir = mkdtempSync(join(tmpdir(), 'studio-health-'));
+  try {
+    const file = join(dir, 'health.jsonl');
+    writeFileSync(file, corpus.jsonl);
+    return await runWithServer(run, browser, { server: { imports: [{ space: 'health', file }] } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 await runAlone(import.meta, 'designer', runDesigner);
