@@ -41,9 +41,10 @@ const MIGRATIONS: &[&str] = &[
 /// The migration that moves the documents out; the file is compacted after it.
 const DOCUMENTS_MOVED: usize = 6;
 
-/// The documents file's whole schema, and its version in that file's `user_version`.
+/// The documents file's schema as version 1 created it, then each later version's additions in order:
+/// the file's `user_version` says how many of them it has.
 const DOCUMENTS_SCHEMA: &str = include_str!("../migrations/documents.sql");
-const DOCUMENTS_VERSION: i64 = 1;
+const DOCUMENTS_UPGRADES: &[&str] = &[include_str!("../migrations/documents-0002-term-counts.sql")];
 
 /// How long a connection waits for another's write before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -175,13 +176,21 @@ fn prepare_documents(path: &Path) -> Result<(), StoreError> {
         conn.execute_batch("PRAGMA page_size = 16384")?;
     }
     conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))?;
-    if version == 0 {
+    let known = 1 + DOCUMENTS_UPGRADES.len() as i64;
+    if version > known {
+        return Err(StoreError::TooNew { path: path.display().to_string(), found: version, known });
+    }
+    if version < known {
+        // What the file holds can be imported again, so it is upgraded in place without a copy.
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Exclusive)?;
-        tx.execute_batch(DOCUMENTS_SCHEMA)?;
-        tx.pragma_update(None, "user_version", DOCUMENTS_VERSION)?;
+        if version == 0 {
+            tx.execute_batch(DOCUMENTS_SCHEMA)?;
+        }
+        for sql in DOCUMENTS_UPGRADES.iter().skip(version.max(1) as usize - 1) {
+            tx.execute_batch(sql)?;
+        }
+        tx.pragma_update(None, "user_version", known)?;
         tx.commit()?;
-    } else if version > DOCUMENTS_VERSION {
-        return Err(StoreError::TooNew { path: path.display().to_string(), found: version, known: DOCUMENTS_VERSION });
     }
     Ok(())
 }

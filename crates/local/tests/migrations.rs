@@ -126,3 +126,42 @@ async fn a_store_of_one_file_moves_its_documents_to_their_own_and_answers_the_sa
         .unwrap();
     assert_eq!(moved, 40);
 }
+
+/// A documents file of version 1 (before the kept term counts) is brought to the newest version in place when
+/// the store opens, keeping its documents: searches answer as before and the `text` plugin finds similar ones.
+#[tokio::test]
+async fn a_documents_file_of_version_one_gains_the_term_counts_and_keeps_its_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_dir(dir.path()).unwrap();
+    studio_local::import_documents(&store, "demo", std::io::Cursor::new(documents()), &mut |_| {}).unwrap();
+    let backend = LocalBackend::new(store.clone());
+    let body = json!({"config": {"title": "Reports", "searchSpace": "demo"}});
+    let id = backend.create_configuration(&studio_local::os_caller(), body).await.unwrap().config.id.unwrap();
+    let expected = backend.search(id, search_body()).await.unwrap();
+    assert!(expected.total > 0);
+    drop(backend);
+    store.close().unwrap();
+
+    // As version 1 wrote it: no term counts.
+    let documents = dir.path().join(DOCUMENTS_FILE);
+    {
+        let conn = rusqlite::Connection::open(&documents).unwrap();
+        conn.execute_batch("DROP TABLE term_counts; DROP TABLE term_counts_made; PRAGMA user_version = 1;").unwrap();
+    }
+
+    let store = Store::open_dir(dir.path()).unwrap();
+    let version: i64 =
+        rusqlite::Connection::open(&documents).unwrap().query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    assert!(version > 1, "the documents file is at the newest version ({version})");
+    let tables: i64 = rusqlite::Connection::open(&documents)
+        .unwrap()
+        .query_row("SELECT count(*) FROM sqlite_schema WHERE name IN ('term_counts', 'term_counts_made')", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(tables, 2);
+    let backend = LocalBackend::new(store);
+    let answer = backend.search(id, search_body()).await.unwrap();
+    assert_eq!(answer.total, expected.total);
+    assert_eq!(answer.result.len(), expected.result.len());
+}

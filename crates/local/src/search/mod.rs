@@ -25,10 +25,12 @@ mod shape;
 mod similar;
 mod snapshot;
 mod spaces;
+mod term_counts;
 mod text;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
+use std::thread::JoinHandle;
 
 use rusqlite::Connection;
 use studio_model::{
@@ -58,6 +60,8 @@ pub const MAX_SIMILAR: i32 = 100;
 pub struct SearchEngine {
     cache: RwLock<HashMap<String, Arc<SpaceIndex>>>,
     building: Mutex<()>,
+    /// The thread counting the store's terms for the `text` plugin, if one was started.
+    counting_terms: Mutex<Option<JoinHandle<()>>>,
 }
 
 /// Documents in a search space from which its packed values are made ahead of the first search.
@@ -100,7 +104,42 @@ impl SearchEngine {
             let index = built.clone();
             let _ = std::thread::Builder::new().name("packing".into()).spawn(move || index.packed().is_some());
         }
+        self.count_terms_ahead(conn);
         Ok(built)
+    }
+
+    /// Starts counting the store's terms for the `text` plugin on a thread of its own (term_counts), when the
+    /// store is large and the kept counts are not of its present state, unless a count is under way. Counting
+    /// is a cache's work: a failure is logged, and the plugin counts what it needs itself meanwhile.
+    fn count_terms_ahead(&self, conn: &Connection) {
+        let mut job = self.counting_terms.lock().unwrap_or_else(|e| e.into_inner());
+        if job.as_ref().is_some_and(|j| !j.is_finished()) {
+            return;
+        }
+        let reader = match term_counts::counter(conn) {
+            Ok(Some(reader)) => reader,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::warn!("could not start counting the store's terms: {e}");
+                return;
+            }
+        };
+        let counting = std::thread::Builder::new().name("term counts".into()).spawn(move || {
+            let mut reader = reader;
+            if let Err(e) = term_counts::count(&mut reader) {
+                tracing::warn!("could not count the store's terms: {e}");
+            }
+        });
+        *job = counting.ok();
+    }
+
+    /// Waits for the work the engine does on threads of its own after an index is built or loaded (the store's
+    /// term counts) to end: the benchmark times a settled store.
+    pub fn settle(&self) {
+        let job = self.counting_terms.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(job) = job {
+            let _ = job.join();
+        }
     }
 
     fn cached(&self, space: &str, generation: index::Generation) -> Option<Arc<SpaceIndex>> {
@@ -152,6 +191,10 @@ impl SearchEngine {
         let number = query.number.unwrap_or(config.result.number_of_similar_documents).clamp(0, MAX_SIMILAR) as usize;
         let index = self.index(conn, &config.search_space)?;
         let doc = find(conn, &index, &query.uri)?;
+        if plugin == "text" {
+            // An import into any search space since the last count makes the counts old.
+            self.count_terms_ahead(conn);
+        }
         let docs = match plugin {
             "text" => similar::by_text(conn, &index, doc, number)?,
             _ => similar::by_concepts(&index, doc, number),

@@ -11,7 +11,8 @@
 //! `bm25(documents_fts, 5.0, 2.0, 1.0)` (the same numbers for a query of several phrases; for one phrase the
 //! same order, its inverse document frequency, a common factor, being left out). `studio_rank(documents_fts)`
 //! is the same score as a plain function, for any query. The same walk, for a single word, collects what the
-//! index keeps of the most common terms ([`term_list`], see [`super::common`]).
+//! index keeps of the most common terms ([`term_list`], see [`super::common`]). `studio_postings` walks one
+//! phrase's list inside a single call, for the `text` similarity plugin ([`postings`], see [`super::similar`]).
 
 use std::cell::Cell;
 use std::cmp::Ordering;
@@ -97,6 +98,9 @@ struct Collector<'a> {
     scored: Vec<(u32, f64)>,
     /// For [`term_list`]: what is collected of the query's one phrase (instead of scores).
     term: Option<&'a mut TermCollect>,
+    /// For [`postings`]: the documents of the search space the query matches, with the first phrase's weighted
+    /// frequency (instead of scores).
+    postings: Option<&'a mut Vec<Posting>>,
     /// Per phrase of the query, the rows of the whole store having it, where the caller knows them (bm25's
     /// statistics then need no walk of the phrase's list).
     known_rows: &'a [Option<u64>],
@@ -131,6 +135,7 @@ pub(crate) fn matches(
         bits: vec![0; index.rowids.len().div_ceil(8)],
         scored: Vec::new(),
         term: None,
+        postings: None,
         known_rows,
     };
     collect(conn, expression, &mut collector)?;
@@ -139,12 +144,17 @@ pub(crate) fn matches(
 
 /// Runs an FTS5 expression with `studio_collect` putting every matching row into `collector`.
 fn collect(conn: &Connection, expression: &str, collector: &mut Collector) -> Result<(), StoreError> {
+    // `studio_collect` answers NULL, so the statement returns no row: one step runs the whole query.
+    let sql = "SELECT 1 FROM documents_fts WHERE documents_fts MATCH ?1 AND studio_collect(documents_fts)";
+    step_with(conn, sql, expression, collector)
+}
+
+/// Takes one step of the statement `sql` on the FTS5 expression `expression`, with `collector` as the one the
+/// statement's auxiliary functions of ours put what they see into.
+fn step_with(conn: &Connection, sql: &str, expression: &str, collector: &mut Collector) -> Result<(), StoreError> {
     COLLECTOR.with(|c| c.set((collector as *mut Collector).cast()));
     let guard = CollectorGuard;
-    // `studio_collect` answers NULL, so the statement returns no row: one step runs the whole query.
-    conn.prepare_cached("SELECT 1 FROM documents_fts WHERE documents_fts MATCH ?1 AND studio_collect(documents_fts)")?
-        .query([expression])?
-        .next()?;
+    conn.prepare_cached(sql)?.query([expression])?.next()?;
     drop(guard);
     Ok(())
 }
@@ -180,13 +190,54 @@ pub(crate) fn term_list(
     phrase: &str,
     into: &mut TermCollect,
 ) -> Result<(), StoreError> {
-    let mut collector =
-        Collector { index, wanted: None, bits: Vec::new(), scored: Vec::new(), term: Some(into), known_rows: &[] };
+    let mut collector = Collector {
+        index,
+        wanted: None,
+        bits: Vec::new(),
+        scored: Vec::new(),
+        term: Some(into),
+        postings: None,
+        known_rows: &[],
+    };
     collect(conn, phrase, &mut collector)
 }
 
-/// Registers `studio_rank`, `studio_collect` and `studio_rows` on a connection (every connection of the store's
-/// pool gets them).
+/// A document matching a query, with what bm25 reads of it for the query's first phrase.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Posting {
+    pub dense: u32,
+    /// The document's size in tokens.
+    pub tokens: u32,
+    /// The first phrase's weighted frequency in the document (title 5, description 2, body 1 per occurrence).
+    pub frequency: u32,
+}
+
+/// Appends to `into` the documents of `index` having `phrase` (an FTS5 expression of one phrase), in the order
+/// of their rows, each with the phrase's weighted frequency; with `wanted`, only those of its documents. The
+/// phrase's list is walked inside one call of `studio_postings` (no statement step per row), reading the
+/// positions of the wanted rows only.
+pub(crate) fn postings(
+    conn: &Connection,
+    index: &SpaceIndex,
+    phrase: &str,
+    wanted: Option<&RoaringBitmap>,
+    into: &mut Vec<Posting>,
+) -> Result<(), StoreError> {
+    let mut collector = Collector {
+        index,
+        wanted,
+        bits: Vec::new(),
+        scored: Vec::new(),
+        term: None,
+        postings: Some(into),
+        known_rows: &[],
+    };
+    let sql = "SELECT studio_postings(documents_fts) FROM documents_fts WHERE documents_fts MATCH ?1 LIMIT 1";
+    step_with(conn, sql, phrase, &mut collector)
+}
+
+/// Registers `studio_rank`, `studio_collect`, `studio_rows` and `studio_postings` on a connection (every
+/// connection of the store's pool gets them).
 pub(crate) fn register(conn: &Connection) -> rusqlite::Result<()> {
     // SAFETY: the handle is the live connection's; `fts5(?1)` with a bound "fts5_api_ptr" pointer is how
     // SQLite documents obtaining the FTS5 API, and the statement is finalized before returning.
@@ -214,10 +265,11 @@ pub(crate) fn register(conn: &Connection) -> rusqlite::Result<()> {
                 Some("FTS5 is not available".into()),
             ));
         };
-        let functions: [(&std::ffi::CStr, ffi::fts5_extension_function); 3] = [
+        let functions: [(&std::ffi::CStr, ffi::fts5_extension_function); 4] = [
             (c"studio_rank", Some(studio_rank)),
             (c"studio_collect", Some(studio_collect)),
             (c"studio_rows", Some(studio_rows)),
+            (c"studio_postings", Some(studio_postings)),
         ];
         for (name, function) in functions {
             let rc = create(api, name.as_ptr(), ptr::null_mut(), function, None);
@@ -387,8 +439,26 @@ unsafe fn score(
 /// inverse document frequency of `idf` (lower is better).
 pub(crate) fn bm25(freq: &[f64], idf: &[f64], tokens: f64, avgdl: f64) -> f64 {
     let norm = K1 * (1.0 - B + B * tokens / avgdl);
-    let sum: f64 = freq.iter().zip(idf).map(|(f, idf)| idf * (f * (K1 + 1.0)) / (f + norm)).sum();
+    let sum: f64 = freq.iter().zip(idf).map(|(&f, &idf)| phrase_part(f, idf, norm)).sum();
     -sum
+}
+
+/// What one phrase of weighted frequency `f` and inverse document frequency `idf` adds to a row's bm25 (with
+/// the sign of relevance), where `norm` is the row's size term.
+fn phrase_part(f: f64, idf: f64, norm: f64) -> f64 {
+    idf * (f * (K1 + 1.0)) / (f + norm)
+}
+
+/// What one phrase adds, at most, to a row's bm25 whatever its frequency and the row's size: a phrase's part
+/// grows with its frequency towards `idf × (k1 + 1)`.
+pub(crate) fn most_phrase_part(idf: f64) -> f64 {
+    idf * (K1 + 1.0)
+}
+
+/// What one phrase adds to the bm25 (with the sign of relevance) of a row of `tokens` tokens where it has the
+/// weighted frequency `f`: one term of [`bm25`]'s sum.
+pub(crate) fn bm25_part(f: f64, idf: f64, tokens: f64, avgdl: f64) -> f64 {
+    phrase_part(f, idf, K1 * (1.0 - B + B * tokens / avgdl))
 }
 
 /// The inverse document frequency FTS5's bm25 gives a phrase that `hits` of the store's `rows` rows have.
@@ -452,6 +522,57 @@ unsafe extern "C" fn studio_rows(
         match phrase_rows(&*api, fts, 0, most) {
             Ok(rows) => ffi::sqlite3_result_int64(ctx, rows),
             Err(rc) => ffi::sqlite3_result_error_code(ctx, rc),
+        }
+    }
+}
+
+/// `studio_postings(documents_fts)`: on any row of a query of one phrase, walks the phrase's whole list into the
+/// postings of the running [`postings`] call.
+unsafe extern "C" fn studio_postings(
+    api: *const ffi::Fts5ExtensionApi,
+    fts: *mut ffi::Fts5Context,
+    ctx: *mut ffi::sqlite3_context,
+    _n: c_int,
+    _values: *mut *mut ffi::sqlite3_value,
+) {
+    // SAFETY: FTS5 calls this with its API table and the cursor's context, on the thread running the statement;
+    // a non-null collector is the live one of the `postings` call running that statement, and outlives the walk.
+    unsafe {
+        let collector = COLLECTOR.with(Cell::get);
+        let Some(query_phrase) = (*api).xQueryPhrase.filter(|_| !collector.is_null()) else {
+            return ffi::sqlite3_result_error_code(ctx, ffi::SQLITE_MISUSE);
+        };
+        let rc = query_phrase(fts, 0, collector, Some(posting_row));
+        if rc != ffi::SQLITE_OK {
+            ffi::sqlite3_result_error_code(ctx, rc);
+        }
+    }
+}
+
+/// One row of the walk of [`studio_postings`]: its document, if the search space has it and it is wanted, with
+/// the phrase's weighted frequency.
+unsafe extern "C" fn posting_row(
+    api: *const ffi::Fts5ExtensionApi,
+    fts: *mut ffi::Fts5Context,
+    collector: *mut c_void,
+) -> c_int {
+    // SAFETY: `collector` is the Collector `studio_postings` passed to xQueryPhrase, alive for the whole walk;
+    // `api` and `fts` are FTS5's for the walk's current row.
+    unsafe {
+        let collector = &mut *collector.cast::<Collector>();
+        let (Some(rowid), Some(postings)) = ((*api).xRowid, collector.postings.as_deref_mut()) else {
+            return ffi::SQLITE_MISUSE;
+        };
+        let Some(DocRow { dense, tokens }) = collector.index.row(rowid(fts)) else { return ffi::SQLITE_OK };
+        if collector.wanted.is_some_and(|w| !w.contains(dense)) {
+            return ffi::SQLITE_OK;
+        }
+        match phrase_frequency(&*api, fts) {
+            Ok(frequency) => {
+                postings.push(Posting { dense, tokens, frequency });
+                ffi::SQLITE_OK
+            }
+            Err(rc) => rc,
         }
     }
 }

@@ -3,6 +3,7 @@
 //! distinctive terms). Both return dense document numbers, best first, never the source document.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use std::sync::Mutex;
 
@@ -14,7 +15,7 @@ use super::common::Totals;
 use super::index::{FieldIndex, SpaceIndex};
 use super::kept::Stamp;
 use super::rank;
-use super::{fetch, text};
+use super::{fetch, term_counts, text};
 use crate::error::StoreError;
 
 /// Terms of the source document put into the `text` plugin's query.
@@ -168,8 +169,10 @@ struct Candidate {
 
 /// The most distinctive terms of `doc` (top tf-idf), most distinctive first, with the store as `stamp` says.
 ///
-/// Each term's weight needs the rows of the store having it; counting them walks its list in FTS5, and the
-/// sixty-four terms of a document at 1M have hundreds of thousands of rows between them. Most are rare
+/// Each term's weight needs the rows of the store having it: from the common terms' lists, from the store's
+/// kept counts (term_counts) while they are current, or remembered from an earlier document. Otherwise
+/// counting them walks its list in FTS5, and the sixty-four terms of a document at 1M have hundreds of
+/// thousands of rows between them. Most are rare
 /// enough, or common enough, to be settled by a short count: every term is counted up to [`FIRST_COUNT`]
 /// rows, then only those that could still be among the best twelve (a term in at least n rows weighs at most
 /// as if it were in n) are counted further, up to four times as far each round. The twelve found are those a
@@ -204,16 +207,20 @@ fn counting_from(
     let total = Totals::of_record(&stamp.averages).map_or(1.0, |t| t.rows);
     let most = most_usable(total) + 1;
     let generations = stamp.generations;
-    let mut candidates: Vec<Candidate> = terms
-        .into_iter()
-        .map(|(term, count)| {
-            let rows = match index.common.store_rows(&term, generations) {
-                Some(rows) => Rows::Exact(rows),
-                None => index.term_rows.get(&term, generations).unwrap_or(Rows::AtLeast(0)),
-            };
-            Candidate { term, count, rows }
-        })
-        .collect();
+    let kept = term_counts::current(conn, generations)?;
+    let mut candidates: Vec<Candidate> = Vec::with_capacity(terms.len());
+    for (term, count) in terms {
+        let listed = match index.common.store_rows(&term, generations) {
+            Some(rows) => Some(rows),
+            None if kept => term_counts::rows(conn, &term)?,
+            None => None,
+        };
+        let rows = match listed {
+            Some(rows) => Rows::Exact(rows),
+            None => index.term_rows.get(&term, generations).unwrap_or(Rows::AtLeast(0)),
+        };
+        candidates.push(Candidate { term, count, rows });
+    }
     let mut count_to = first_count.max(1);
     loop {
         let best = best_terms(&candidates, total);
@@ -270,20 +277,122 @@ pub(crate) fn has_term(text: &str, term: &str) -> bool {
 /// Documents matching any of the most distinctive terms of `doc` (top tf-idf), ranked by bm25.
 pub(crate) fn by_text(conn: &Connection, index: &SpaceIndex, doc: u32, limit: usize) -> Result<Vec<u32>, StoreError> {
     let stamp = Stamp::read(conn)?;
+    let Some(totals) = Totals::of_record(&stamp.averages) else { return Ok(Vec::new()) };
     let terms = distinctive_terms(conn, index, doc, &stamp)?;
-    let scored = any_term(conn, index, &terms)?;
+    let scored = any_term(conn, index, &terms, totals, doc, limit)?;
     Ok(rank::page(scored.into_iter().filter(|&(d, _)| d != doc), 0, limit))
 }
 
-/// The documents having any of `terms`, each with its bm25 score for `"a" OR "b" OR …`. Each term's row count
-/// is known: FTS5 need not walk its list once more to count them.
-fn any_term(conn: &Connection, index: &SpaceIndex, terms: &[Distinctive]) -> Result<Vec<(u32, f64)>, StoreError> {
-    if terms.is_empty() {
+/// The documents having any of `terms` that may be among the best `keep` without `source`, each with its bm25
+/// score for `"a" OR "b" OR …` as FTS5 gives it (each term's rows in the store known).
+///
+/// A common term of the twelve has tens of thousands of rows at 1M documents, and reading each row's positions
+/// to score it is most of the plugin's time. But a term adds at most idf × (k1 + 1) to a score. So the terms are
+/// walked from the rarest on, each alone, adding what each adds to the documents found; once what the terms
+/// left could add together is below the `keep`-th best of those sums, a document having none of the terms
+/// walked cannot be among the best, and each term left is read only for the documents found already (its
+/// list is still walked, but the positions of other rows are not read). The sums are added in another order
+/// than FTS5's, so every document within a rounding of the `keep`-th best is scored again exactly as FTS5
+/// sums its terms.
+fn any_term(
+    conn: &Connection,
+    index: &SpaceIndex,
+    terms: &[Distinctive],
+    totals: Totals,
+    source: u32,
+    keep: usize,
+) -> Result<Vec<(u32, f64)>, StoreError> {
+    if terms.is_empty() || keep == 0 {
         return Ok(Vec::new());
     }
-    let expression: Vec<String> = terms.iter().map(|d| format!("\"{}\"", d.term)).collect();
-    let known: Vec<Option<u64>> = terms.iter().map(|d| Some(d.rows)).collect();
-    Ok(rank::matches(conn, index, &expression.join(" OR "), None, &known)?.scored)
+    let idf: Vec<f64> = terms.iter().map(|d| rank::idf(totals.rows, d.rows as f64)).collect();
+    let avgdl = totals.tokens / totals.rows;
+    let mut order: Vec<usize> = (0..terms.len()).collect();
+    order.sort_by_key(|&i| terms[i].rows);
+    // What the terms from the j-th of `order` on can add to a score, at most.
+    let mut most_left = vec![0.0; terms.len() + 1];
+    for j in (0..terms.len()).rev() {
+        most_left[j] = most_left[j + 1] + rank::most_phrase_part(idf[order[j]]);
+    }
+    let mut lists: Vec<Vec<rank::Posting>> = vec![Vec::new(); terms.len()];
+    let rows: u64 = terms.iter().map(|d| d.rows).sum();
+    let mut sums: Sums = HashMap::with_capacity_and_hasher((rows as usize).min(1 << 20), Default::default());
+    let mut found: Option<RoaringBitmap> = None;
+    for (j, &i) in order.iter().enumerate() {
+        rank::postings(conn, index, &quoted(&terms[i].term), found.as_ref(), &mut lists[i])?;
+        for p in &lists[i] {
+            *sums.entry(p.dense).or_insert(0.0) +=
+                rank::bm25_part(f64::from(p.frequency), idf[i], f64::from(p.tokens), avgdl);
+        }
+        // No sum exceeds what the terms walked add at most, so while that is below what the terms left may
+        // add, the sums need not be looked at (with a margin for rounding).
+        let left = most_left[j + 1] * (1.0 + 1e-9);
+        if found.is_none()
+            && left < most_left[0] - most_left[j + 1]
+            && kth_best(&sums, source, keep).is_some_and(|kth| left < kth)
+        {
+            found = Some(sums.keys().copied().collect());
+        }
+    }
+    let close = kth_best(&sums, source, keep).map_or(0.0, |kth| kth * (1.0 - 1e-9));
+    for list in &mut lists {
+        // In the rows' order, which is the dense numbers' order, unless the index numbers them otherwise.
+        if !list.is_sorted_by_key(|p| p.dense) {
+            list.sort_unstable_by_key(|p| p.dense);
+        }
+    }
+    let mut frequencies = vec![0.0; terms.len()];
+    let mut scored = Vec::new();
+    for (&dense, _) in sums.iter().filter(|&(_, &sum)| sum >= close) {
+        let mut tokens = 0;
+        for (list, f) in lists.iter().zip(&mut frequencies) {
+            *f = match list.binary_search_by_key(&dense, |p| p.dense) {
+                Ok(at) => {
+                    tokens = list[at].tokens;
+                    f64::from(list[at].frequency)
+                }
+                Err(_) => 0.0,
+            };
+        }
+        scored.push((dense, rank::bm25(&frequencies, &idf, f64::from(tokens), avgdl)));
+    }
+    Ok(scored)
+}
+
+/// Partial scores by dense number.
+type Sums = HashMap<u32, f64, BuildHasherDefault<DenseHasher>>;
+
+/// Hashes a dense number by one multiplication: the keys are no one's input, so need no defence against
+/// collisions chosen on purpose, and the map is updated once per row walked.
+#[derive(Default)]
+struct DenseHasher(u64);
+
+impl Hasher for DenseHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.0 = u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+fn quoted(term: &str) -> String {
+    format!("\"{term}\"")
+}
+
+/// The `keep`-th highest of `sums` without `source`'s, if there are that many.
+fn kth_best(sums: &Sums, source: u32, keep: usize) -> Option<f64> {
+    let mut values: Vec<f64> = sums.iter().filter(|&(&d, _)| d != source).map(|(_, &v)| v).collect();
+    if values.len() < keep || keep == 0 {
+        return None;
+    }
+    let (_, kth, _) = values.select_nth_unstable_by(keep - 1, |a, b| b.total_cmp(a));
+    Some(*kth)
 }
 
 #[cfg(test)]
@@ -292,10 +401,11 @@ mod tests {
 
     use rusqlite::Connection;
 
-    use super::{any_term, by_text, counting_from, distinctive_terms, usable_term};
-    use crate::search::common::CommonTerms;
+    use super::{any_term, by_text, counting_from, distinctive_terms, term_counts, usable_term, Distinctive};
+    use crate::search::common::{CommonTerms, Totals};
     use crate::search::index::SpaceIndex;
     use crate::search::kept::Stamp;
+    use crate::search::rank;
     use crate::{demo, import_documents, Store};
 
     /// Terms of two documents up to a quarter of the store are used, and past 1,000 documents only up to a
@@ -364,9 +474,48 @@ mod tests {
         ranked
     }
 
+    /// Checks `any_term` for `source` and its `terms` against FTS5's own ranking: every document it returns has
+    /// FTS5's score, and its best `keep` are FTS5's best, place by place. Returns how many it scored and how
+    /// many FTS5 matched, and the best `keep`.
+    fn ranked_as_fts5(
+        conn: &Connection,
+        index: &SpaceIndex,
+        terms: &[Distinctive],
+        source: u32,
+        keep: usize,
+    ) -> (usize, usize, Vec<u32>) {
+        let expression: Vec<String> = terms.iter().map(|d| format!("\"{}\"", d.term)).collect();
+        let expected = fts5_ranking(conn, index, &expression.join(" OR "), source);
+        let score = |d: u32| expected.iter().find(|e| e.0 == d).map(|e| e.1);
+        let totals = Totals::of_record(&Stamp::read(conn).unwrap().averages).unwrap();
+        let scored: Vec<(u32, f64)> = any_term(conn, index, terms, totals, source, keep)
+            .unwrap()
+            .into_iter()
+            .filter(|&(d, _)| d != source)
+            .collect();
+        for &(doc, ours) in &scored {
+            let theirs = score(doc);
+            assert!(
+                theirs.is_some_and(|t| (t - ours).abs() <= 1e-9 * t.abs()),
+                "document {source}: {doc} scored {ours}, FTS5's {theirs:?}"
+            );
+        }
+        let best = rank::page(scored.iter().copied(), 0, keep);
+        assert_eq!(best.len(), keep.min(expected.len()), "document {source}: the best {keep}");
+        for (at, (&doc, &(_, wanted))) in best.iter().zip(&expected).enumerate() {
+            let theirs = score(doc).unwrap_or_else(|| panic!("{doc} matches none of the terms"));
+            assert!(
+                (theirs - wanted).abs() <= 1e-9 * wanted.abs(),
+                "document {source}, place {at} of {keep}: {doc} scored {theirs}, FTS5's {wanted}"
+            );
+        }
+        (scored.len(), expected.len(), best)
+    }
+
     /// The `text` plugin ranks by FTS5's bm25 over the source's distinctive terms, each counted in the store
-    /// as it is now (from the common terms' lists, remembered from an earlier document, or walked), also after
-    /// imports into another search space changed those counts but left this index in place.
+    /// as it is now (from the common terms' lists, from the store's kept counts while they hold, remembered from
+    /// an earlier document, or walked), also after imports into another search space changed those counts but
+    /// left this index in place.
     #[test]
     fn text_plugin_ranks_by_bm25_over_the_store_as_it_is() {
         let dir = tempfile::tempdir().unwrap();
@@ -381,8 +530,14 @@ mod tests {
                 conn.query_row("SELECT doc FROM documents_fts_terms WHERE term = ?1", [term], |r| r.get(0)).unwrap();
             rows as u64
         };
-        let mut listed = 0;
+        let (mut listed, mut kept, mut walked) = (0, 0, 0);
         for round in 0..3 {
+            // In the second round the store's terms are counted ahead; the third comes after an import.
+            let kept_round = round == 1;
+            if kept_round {
+                let mut reader = crate::store::documents_reader(&conn).unwrap().unwrap();
+                assert!(term_counts::count(&mut reader).unwrap());
+            }
             let stamp = Stamp::read(&conn).unwrap();
             let generations = stamp.generations;
             let mut seen = BTreeSet::new();
@@ -391,31 +546,21 @@ mod tests {
                 assert!(terms.len() >= 5, "document {source} has distinctive terms ({})", terms.len());
                 for d in &terms {
                     assert_eq!(d.rows, vocabulary(&conn, &d.term), "round {round}: rows having {}", d.term);
-                    listed += usize::from(index.common.store_rows(&d.term, generations).is_some());
+                    let on_list = index.common.store_rows(&d.term, generations).is_some();
+                    listed += usize::from(on_list);
+                    if !on_list && d.rows >= term_counts::STORED_FROM {
+                        // Counted by walking its list, the count is remembered with the index.
+                        let remembered = index.term_rows.get(&d.term, generations).is_some();
+                        assert_eq!(remembered, !kept_round, "round {round}: how the rows of {} were found", d.term);
+                        *if kept_round { &mut kept } else { &mut walked } += 1;
+                    }
                     seen.insert(d.term.clone());
                 }
-                let expression: Vec<String> = terms.iter().map(|d| format!("\"{}\"", d.term)).collect();
-                let expected = fts5_ranking(&conn, &index, &expression.join(" OR "), source);
-                let score = |d: u32| expected.iter().find(|e| e.0 == d).map(|e| e.1);
-                let scored = any_term(&conn, &index, &terms).unwrap();
-                assert_eq!(scored.len(), expected.len() + 1, "document {source}: every match is scored");
-                for (doc, ours) in scored.into_iter().filter(|&(d, _)| d != source) {
-                    let theirs = score(doc);
-                    assert!(
-                        theirs.is_some_and(|t| (t - ours).abs() <= 1e-9 * t.abs()),
-                        "round {round}, document {source}: {doc} scored {ours}, FTS5's {theirs:?}"
-                    );
-                }
+                ranked_as_fts5(&conn, &index, &terms, source, 1);
+                let (_, _, best) = ranked_as_fts5(&conn, &index, &terms, source, 10);
                 let found = by_text(&conn, &index, source, 10).unwrap();
-                assert_eq!(found.len(), 10.min(expected.len()), "best first, FTS5's order");
-                assert!(found.len() >= 5, "document {source} has similar ones ({})", found.len());
-                for (at, (&doc, &(_, wanted))) in found.iter().zip(&expected).enumerate() {
-                    let theirs = score(doc).unwrap_or_else(|| panic!("{doc} matches none of the terms"));
-                    assert!(
-                        (theirs - wanted).abs() <= 1e-9 * wanted.abs(),
-                        "round {round}, document {source}, place {at}: {doc} scored {theirs}, FTS5's {wanted}"
-                    );
-                }
+                assert!(found.len() >= 5, "document {source} has similar ones ({found:?})");
+                assert_eq!(found, best);
             }
             // Another search space gets documents with every one of those terms: their counts change.
             let words: Vec<String> = seen.into_iter().collect();
@@ -427,5 +572,40 @@ mod tests {
             import_documents(&store, "elsewhere", lines.as_bytes(), &mut |_| {}).unwrap();
         }
         assert!(listed > 0, "some terms were counted from the common terms' lists");
+        assert!(kept > 0 && walked > 0, "{kept} terms' rows were read from the kept counts, {walked} walked");
+    }
+
+    /// Where the twelve terms include common ones, the documents having only those are not scored, and the best
+    /// are still FTS5's best, for every number of similar documents asked.
+    #[test]
+    fn documents_that_cannot_be_among_the_best_are_not_scored() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_dir(dir.path()).unwrap();
+        let mut seed = 11u64;
+        let mut word = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let x = (seed >> 33) % 1000;
+            format!("w{}", x * x * x / 1_000_000)
+        };
+        let lines: String = (0..4000)
+            .map(|i| {
+                let words: Vec<String> = (0..30).map(|_| word()).collect();
+                format!("{{\"id\": \"d{i}\", \"title\": \"{}\", \"content\": \"{}\"}}\n", word(), words.join(" "))
+            })
+            .collect();
+        import_documents(&store, "words", lines.as_bytes(), &mut |_| {}).unwrap();
+        let mut conn = store.conn().unwrap();
+        let stamp = Stamp::read(&conn).unwrap();
+        let index = SpaceIndex::build(&mut conn, "words").unwrap();
+        let (mut pruned, mut compared) = (0, 0);
+        for source in (0..4000).step_by(97) {
+            let terms = distinctive_terms(&conn, &index, source, &stamp).unwrap();
+            for keep in [1, 5, 40] {
+                let (scored, matched, _) = ranked_as_fts5(&conn, &index, &terms, source, keep);
+                pruned += usize::from(scored < matched);
+                compared += 1;
+            }
+        }
+        assert!(pruned * 2 > compared, "documents were left unscored in {pruned} of {compared} rankings");
     }
 }
