@@ -60,8 +60,24 @@ pub const MAX_SIMILAR: i32 = 100;
 pub struct SearchEngine {
     cache: RwLock<HashMap<String, Arc<SpaceIndex>>>,
     building: Mutex<()>,
-    /// The thread counting the store's terms for the `text` plugin, if one was started.
-    counting_terms: Mutex<Option<JoinHandle<()>>>,
+    /// The store's term counts for the `text` plugin: the thread counting them, if one was started.
+    counting_terms: Mutex<TermCounting>,
+}
+
+/// The counting of the store's terms ahead (term_counts).
+struct TermCounting {
+    job: Option<JoinHandle<()>>,
+    /// The store's generations the last count was started at: one try per state of the store, so that a store
+    /// that cannot take the counts (read-only, a full disk) is not walked again at every call.
+    tried: Option<i64>,
+    /// Rows of full text from which the terms are counted ahead.
+    from: f64,
+}
+
+impl Default for TermCounting {
+    fn default() -> Self {
+        TermCounting { job: None, tried: None, from: term_counts::COUNTED_AHEAD_FROM }
+    }
 }
 
 /// Documents in a search space from which its packed values are made ahead of the first search.
@@ -112,11 +128,19 @@ impl SearchEngine {
     /// store is large and the kept counts are not of its present state, unless a count is under way. Counting
     /// is a cache's work: a failure is logged, and the plugin counts what it needs itself meanwhile.
     fn count_terms_ahead(&self, conn: &Connection) {
-        let mut job = self.counting_terms.lock().unwrap_or_else(|e| e.into_inner());
-        if job.as_ref().is_some_and(|j| !j.is_finished()) {
+        let mut counting = self.counting_terms.lock().unwrap_or_else(|e| e.into_inner());
+        if counting.job.as_ref().is_some_and(|j| !j.is_finished()) {
             return;
         }
-        let reader = match term_counts::counter(conn) {
+        let reader = match term_counts::wanted(conn, counting.from) {
+            Ok(Some(generations)) if counting.tried != Some(generations) => {
+                counting.tried = Some(generations);
+                crate::store::documents_reader(conn)
+            }
+            Ok(_) => return,
+            Err(e) => Err(e),
+        };
+        let mut reader = match reader {
             Ok(Some(reader)) => reader,
             Ok(None) => return,
             Err(e) => {
@@ -124,19 +148,18 @@ impl SearchEngine {
                 return;
             }
         };
-        let counting = std::thread::Builder::new().name("term counts".into()).spawn(move || {
-            let mut reader = reader;
+        let job = std::thread::Builder::new().name("term counts".into()).spawn(move || {
             if let Err(e) = term_counts::count(&mut reader) {
                 tracing::warn!("could not count the store's terms: {e}");
             }
         });
-        *job = counting.ok();
+        counting.job = job.ok();
     }
 
     /// Waits for the work the engine does on threads of its own after an index is built or loaded (the store's
     /// term counts) to end: the benchmark times a settled store.
     pub fn settle(&self) {
-        let job = self.counting_terms.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let job = self.counting_terms.lock().unwrap_or_else(|e| e.into_inner()).job.take();
         if let Some(job) = job {
             let _ = job.join();
         }

@@ -315,8 +315,8 @@ fn any_term(
         most_left[j] = most_left[j + 1] + rank::most_phrase_part(idf[order[j]]);
     }
     let mut lists: Vec<Vec<rank::Posting>> = vec![Vec::new(); terms.len()];
-    let rows: u64 = terms.iter().map(|d| d.rows).sum();
-    let mut sums: Sums = HashMap::with_capacity_and_hasher((rows as usize).min(1 << 20), Default::default());
+    let most: u64 = terms.iter().map(|d| d.rows).sum();
+    let mut sums: Sums = HashMap::with_capacity_and_hasher((most as usize).min(1 << 20), Default::default());
     let mut found: Option<RoaringBitmap> = None;
     for (j, &i) in order.iter().enumerate() {
         rank::postings(conn, index, &quoted(&terms[i].term), found.as_ref(), &mut lists[i])?;
@@ -334,29 +334,22 @@ fn any_term(
             found = Some(sums.keys().copied().collect());
         }
     }
+    // The documents close to the page's last place, each with its size and its frequency of every term.
     let close = kth_best(&sums, source, keep).map_or(0.0, |kth| kth * (1.0 - 1e-9));
-    for list in &mut lists {
-        // In the rows' order, which is the dense numbers' order, unless the index numbers them otherwise.
-        if !list.is_sorted_by_key(|p| p.dense) {
-            list.sort_unstable_by_key(|p| p.dense);
+    let mut rows: HashMap<u32, (u32, Vec<f64>), BuildHasherDefault<DenseHasher>> =
+        sums.iter().filter(|&(_, &sum)| sum >= close).map(|(&dense, _)| (dense, (0, vec![0.0; terms.len()]))).collect();
+    for (i, list) in lists.iter().enumerate() {
+        for p in list {
+            if let Some((tokens, frequencies)) = rows.get_mut(&p.dense) {
+                *tokens = p.tokens;
+                frequencies[i] = f64::from(p.frequency);
+            }
         }
     }
-    let mut frequencies = vec![0.0; terms.len()];
-    let mut scored = Vec::new();
-    for (&dense, _) in sums.iter().filter(|&(_, &sum)| sum >= close) {
-        let mut tokens = 0;
-        for (list, f) in lists.iter().zip(&mut frequencies) {
-            *f = match list.binary_search_by_key(&dense, |p| p.dense) {
-                Ok(at) => {
-                    tokens = list[at].tokens;
-                    f64::from(list[at].frequency)
-                }
-                Err(_) => 0.0,
-            };
-        }
-        scored.push((dense, rank::bm25(&frequencies, &idf, f64::from(tokens), avgdl)));
-    }
-    Ok(scored)
+    Ok(rows
+        .into_iter()
+        .map(|(dense, (tokens, frequencies))| (dense, rank::bm25(&frequencies, &idf, f64::from(tokens), avgdl)))
+        .collect())
 }
 
 /// Partial scores by dense number.
