@@ -47,44 +47,110 @@ pub(crate) fn idf(index: &SpaceIndex, df: u64) -> f64 {
     (1.0 + index.len() as f64 / df.max(1) as f64).ln()
 }
 
-/// Scores of documents: a dense array over the search space and the set of documents it touches, so
-/// that adding a value's weight to thousands of documents is a plain array update.
-pub(crate) struct Scores {
-    score: Vec<f64>,
-    touched: RoaringBitmap,
+/// Documents scored by the sets of documents they are in: each set added gives its weight to each of its
+/// documents, and [`Scores::best`] ranks them by the sums.
+pub(crate) struct Scores<'a> {
+    documents: usize,
+    sets: Vec<(&'a RoaringBitmap, f64)>,
 }
 
-impl Scores {
-    pub(crate) fn new(index: &SpaceIndex) -> Scores {
-        Scores { score: vec![0.0; index.rowids.len()], touched: RoaringBitmap::new() }
+impl<'a> Scores<'a> {
+    pub(crate) fn new(index: &SpaceIndex) -> Scores<'a> {
+        Scores { documents: index.rowids.len(), sets: Vec::new() }
     }
 
-    /// Adds `weight` to every document of `docs`.
-    pub(crate) fn add(&mut self, docs: &RoaringBitmap, weight: f64) {
-        for d in docs {
-            if let Some(s) = self.score.get_mut(d as usize) {
-                *s += weight;
+    /// Gives `weight` (not negative) to every document of `docs`.
+    pub(crate) fn add(&mut self, docs: &'a RoaringBitmap, weight: f64) {
+        self.sets.push((docs, weight.max(0.0)));
+    }
+
+    /// The best documents by their sums, best first (equal sums by dense number: date descending, then id),
+    /// without `source` and `exclude`, at most `limit`; each sum as adding the sets in the order they were given
+    /// makes it.
+    ///
+    /// A broad concept's set holds hundreds of thousands of documents at 1M, and adding its weight to each of
+    /// them was most of the time, though a few documents are asked for. So the sets are added heaviest first;
+    /// once the weights of the sets left add up to less than the `limit`-th best sum so far, a document in none
+    /// of the sets added cannot be among the best, and each set left is added only to the documents found that
+    /// it could still lift to the last place (an intersection). The documents within a rounding of the last
+    /// place are summed again in the given order.
+    pub(crate) fn best(self, source: u32, exclude: &[u32], limit: usize) -> Vec<u32> {
+        if limit == 0 {
+            return Vec::new();
+        }
+        let sets = &self.sets;
+        let left_out: RoaringBitmap = exclude.iter().copied().chain([source]).collect();
+        let mut order: Vec<usize> = (0..sets.len()).collect();
+        order.sort_by(|&a, &b| sets[b].1.total_cmp(&sets[a].1).then(sets[a].0.len().cmp(&sets[b].0.len())));
+        // What the sets from the j-th of `order` on give a document, at most.
+        let mut most_left = vec![0.0; order.len() + 1];
+        for j in (0..order.len()).rev() {
+            most_left[j] = most_left[j + 1] + sets[order[j]].1;
+        }
+        let mut score = vec![0.0f64; self.documents];
+        let give = |score: &mut [f64], docs: &RoaringBitmap, weight: f64| {
+            for d in docs {
+                if let Some(s) = score.get_mut(d as usize) {
+                    *s += weight;
+                }
+            }
+        };
+        let mut found = RoaringBitmap::new();
+        let mut only_found = false;
+        // Documents given a weight since the sums were last looked at.
+        let mut given = 0;
+        for (j, &i) in order.iter().enumerate() {
+            let (docs, weight) = sets[i];
+            if only_found {
+                give(&mut score, &(&found & docs), weight);
+                continue;
+            }
+            give(&mut score, docs, weight);
+            found |= docs;
+            given += docs.len();
+            // No sum exceeds what the sets added give at most, so while that is below what the sets left give,
+            // the sums need not be looked at (with a margin for rounding); and they are looked at again only once
+            // as many documents as were found have been given a weight since, which keeps looking at them no
+            // more work than the adding.
+            let left = most_left[j + 1] * (1.0 + 1e-9);
+            if left < most_left[0] - most_left[j + 1] && given >= found.len() {
+                given = 0;
+                // Only a sum above what the sets left give matters here.
+                if let Some(kth) = kth_sum(&score, &found, left, &left_out, limit).filter(|&kth| left < kth) {
+                    // Only the documents that the sets left could still lift to the last place are followed.
+                    let last = kth * (1.0 - 1e-9);
+                    found =
+                        found.iter().filter(|&d| score.get(d as usize).is_some_and(|&s| s + left >= last)).collect();
+                    only_found = true;
+                }
             }
         }
-        self.touched |= docs;
-    }
-
-    /// Ranks the documents best first (ties by date descending, then id) without the source, at most `limit`.
-    pub(crate) fn best(self, source: u32, exclude: &[u32], limit: usize) -> Vec<u32> {
-        let mut ranked: Vec<(f64, u32)> = self
-            .touched
+        let close = kth_sum(&score, &found, 0.0, &left_out, limit).map_or(0.0, |kth| kth * (1.0 - 1e-9));
+        let mut ranked: Vec<(f64, u32)> = found
             .iter()
-            .map(|d| (self.score.get(d as usize).copied().unwrap_or(0.0), d))
-            .filter(|&(s, d)| d != source && s > 0.0 && !exclude.contains(&d))
+            .filter(|&d| score.get(d as usize).is_some_and(|&s| s >= close) && !left_out.contains(d))
+            .map(|d| (sets.iter().filter(|(docs, _)| docs.contains(d)).fold(0.0, |sum, (_, w)| sum + w), d))
+            .filter(|&(s, _)| s > 0.0)
             .collect();
-        let cmp = |a: &(f64, u32), b: &(f64, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
-        if ranked.len() > limit && limit > 0 {
-            ranked.select_nth_unstable_by(limit - 1, cmp);
-            ranked.truncate(limit);
-        }
-        ranked.sort_unstable_by(cmp);
+        ranked.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         ranked.into_iter().take(limit).map(|(_, d)| d).collect()
     }
+}
+
+/// The `keep`-th highest of the sums in `score` of the documents of `found` not in `left_out`, if it is at
+/// least `floor` (only sums from there on are looked at).
+fn kth_sum(score: &[f64], found: &RoaringBitmap, floor: f64, left_out: &RoaringBitmap, keep: usize) -> Option<f64> {
+    let mut sums: Vec<f64> = found
+        .iter()
+        .filter_map(|d| score.get(d as usize).filter(|&&s| s >= floor).map(|&s| (s, d)))
+        .filter(|&(_, d)| !left_out.contains(d))
+        .map(|(s, _)| s)
+        .collect();
+    if sums.len() < keep || keep == 0 {
+        return None;
+    }
+    let (_, kth, _) = sums.select_nth_unstable_by(keep - 1, |a, b| b.total_cmp(a));
+    Some(*kth)
 }
 
 /// The union concept field of the search space, if it has concepts at all.
@@ -394,12 +460,53 @@ mod tests {
 
     use rusqlite::Connection;
 
-    use super::{any_term, by_text, counting_from, distinctive_terms, term_counts, usable_term, Distinctive};
+    use roaring::RoaringBitmap;
+
+    use super::{any_term, by_text, counting_from, distinctive_terms, term_counts, usable_term, Distinctive, Scores};
     use crate::search::common::{CommonTerms, Totals};
     use crate::search::index::SpaceIndex;
     use crate::search::kept::Stamp;
     use crate::search::rank;
     use crate::{demo, import_documents, Store};
+
+    /// The best documents by the sums of their sets' weights are those of summing every set for every document
+    /// in the order given (ties by dense number), whatever sets are left out of the sums on the way, over random
+    /// sets of every size with equal weights, documents left out and pages of every length.
+    #[test]
+    fn the_best_by_sets_are_those_of_summing_every_set() {
+        let mut seed = 3u64;
+        let mut next = |below: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % below.max(1)
+        };
+        let documents = 3000u32;
+        for case in 0..300 {
+            let sets: Vec<(RoaringBitmap, f64)> = (0..1 + next(30))
+                .map(|_| {
+                    let broad = next(4) == 0;
+                    let size = 1 + next(if broad { 2500 } else { 120 });
+                    let docs: RoaringBitmap = (0..size).map(|_| next(u64::from(documents)) as u32).collect();
+                    let weight = [0.5, 1.0][next(2) as usize] * (1.0 + f64::from(documents) / docs.len() as f64).ln();
+                    (docs, weight)
+                })
+                .collect();
+            let source = next(u64::from(documents)) as u32;
+            let exclude: Vec<u32> = (0..next(4)).map(|_| next(u64::from(documents)) as u32).collect();
+            let limit = [1, 3, 10, 100][next(4) as usize];
+            let mut scores = Scores { documents: documents as usize, sets: Vec::new() };
+            for (docs, weight) in &sets {
+                scores.add(docs, *weight);
+            }
+            let mut every: Vec<(f64, u32)> = (0..documents)
+                .filter(|d| *d != source && !exclude.contains(d))
+                .map(|d| (sets.iter().filter(|(docs, _)| docs.contains(d)).fold(0.0, |sum, (_, w)| sum + w), d))
+                .filter(|&(s, _)| s > 0.0)
+                .collect();
+            every.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            let expected: Vec<u32> = every.into_iter().take(limit).map(|(_, d)| d).collect();
+            assert_eq!(scores.best(source, &exclude, limit), expected, "case {case}");
+        }
+    }
 
     /// Terms of two documents up to a quarter of the store are used, and past 1,000 documents only up to a
     /// twentieth of it.
