@@ -112,20 +112,23 @@ impl<'a> Scores<'a> {
             // the sums need not be looked at (with a margin for rounding); and they are looked at again only once
             // as many documents as were found have been given a weight since, which keeps looking at them no
             // more work than the adding.
-            let left = most_left[j + 1] * (1.0 + 1e-9);
+            let left = most_left[j + 1] * (1.0 + ROUNDING);
             if left < most_left[0] - most_left[j + 1] && given >= found.len() {
                 given = 0;
                 // Only a sum above what the sets left give matters here.
-                if let Some(kth) = kth_sum(&score, &found, left, &left_out, limit).filter(|&kth| left < kth) {
+                let sums = found.iter().filter_map(|d| score.get(d as usize).filter(|&&s| s > left).map(|&s| (d, s)));
+                let kth = kth_highest(sums.filter(|&(d, _)| !left_out.contains(d)).map(|(_, s)| s), limit);
+                if let Some(kth) = kth {
                     // Only the documents that the sets left could still lift to the last place are followed.
-                    let last = kth * (1.0 - 1e-9);
+                    let last = kth * (1.0 - ROUNDING);
                     found =
                         found.iter().filter(|&d| score.get(d as usize).is_some_and(|&s| s + left >= last)).collect();
                     only_found = true;
                 }
             }
         }
-        let close = kth_sum(&score, &found, 0.0, &left_out, limit).map_or(0.0, |kth| kth * (1.0 - 1e-9));
+        let sums = found.iter().filter(|&d| !left_out.contains(d)).filter_map(|d| score.get(d as usize).copied());
+        let close = kth_highest(sums, limit).map_or(0.0, |kth| kth * (1.0 - ROUNDING));
         let mut ranked: Vec<(f64, u32)> = found
             .iter()
             .filter(|&d| score.get(d as usize).is_some_and(|&s| s >= close) && !left_out.contains(d))
@@ -137,21 +140,19 @@ impl<'a> Scores<'a> {
     }
 }
 
-/// The `keep`-th highest of the sums in `score` of the documents of `found` not in `left_out`, if it is at
-/// least `floor` (only sums from there on are looked at).
-fn kth_sum(score: &[f64], found: &RoaringBitmap, floor: f64, left_out: &RoaringBitmap, keep: usize) -> Option<f64> {
-    let mut sums: Vec<f64> = found
-        .iter()
-        .filter_map(|d| score.get(d as usize).filter(|&&s| s >= floor).map(|&s| (s, d)))
-        .filter(|&(_, d)| !left_out.contains(d))
-        .map(|(s, _)| s)
-        .collect();
-    if sums.len() < keep || keep == 0 {
+/// The `keep`-th highest of `values`, if there are that many.
+fn kth_highest(values: impl Iterator<Item = f64>, keep: usize) -> Option<f64> {
+    let mut values: Vec<f64> = values.collect();
+    if keep == 0 || values.len() < keep {
         return None;
     }
-    let (_, kth, _) = sums.select_nth_unstable_by(keep - 1, |a, b| b.total_cmp(a));
+    let (_, kth, _) = values.select_nth_unstable_by(keep - 1, |a, b| b.total_cmp(a));
     Some(*kth)
 }
+
+/// How far apart, relatively, sums of the same numbers added in different orders may be, with room to spare:
+/// pruning and the last place are judged with this margin, on the safe side.
+const ROUNDING: f64 = 1e-9;
 
 /// The union concept field of the search space, if it has concepts at all.
 pub(crate) fn concepts_field(index: &SpaceIndex) -> Option<&FieldIndex> {
@@ -392,16 +393,16 @@ fn any_term(
         }
         // No sum exceeds what the terms walked add at most, so while that is below what the terms left may
         // add, the sums need not be looked at (with a margin for rounding).
-        let left = most_left[j + 1] * (1.0 + 1e-9);
+        let left = most_left[j + 1] * (1.0 + ROUNDING);
         if found.is_none()
             && left < most_left[0] - most_left[j + 1]
-            && kth_best(&sums, source, keep).is_some_and(|kth| left < kth)
+            && kth_highest(others(&sums, source), keep).is_some_and(|kth| left < kth)
         {
             found = Some(sums.keys().copied().collect());
         }
     }
     // The documents close to the page's last place, each with its size and its frequency of every term.
-    let close = kth_best(&sums, source, keep).map_or(0.0, |kth| kth * (1.0 - 1e-9));
+    let close = kth_highest(others(&sums, source), keep).map_or(0.0, |kth| kth * (1.0 - ROUNDING));
     let mut rows: HashMap<u32, (u32, Vec<f64>), BuildHasherDefault<DenseHasher>> =
         sums.iter().filter(|&(_, &sum)| sum >= close).map(|(&dense, _)| (dense, (0, vec![0.0; terms.len()]))).collect();
     for (i, list) in lists.iter().enumerate() {
@@ -440,18 +441,13 @@ impl Hasher for DenseHasher {
     }
 }
 
-fn quoted(term: &str) -> String {
-    format!("\"{term}\"")
+/// The sums of the documents other than `source`.
+fn others(sums: &Sums, source: u32) -> impl Iterator<Item = f64> + '_ {
+    sums.iter().filter(move |&(&d, _)| d != source).map(|(_, &v)| v)
 }
 
-/// The `keep`-th highest of `sums` without `source`'s, if there are that many.
-fn kth_best(sums: &Sums, source: u32, keep: usize) -> Option<f64> {
-    let mut values: Vec<f64> = sums.iter().filter(|&(&d, _)| d != source).map(|(_, &v)| v).collect();
-    if values.len() < keep || keep == 0 {
-        return None;
-    }
-    let (_, kth, _) = values.select_nth_unstable_by(keep - 1, |a, b| b.total_cmp(a));
-    Some(*kth)
+fn quoted(term: &str) -> String {
+    format!("\"{term}\"")
 }
 
 #[cfg(test)]
@@ -469,16 +465,35 @@ mod tests {
     use crate::search::rank;
     use crate::{demo, import_documents, Store};
 
+    /// Pseudo-random numbers from `seed`, each below the bound it is asked with.
+    fn numbers(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |below| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % below.max(1)
+        }
+    }
+
+    /// A store whose search space "words" holds `documents` documents, each of a title word and `length` words
+    /// of content, all drawn by `word`.
+    fn store_of_words(documents: usize, length: usize, mut word: impl FnMut() -> String) -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_dir(dir.path()).unwrap();
+        let lines: String = (0..documents)
+            .map(|i| {
+                let words: Vec<String> = (0..length).map(|_| word()).collect();
+                format!("{{\"id\": \"d{i}\", \"title\": \"{}\", \"content\": \"{}\"}}\n", word(), words.join(" "))
+            })
+            .collect();
+        import_documents(&store, "words", lines.as_bytes(), &mut |_| {}).unwrap();
+        (dir, store)
+    }
+
     /// The best documents by the sums of their sets' weights are those of summing every set for every document
     /// in the order given (ties by dense number), whatever sets are left out of the sums on the way, over random
     /// sets of every size with equal weights, documents left out and pages of every length.
     #[test]
     fn the_best_by_sets_are_those_of_summing_every_set() {
-        let mut seed = 3u64;
-        let mut next = |below: u64| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) % below.max(1)
-        };
+        let mut next = numbers(3);
         let documents = 3000u32;
         for case in 0..300 {
             let sets: Vec<(RoaringBitmap, f64)> = (0..1 + next(30))
@@ -524,21 +539,11 @@ mod tests {
     /// and most rare.
     #[test]
     fn short_counts_find_the_terms_full_counts_find() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open_dir(dir.path()).unwrap();
-        let mut seed = 7u64;
-        let mut word = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let x = (seed >> 33) % 1000;
+        let mut next = numbers(7);
+        let (_dir, store) = store_of_words(3000, 40, || {
+            let x = next(1000);
             format!("word{}", x * x / 250)
-        };
-        let lines: String = (0..3000)
-            .map(|i| {
-                let words: Vec<String> = (0..40).map(|_| word()).collect();
-                format!("{{\"id\": \"d{i}\", \"title\": \"{}\", \"content\": \"{}\"}}\n", word(), words.join(" "))
-            })
-            .collect();
-        import_documents(&store, "words", lines.as_bytes(), &mut |_| {}).unwrap();
+        });
         let mut conn = store.conn().unwrap();
         let stamp = Stamp::read(&conn).unwrap();
         let short = SpaceIndex::build(&mut conn, "words").unwrap();
@@ -679,21 +684,11 @@ mod tests {
     /// are still FTS5's best, for every number of similar documents asked.
     #[test]
     fn documents_that_cannot_be_among_the_best_are_not_scored() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open_dir(dir.path()).unwrap();
-        let mut seed = 11u64;
-        let mut word = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let x = (seed >> 33) % 1000;
+        let mut next = numbers(11);
+        let (_dir, store) = store_of_words(4000, 30, || {
+            let x = next(1000);
             format!("w{}", x * x * x / 1_000_000)
-        };
-        let lines: String = (0..4000)
-            .map(|i| {
-                let words: Vec<String> = (0..30).map(|_| word()).collect();
-                format!("{{\"id\": \"d{i}\", \"title\": \"{}\", \"content\": \"{}\"}}\n", word(), words.join(" "))
-            })
-            .collect();
-        import_documents(&store, "words", lines.as_bytes(), &mut |_| {}).unwrap();
+        });
         let mut conn = store.conn().unwrap();
         let stamp = Stamp::read(&conn).unwrap();
         let index = SpaceIndex::build(&mut conn, "words").unwrap();
