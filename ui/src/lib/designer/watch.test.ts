@@ -50,3 +50,20 @@ test('a preview that comes later is followed too, and read with the others', asy
   expect(reads, 'a change inside the new preview').toBe(afterArrival + 1);
   stop();
 });
+
+test('a preview that gets its shadow root just before the stop is not followed after it', async () => {
+  let reads = 0;
+  const stop = watchPreviews(() => reads++);
+  const host = document.createElement('div');
+  host.dataset.testid = 'preview-host';
+  document.body.appendChild(host);
+  // The page's observer sees the new host before it has a shadow root, and looks again once the task is done.
+  await Promise.resolve();
+  const root = host.attachShadow({ mode: 'open' });
+  stop();
+  const stopped = reads;
+  await settle();
+  root.appendChild(document.createElement('p'));
+  await settle();
+  expect(reads, 'stopped').toBe(stopped);
+});

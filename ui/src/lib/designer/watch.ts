@@ -27,11 +27,14 @@ function previewsOnPage(): PreviewOnPage[] {
  */
 export function watchPreviews(read: (previews: PreviewOnPage[]) => void): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
+  // Once stopped, nothing runs again: a second look queued before the stop would otherwise observe the previews
+  // anew and read them after the page is gone.
+  let stopped = false;
   const schedule = () => {
     if (timer !== null) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = null;
-      read(previewsOnPage());
+      if (!stopped) read(previewsOnPage());
     }, SETTLE_MS);
   };
   const contents = new MutationObserver(schedule);
@@ -39,6 +42,7 @@ export function watchPreviews(read: (previews: PreviewOnPage[]) => void): () => 
   const watched = new WeakSet<Element>();
   /** Observes every preview host not observed yet (a host stays observed until it leaves the page). */
   const follow = () => {
+    if (stopped) return;
     for (const host of document.querySelectorAll<HTMLElement>(PREVIEW_HOST)) {
       if (watched.has(host) || !host.shadowRoot) continue;
       watched.add(host);
@@ -61,6 +65,7 @@ export function watchPreviews(read: (previews: PreviewOnPage[]) => void): () => 
   followSoon();
   read(previewsOnPage());
   return () => {
+    stopped = true;
     page.disconnect();
     contents.disconnect();
     sizes?.disconnect();
