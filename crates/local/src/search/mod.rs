@@ -27,10 +27,10 @@ mod snapshot;
 mod spaces;
 mod term_counts;
 mod text;
+mod upkeep;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
-use std::thread::JoinHandle;
 
 use rusqlite::Connection;
 use studio_model::{
@@ -49,6 +49,7 @@ pub(crate) fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 use crate::error::StoreError;
+use upkeep::Upkeep;
 
 /// The `resultType` of getRecommendations.
 pub const RECOMMENDATION_TYPE: &str = "application/vnd.searchstudio.recommendation-v2+json";
@@ -60,24 +61,8 @@ pub const MAX_SIMILAR: i32 = 100;
 pub struct SearchEngine {
     cache: RwLock<HashMap<String, Arc<SpaceIndex>>>,
     building: Mutex<()>,
-    /// The store's term counts for the `text` plugin: the thread counting them, if one was started.
-    counting_terms: Mutex<TermCounting>,
-}
-
-/// The counting of the store's terms ahead (term_counts).
-struct TermCounting {
-    job: Option<JoinHandle<()>>,
-    /// The store's generations the last count was started at: one try per state of the store, so that a store
-    /// that cannot take the counts (read-only, a full disk) is not walked again at every call.
-    tried: Option<i64>,
-    /// Rows of full text from which the terms are counted ahead.
-    from: f64,
-}
-
-impl Default for TermCounting {
-    fn default() -> Self {
-        TermCounting { job: None, tried: None, from: term_counts::COUNTED_AHEAD_FROM }
-    }
+    /// The thread keeping a large store's full-text index merged and its terms counted, if one was started.
+    upkeep: Mutex<Upkeep>,
 }
 
 /// Documents in a search space from which its packed values are made ahead of the first search.
@@ -120,46 +105,19 @@ impl SearchEngine {
             let index = built.clone();
             let _ = std::thread::Builder::new().name("packing".into()).spawn(move || index.packed().is_some());
         }
-        self.count_terms_ahead(conn);
+        self.keep_store(conn);
         Ok(built)
     }
 
-    /// Starts counting the store's terms for the `text` plugin on a thread of its own (term_counts), when the
-    /// store is large and the kept counts are not of its present state, unless a count is under way. Counting
-    /// is a cache's work: a failure is logged, and the plugin counts what it needs itself meanwhile.
-    fn count_terms_ahead(&self, conn: &Connection) {
-        let mut counting = self.counting_terms.lock().unwrap_or_else(|e| e.into_inner());
-        if counting.job.as_ref().is_some_and(|j| !j.is_finished()) {
-            return;
-        }
-        let reader = match term_counts::wanted(conn, counting.from) {
-            Ok(Some(generations)) if counting.tried != Some(generations) => {
-                counting.tried = Some(generations);
-                crate::store::documents_reader(conn)
-            }
-            Ok(_) => return,
-            Err(e) => Err(e),
-        };
-        let mut reader = match reader {
-            Ok(Some(reader)) => reader,
-            Ok(None) => return,
-            Err(e) => {
-                tracing::warn!("could not start counting the store's terms: {e}");
-                return;
-            }
-        };
-        let job = std::thread::Builder::new().name("term counts".into()).spawn(move || {
-            if let Err(e) = term_counts::count(&mut reader) {
-                tracing::warn!("could not count the store's terms: {e}");
-            }
-        });
-        counting.job = job.ok();
+    /// Starts the upkeep of a large store that changed since it was last kept (upkeep).
+    fn keep_store(&self, conn: &Connection) {
+        self.upkeep.lock().unwrap_or_else(|e| e.into_inner()).start(conn);
     }
 
     /// Waits for the work the engine does on threads of its own after an index is built or loaded (the store's
-    /// term counts) to end: the benchmark times a settled store.
+    /// upkeep) to end: the benchmark times a settled store.
     pub fn settle(&self) {
-        let job = self.counting_terms.lock().unwrap_or_else(|e| e.into_inner()).job.take();
+        let job = self.upkeep.lock().unwrap_or_else(|e| e.into_inner()).take_job();
         if let Some(job) = job {
             let _ = job.join();
         }
@@ -215,8 +173,8 @@ impl SearchEngine {
         let index = self.index(conn, &config.search_space)?;
         let doc = find(conn, &index, &query.uri)?;
         if plugin == "text" {
-            // An import into any search space since the last count makes the counts old.
-            self.count_terms_ahead(conn);
+            // An import into any search space since the last upkeep made the counts old.
+            self.keep_store(conn);
         }
         let docs = match plugin {
             "text" => similar::by_text(conn, &index, doc, number)?,

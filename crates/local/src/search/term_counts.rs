@@ -5,20 +5,16 @@
 //! number: counting a word's rows walks its whole list (90 ns a row), and the sixty-four words of a document
 //! at 1M documents have a hundred thousand rows and more between them, 10–25 ms before the plugin's query
 //! runs. So in a large store every term's rows are counted in one walk of FTS5's vocabulary (24 s at 1M
-//! documents here, 10 s of it on the processor), on a thread of its own, and written to `term_counts` with the sum of every
+//! documents here, 10 s of it on the processor), on a thread of its own ([`super::upkeep`]), and written to `term_counts` with the sum of every
 //! scope's generation they were counted at. The plugin takes a word's rows from there while that sum is the
 //! store's; otherwise (an import since, a store too small to count ahead) it counts them as before.
 //! Terms in fewer than [`STORED_FROM`] rows are left out: a count of one stops within a few microseconds.
 
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
-use super::common::Totals;
 use super::kept::Stamp;
 use crate::error::StoreError;
 
-/// Rows of the full-text index (of every search space) from which the terms are counted ahead: below, the
-/// plugin's own counts take a few milliseconds.
-pub(crate) const COUNTED_AHEAD_FROM: f64 = 100_000.0;
 /// Rows a term must be in to be kept.
 pub(crate) const STORED_FROM: u64 = 64;
 
@@ -39,17 +35,6 @@ pub(crate) fn current(conn: &Connection, generations: i64) -> Result<bool, Store
         .query_row([], |r| r.get(0))
         .optional()?;
     Ok(made == Some(generations))
-}
-
-/// The store's generations when it has at least `from` rows of full text and the kept counts are not of its
-/// present state; `None` otherwise.
-pub(crate) fn wanted(conn: &Connection, from: f64) -> Result<Option<i64>, StoreError> {
-    let stamp = Stamp::read(conn)?;
-    let rows = Totals::of_record(&stamp.averages).map_or(0.0, |t| t.rows);
-    if rows < from || current(conn, stamp.generations)? {
-        return Ok(None);
-    }
-    Ok(Some(stamp.generations))
 }
 
 /// Counts every term's rows in one read of the store and keeps them, unless they are current already or the
@@ -95,48 +80,9 @@ pub(crate) fn count(conn: &mut Connection) -> Result<bool, StoreError> {
 
 #[cfg(test)]
 mod tests {
-    use studio_model::{Config, SimilarQuery};
-
     use super::{count, current, rows, STORED_FROM};
     use crate::search::kept::Stamp;
-    use crate::search::SearchEngine;
     use crate::{demo, import_documents, Store};
-
-    /// An engine over a store as large as it counts ahead from counts the store's terms once an index is built,
-    /// and again at the `text` plugin's next call after an import anywhere made the counts old; a small store's
-    /// terms are not counted ahead.
-    #[test]
-    fn the_engine_counts_ahead_after_a_build_and_after_an_import() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open_dir(dir.path()).unwrap();
-        demo::load_demo(&store, &mut |_| {}).unwrap();
-        let mut conn = store.conn().unwrap();
-        let small = SearchEngine::new();
-        small.index(&mut conn, demo::DEMO_SPACE).unwrap();
-        small.settle();
-        let generations = || Stamp::read(&store.conn().unwrap()).unwrap().generations;
-        assert!(!current(&conn, generations()).unwrap(), "the demo data is below the size counted ahead");
-
-        let engine = SearchEngine::new();
-        engine.counting_terms.lock().unwrap().from = 1.0;
-        engine.index(&mut conn, demo::DEMO_SPACE).unwrap();
-        engine.settle();
-        assert!(current(&conn, generations()).unwrap(), "counted after the index was built");
-
-        import_documents(&store, "elsewhere", "{\"id\": \"x\", \"title\": \"more words\"}\n".as_bytes(), &mut |_| {})
-            .unwrap();
-        assert!(!current(&conn, generations()).unwrap());
-        let config = Config { search_space: demo::DEMO_SPACE.into(), ..Config::default() };
-        let source: String = conn
-            .query_row("SELECT id FROM documents WHERE search_space = ?1 LIMIT 1 OFFSET 7", [demo::DEMO_SPACE], |r| {
-                r.get(0)
-            })
-            .unwrap();
-        let query = SimilarQuery { uri: source, number: Some(3), similarity: Some("text".into()), explain: false };
-        assert_eq!(engine.similar(&mut conn, &config, &query).unwrap().len(), 3);
-        engine.settle();
-        assert!(current(&conn, generations()).unwrap(), "counted again after the import");
-    }
 
     /// The kept counts are FTS5's count of every term in enough rows, used only while no import changed the
     /// store, and counted again after one.

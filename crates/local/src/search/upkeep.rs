@@ -1,0 +1,202 @@
+//! Work the engine does for a large store on a thread of its own, once per state of the store, after an index
+//! is built or loaded and when the `text` plugin finds the store changed: the full-text index merged into one
+//! segment, then every term's rows counted ([`term_counts`]).
+//!
+//! An import leaves FTS5's index in a dozen segments (13 at 1M documents), each of which every full-text
+//! query walks; merged into one, the `text` plugin's p95 at 1M went from 22–23 to 18–19 ms (docs/performance.md).
+//! Both are a cache's work: a failure is logged, and searches answer the same meanwhile, only slower.
+
+use std::thread::JoinHandle;
+
+use rusqlite::Connection;
+
+use super::common::Totals;
+use super::kept::Stamp;
+use super::term_counts;
+use crate::error::StoreError;
+
+/// Rows of the full-text index (of every search space) from which the store is kept: below, a search walks
+/// few segments and the plugin's own counting takes a few milliseconds.
+pub(crate) const KEPT_FROM: f64 = 100_000.0;
+
+/// Pages FTS5 writes in one step of the merge, one write transaction of about a tenth of a second here, so
+/// that an import waits for a step at most, never for the whole merge (33 s at 1M documents).
+const MERGE_STEP_PAGES: i64 = 1000;
+
+/// The thread keeping the store, and what it was last started for.
+pub(crate) struct Upkeep {
+    job: Option<JoinHandle<()>>,
+    /// The store's generations the last upkeep was started at: one try per state of the store, so that a store
+    /// that cannot take it (read-only, a full disk) is not walked again at every call.
+    tried: Option<i64>,
+    /// Rows of full text from which the store is kept.
+    pub(crate) from: f64,
+}
+
+impl Default for Upkeep {
+    fn default() -> Self {
+        Upkeep { job: None, tried: None, from: KEPT_FROM }
+    }
+}
+
+impl Upkeep {
+    /// Starts the upkeep of the store `conn` opens on a thread of its own when it is large and was not kept
+    /// at its present state, unless an upkeep is under way.
+    pub(crate) fn start(&mut self, conn: &Connection) {
+        if self.job.as_ref().is_some_and(|j| !j.is_finished()) {
+            return;
+        }
+        let reader = match large(conn, self.from) {
+            Ok(Some(generations)) if self.tried != Some(generations) => {
+                self.tried = Some(generations);
+                crate::store::documents_reader(conn)
+            }
+            Ok(_) => return,
+            Err(e) => Err(e),
+        };
+        let mut reader = match reader {
+            Ok(Some(reader)) => reader,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::warn!("could not start the upkeep of the store: {e}");
+                return;
+            }
+        };
+        let job = std::thread::Builder::new().name("store upkeep".into()).spawn(move || {
+            if let Err(e) = merge_full_text(&reader) {
+                tracing::warn!("could not merge the store's full-text index: {e}");
+            }
+            if let Err(e) = term_counts::count(&mut reader) {
+                tracing::warn!("could not count the store's terms: {e}");
+            }
+        });
+        self.job = job.ok();
+    }
+
+    /// The thread under way, if any, for the caller to wait for.
+    pub(crate) fn take_job(&mut self) -> Option<JoinHandle<()>> {
+        self.job.take()
+    }
+}
+
+/// The store's generations when it has at least `from` rows of full text; `None` otherwise.
+fn large(conn: &Connection, from: f64) -> Result<Option<i64>, StoreError> {
+    let stamp = Stamp::read(conn)?;
+    let rows = Totals::of_record(&stamp.averages).map_or(0.0, |t| t.rows);
+    Ok((rows >= from).then_some(stamp.generations))
+}
+
+/// Merges the full-text index into one segment, a step at a time (FTS5's `merge` with a negative number of
+/// pages: all segments, whatever their level). Returns whether there was anything to merge. `conn` is a
+/// connection to the documents file (its tables unqualified).
+pub(crate) fn merge_full_text(conn: &Connection) -> Result<bool, StoreError> {
+    let mut step = conn.prepare("INSERT INTO documents_fts (documents_fts, rank) VALUES ('merge', ?1)")?;
+    let mut merged = false;
+    loop {
+        let before = conn.total_changes();
+        step.execute([-MERGE_STEP_PAGES])?;
+        // FTS5 counts a step that merged nothing as fewer than two changes.
+        if conn.total_changes() - before < 2 {
+            return Ok(merged);
+        }
+        merged = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::Connection;
+    use studio_model::{Config, SimilarQuery};
+
+    use super::merge_full_text;
+    use crate::search::kept::Stamp;
+    use crate::search::term_counts::current;
+    use crate::search::SearchEngine;
+    use crate::{demo, import_documents, Store};
+
+    fn segments(conn: &Connection) -> i64 {
+        conn.query_row("SELECT count(DISTINCT segid) FROM documents_fts_idx", [], |r| r.get(0)).unwrap()
+    }
+
+    /// FTS5's own ranking of a few words over the whole store.
+    fn ranking(conn: &Connection, words: &str) -> Vec<(i64, f64)> {
+        conn.prepare(
+            "SELECT rowid, bm25(documents_fts, 5.0, 2.0, 1.0) FROM documents_fts WHERE documents_fts MATCH ?1
+             ORDER BY 2, 1",
+        )
+        .unwrap()
+        .query_map([words], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+    }
+
+    /// An engine over a store as large as it keeps merges its full-text index and counts its terms once an
+    /// index is built, and again at the `text` plugin's next call after an import anywhere changed the store;
+    /// a small store is left as it is.
+    #[test]
+    fn the_engine_keeps_a_large_store_after_a_build_and_after_an_import() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_dir(dir.path()).unwrap();
+        demo::load_demo(&store, &mut |_| {}).unwrap();
+        import_documents(&store, "elsewhere", "{\"id\": \"w\", \"title\": \"a word\"}\n".as_bytes(), &mut |_| {})
+            .unwrap();
+        let mut conn = store.conn().unwrap();
+        let reader = crate::store::documents_reader(&conn).unwrap().expect("a documents file");
+        let small = SearchEngine::new();
+        small.index(&mut conn, demo::DEMO_SPACE).unwrap();
+        small.settle();
+        let generations = || Stamp::read(&store.conn().unwrap()).unwrap().generations;
+        assert!(!current(&conn, generations()).unwrap(), "the demo data is below the size kept");
+        assert!(segments(&reader) > 1, "nor is it merged");
+
+        let engine = SearchEngine::new();
+        engine.upkeep.lock().unwrap().from = 1.0;
+        engine.index(&mut conn, demo::DEMO_SPACE).unwrap();
+        engine.settle();
+        assert!(current(&conn, generations()).unwrap(), "counted after the index was built");
+        assert_eq!(segments(&reader), 1, "merged after the index was built");
+
+        import_documents(&store, "elsewhere", "{\"id\": \"x\", \"title\": \"more words\"}\n".as_bytes(), &mut |_| {})
+            .unwrap();
+        assert!(!current(&conn, generations()).unwrap());
+        assert!(segments(&reader) > 1);
+        let config = Config { search_space: demo::DEMO_SPACE.into(), ..Config::default() };
+        let source: String = conn
+            .query_row("SELECT id FROM documents WHERE search_space = ?1 LIMIT 1 OFFSET 7", [demo::DEMO_SPACE], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        let query = SimilarQuery { uri: source, number: Some(3), similarity: Some("text".into()), explain: false };
+        assert_eq!(engine.similar(&mut conn, &config, &query).unwrap().len(), 3);
+        engine.settle();
+        assert!(current(&conn, generations()).unwrap(), "counted again after the import");
+        assert_eq!(segments(&reader), 1, "merged again after the import");
+    }
+
+    /// A store written by several imports has several segments; merged, it has one, and every full-text
+    /// query matches and scores the same rows; a second merge finds nothing to do.
+    #[test]
+    fn merging_leaves_one_segment_and_the_same_answers() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_dir(dir.path()).unwrap();
+        demo::load_demo(&store, &mut |_| {}).unwrap();
+        for n in 0..3 {
+            let line =
+                format!("{{\"id\": \"more-{n}\", \"title\": \"energy policy {n}\", \"content\": \"solar wind\"}}\n");
+            import_documents(&store, &format!("space-{n}"), line.as_bytes(), &mut |_| {}).unwrap();
+        }
+        let conn = store.conn().unwrap();
+        let reader = crate::store::documents_reader(&conn).unwrap().expect("a documents file");
+        assert!(segments(&reader) > 1, "{} segments before", segments(&reader));
+        let queries = ["energy", "solar OR wind OR policy", "\"energy policy\"", "climat*"];
+        let before: Vec<_> = queries.iter().map(|q| ranking(&reader, q)).collect();
+        assert!(before.iter().all(|r| !r.is_empty()));
+
+        assert!(merge_full_text(&reader).unwrap());
+        assert_eq!(segments(&reader), 1);
+        let after: Vec<_> = queries.iter().map(|q| ranking(&reader, q)).collect();
+        assert_eq!(before, after);
+        assert!(!merge_full_text(&reader).unwrap(), "nothing left to merge");
+    }
+}
