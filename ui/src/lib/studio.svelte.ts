@@ -143,8 +143,18 @@ export class Studio {
   /** Offers back a draft kept from an earlier session. */
   async #offer(draft: Draft): Promise<void> {
     if (draft.id === null) return;
-    const kept = await this.backend.getDraft(draft.id).catch(() => null);
-    if (!kept || JSON.stringify(kept.draft) === draft.savedJson) return;
+    let kept: KeptDraft | null;
+    try {
+      kept = await this.backend.getDraft(draft.id);
+    } catch {
+      return;
+    }
+    if (kept === null) {
+      // None is kept: the autosave has nothing to forget while the draft stays clean.
+      this.#kept.set(draft.id, '');
+      return;
+    }
+    if (JSON.stringify(kept.draft) === draft.savedJson) return;
     const changedSince = kept.base !== null && !sameSettings(kept.base, JSON.parse(draft.savedJson));
     this.offer = { id: draft.id, kept, changedSince };
   }
@@ -226,10 +236,10 @@ export class Studio {
       const [list, template] = await Promise.all([this.backend.listConfigurations(), this.backend.defaultConfiguration(), this.readOffers()]);
       this.template = template;
       this.#setList(list.configurations, list.activeId);
-      await this.refreshSpaces();
       const ids = list.configurations.map((c) => c.id);
       const first = [lastConfigId, list.activeId, ids[0] ?? null].find((id) => id !== null && ids.includes(id));
-      if (first !== undefined && first !== null) await this.open(first);
+      // Asked together: neither needs the other's answer.
+      await Promise.all([this.refreshSpaces(), first !== undefined && first !== null ? this.open(first) : null]);
     } catch (e) {
       this.#fail('Could not load the configurations', e);
     } finally {

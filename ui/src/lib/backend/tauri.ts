@@ -1,5 +1,5 @@
 // The Backend over the desktop shell's commands. This is the only module that imports `@tauri-apps/*`; it is
-// loaded on demand, so the browser build never evaluates it. The commands themselves (names, arguments,
+// evaluated on demand (fetched ahead: vite.config.ts), so the browser build never runs it. The commands themselves (names, arguments,
 // answers) are generated from the shell's command list (types/commands.ts); what is written here is only how
 // the Backend's operations map onto them, and the system dialogs and events.
 import { invoke } from '@tauri-apps/api/core';

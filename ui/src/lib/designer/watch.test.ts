@@ -16,8 +16,9 @@ test('a reading follows each burst of changes in a preview, and none once stoppe
   const root = addPreview();
   let reads = 0;
   const stop = watchPreviews(() => reads++);
-  expect(reads).toBe(1);
+  expect(reads, 'not read while the page is being rendered').toBe(0);
   await settle();
+  expect(reads, 'read once the page settled').toBe(1);
   const settled = reads;
   await settle();
   expect(reads, 'nothing changed: no reading').toBe(settled);
@@ -43,7 +44,7 @@ test('a preview that comes later is followed too, and read with the others', asy
   const root = addPreview();
   await settle();
   const afterArrival = reads;
-  expect(afterArrival).toBeGreaterThan(1);
+  expect(afterArrival).toBeGreaterThan(0);
   expect(seen, 'the reading gets the new preview').toEqual([root]);
   root.appendChild(document.createElement('p'));
   await settle();

@@ -22,8 +22,9 @@ function previewsOnPage(): PreviewOnPage[] {
 }
 
 /**
- * Calls `read` with the previews on the page now and again after they change, until the returned function is
- * called. `read` is called at most once per burst of changes.
+ * Calls `read` with the previews on the page once the page has settled, and again after they change, until the
+ * returned function is called. `read` is called at most once per burst of changes, never during this call (so
+ * that what it reads is not tracked by an effect that starts the watch).
  */
 export function watchPreviews(read: (previews: PreviewOnPage[]) => void): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -63,7 +64,9 @@ export function watchPreviews(read: (previews: PreviewOnPage[]) => void): () => 
   });
   page.observe(document.body, { childList: true, subtree: true });
   followSoon();
-  read(previewsOnPage());
+  // The first reading waits too: called while the page renders (the editor starting, a configuration opened), a
+  // reading would lay the half-built page out in the middle of it, before its first frame.
+  schedule();
   return () => {
     stopped = true;
     page.disconnect();
