@@ -10,7 +10,8 @@ use super::fetch;
 use super::index::{FieldIndex, SpaceIndex};
 use super::kept::Stamp;
 use super::recommend::{related_weights, Relation, AUTHOR_FIELD};
-use super::similar::{concept_weights, concepts_field, distinctive_terms, has_term, idf};
+use super::similar::{concept_weights, concepts_field, idf};
+use super::text_similar::{distinctive_terms, has_term};
 use crate::error::StoreError;
 
 /// One reason with its part of the score, before sorting.
@@ -104,10 +105,11 @@ pub(crate) fn by_same_author(index: &SpaceIndex, source: u32, docs: &[u32]) -> V
 pub(crate) fn by_text(
     conn: &Connection,
     index: &SpaceIndex,
+    stamp: &Stamp,
     source: u32,
     docs: &[u32],
 ) -> Result<Vec<Explanation>, StoreError> {
-    let terms = distinctive_terms(conn, index, source, &Stamp::read(conn)?)?;
+    let terms = distinctive_terms(conn, index, source, stamp)?;
     docs.iter()
         .map(|&d| {
             let text = fetch::text_of(conn, index, d)?;

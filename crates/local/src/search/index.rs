@@ -16,7 +16,7 @@ use super::common::CommonTerms;
 use super::hierarchy::ValueKey;
 use super::kept::KeptMatches;
 use super::packed::Packed;
-use super::similar::TermRows;
+use super::text_similar::TermRows;
 use crate::error::StoreError;
 use crate::import::GLOBAL_SCOPE;
 

@@ -27,6 +27,7 @@ mod snapshot;
 mod spaces;
 mod term_counts;
 mod text;
+mod text_similar;
 mod upkeep;
 
 use std::collections::HashMap;
@@ -49,6 +50,7 @@ pub(crate) fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 use crate::error::StoreError;
+use kept::Stamp;
 use upkeep::Upkeep;
 
 /// The `resultType` of getRecommendations.
@@ -111,7 +113,10 @@ impl SearchEngine {
 
     /// Starts the upkeep of a large store that changed since it was last kept (upkeep).
     fn keep_store(&self, conn: &Connection) {
-        self.upkeep.lock().unwrap_or_else(|e| e.into_inner()).start(conn);
+        match Stamp::read(conn) {
+            Ok(stamp) => self.upkeep.lock().unwrap_or_else(|e| e.into_inner()).start(conn, &stamp),
+            Err(e) => tracing::warn!("could not start the upkeep of the store: {e}"),
+        }
     }
 
     /// Waits for the work the engine does on threads of its own after an index is built or loaded (the store's
@@ -172,20 +177,26 @@ impl SearchEngine {
         let number = query.number.unwrap_or(config.result.number_of_similar_documents).clamp(0, MAX_SIMILAR) as usize;
         let index = self.index(conn, &config.search_space)?;
         let doc = find(conn, &index, &query.uri)?;
-        if plugin == "text" {
-            // An import into any search space since the last upkeep made the counts old.
-            self.keep_store(conn);
-        }
-        let docs = match plugin {
-            "text" => similar::by_text(conn, &index, doc, number)?,
-            _ => similar::by_concepts(&index, doc, number),
+        // The `text` plugin weighs words by the whole store's rows: what it reads depends on the store's stamp.
+        let text = match plugin {
+            "text" => {
+                let stamp = Stamp::read(conn)?;
+                // An import into any search space since the last upkeep made the counts old.
+                self.upkeep.lock().unwrap_or_else(|e| e.into_inner()).start(conn, &stamp);
+                Some(stamp)
+            }
+            _ => None,
+        };
+        let docs = match &text {
+            Some(stamp) => text_similar::by_text(conn, &index, stamp, doc, number)?,
+            None => similar::by_concepts(&index, doc, number),
         };
         if !query.explain {
             return Ok(fetch::documents(conn, &index, config, &docs)?);
         }
-        let explained = match plugin {
-            "text" => explain::by_text(conn, &index, doc, &docs)?,
-            _ => explain::by_concepts(&index, doc, &docs),
+        let explained = match &text {
+            Some(stamp) => explain::by_text(conn, &index, stamp, doc, &docs)?,
+            None => explain::by_concepts(&index, doc, &docs),
         };
         Ok(explained_documents(conn, &index, config, &docs, explained)?)
     }

@@ -40,21 +40,18 @@ impl Default for Upkeep {
 }
 
 impl Upkeep {
-    /// Starts the upkeep of the store `conn` opens on a thread of its own when it is large and was not kept
-    /// at its present state, unless an upkeep is under way.
-    pub(crate) fn start(&mut self, conn: &Connection) {
+    /// Starts the upkeep of the store `conn` opens, whose stamp is `stamp`, on a thread of its own when it is
+    /// large and was not kept at its present state, unless an upkeep is under way.
+    pub(crate) fn start(&mut self, conn: &Connection, stamp: &Stamp) {
         if self.job.as_ref().is_some_and(|j| !j.is_finished()) {
             return;
         }
-        let reader = match large(conn, self.from) {
-            Ok(Some(generations)) if self.tried != Some(generations) => {
-                self.tried = Some(generations);
-                crate::store::documents_reader(conn)
-            }
-            Ok(_) => return,
-            Err(e) => Err(e),
-        };
-        let mut reader = match reader {
+        let rows = Totals::of_record(&stamp.averages).map_or(0.0, |t| t.rows);
+        if rows < self.from || self.tried == Some(stamp.generations) {
+            return;
+        }
+        self.tried = Some(stamp.generations);
+        let mut reader = match crate::store::documents_reader(conn) {
             Ok(Some(reader)) => reader,
             Ok(None) => return,
             Err(e) => {
@@ -77,13 +74,6 @@ impl Upkeep {
     pub(crate) fn take_job(&mut self) -> Option<JoinHandle<()>> {
         self.job.take()
     }
-}
-
-/// The store's generations when it has at least `from` rows of full text; `None` otherwise.
-fn large(conn: &Connection, from: f64) -> Result<Option<i64>, StoreError> {
-    let stamp = Stamp::read(conn)?;
-    let rows = Totals::of_record(&stamp.averages).map_or(0.0, |t| t.rows);
-    Ok((rows >= from).then_some(stamp.generations))
 }
 
 /// Merges the full-text index into one segment, a step at a time (FTS5's `merge` with a negative number of
