@@ -30,6 +30,7 @@ use super::index::SpaceIndex;
 use super::kept::Stamp;
 use super::query::{Clause, TextQuery};
 use super::rank::{self, Matches, TermCollect};
+use super::score;
 use super::text;
 use crate::error::StoreError;
 
@@ -222,7 +223,7 @@ impl CommonTerms {
         let idf: Vec<f64> = if lists.len() == 1 {
             vec![1.0]
         } else {
-            lists.iter().map(|l| rank::idf(totals.rows, l.store_rows as f64)).collect()
+            lists.iter().map(|l| score::idf(totals.rows, l.store_rows as f64)).collect()
         };
         let mut smallest_first = lists.clone();
         smallest_first.sort_by_key(|l| l.docs.len());
@@ -231,7 +232,7 @@ impl CommonTerms {
             all &= &list.docs;
         }
         let avgdl = totals.tokens / totals.rows;
-        let score = |doc: u32, freq: &[f64]| rank::bm25(freq, &idf, f64::from(index.text_length(doc)), avgdl);
+        let score = |doc: u32, freq: &[f64]| score::bm25(freq, &idf, f64::from(index.text_length(doc)), avgdl);
         if let ([list], None) = (&lists[..], wanted) {
             // One word, every match scored (the preview as a designer types): one walk of its list.
             let scored = list.docs.iter().enumerate().map(|(p, doc)| (doc, score(doc, &[list.frequency(p)]))).collect();

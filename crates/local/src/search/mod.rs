@@ -21,6 +21,7 @@ mod query;
 mod rank;
 mod recommend;
 mod run;
+mod score;
 mod shape;
 mod similar;
 mod snapshot;

@@ -1,22 +1,21 @@
 //! Collecting full-text matches, and scoring only those a search can show.
 //!
-//! A search needs every document the text matches (the facet counts are counted over them) but the scores of
-//! only those that pass the facet filters. Reading every match as a result row, with FTS5's own `bm25()`
-//! per row, cost about a microsecond a match (the row's size is a statement on FTS5's `docsize` table, and
-//! every row crosses the SQL API). Instead, one statement,
-//! `SELECT 1 FROM documents_fts WHERE documents_fts MATCH ? AND studio_collect(documents_fts)`, runs
-//! `studio_collect`, an FTS5 auxiliary function of ours, on every matching row and returns no row: the function
-//! marks the row's document in a bit set and scores it only when the search can show it, into the collector of
-//! the running [`matches`] call, with the row's size from the in-memory index. Scores use the formula of
-//! `bm25(documents_fts, 5.0, 2.0, 1.0)` (the same numbers for a query of several phrases; for one phrase the
-//! same order, its inverse document frequency, a common factor, being left out). `studio_rank(documents_fts)`
-//! is the same score as a plain function, for any query. The same walk, for a single word, collects what the
-//! index keeps of the most common terms ([`term_list`], see [`super::common`]). `studio_postings` walks one
-//! phrase's list inside a single call, for the `text` similarity plugin ([`postings`], see [`super::similar`]).
+//! A search needs every document the text matches (the facet counts are counted over them) but the scores of only
+//! those that pass the facet filters. Reading every match as a result row, with FTS5's own `bm25()` per row, cost
+//! about a microsecond a match (the row's size is a statement on FTS5's `docsize` table, and every row crosses the
+//! SQL API). Instead, one statement, `SELECT 1 FROM documents_fts WHERE documents_fts MATCH ? AND
+//! studio_collect(documents_fts)`, runs `studio_collect`, an FTS5 auxiliary function of ours, on every matching row
+//! and returns no row: the function marks the row's document in a bit set and scores it only when the search can
+//! show it, into the collector of the running [`matches`] call, with the row's size from the in-memory index.
+//! Scores use the formula ([`super::score`]) of `bm25(documents_fts, 5.0, 2.0, 1.0)` (the same numbers for a query
+//! of several phrases; for one phrase the same order, its inverse document frequency, a common factor, being left
+//! out). `studio_rank(documents_fts)` is the same score as a plain function, for any query. The same walk, for a
+//! single word, collects what the index keeps of the most common terms ([`term_list`], see [`super::common`]).
+//! `studio_postings` walks one phrase's list inside a single call, for the `text` similarity plugin ([`postings`],
+//! see [`super::text_similar`]).
 
 use std::cell::Cell;
-use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 use std::ffi::{c_int, c_void};
 use std::ptr;
 
@@ -24,12 +23,8 @@ use roaring::RoaringBitmap;
 use rusqlite::{ffi, Connection, OptionalExtension};
 
 use super::index::{DocRow, SpaceIndex};
+use super::score::{bm25, idf, WEIGHTS};
 use crate::error::StoreError;
-
-/// Column weights over (title, description, body).
-const WEIGHTS: [f64; 3] = [5.0, 2.0, 1.0];
-const K1: f64 = 1.2;
-const B: f64 = 0.75;
 
 /// What a full-text query found in one search space.
 #[derive(Debug)]
@@ -40,54 +35,6 @@ pub(crate) struct Matches {
     /// particular order.
     pub scored: Vec<(u32, f64)>,
 }
-
-/// The documents ranked `start..start + count` among `scored`: lower scores first, equal scores by dense
-/// number (result order). Keeps only the best `start + count` while reading, so a page of a million matches
-/// costs one comparison for most of them.
-pub(crate) fn page(scored: impl Iterator<Item = (u32, f64)>, start: usize, count: usize) -> Vec<u32> {
-    let keep = start.saturating_add(count);
-    if keep == 0 {
-        return Vec::new();
-    }
-    let mut best: BinaryHeap<Ranked> = BinaryHeap::new();
-    for (doc, score) in scored {
-        let ranked = Ranked { score, doc };
-        if best.len() < keep {
-            best.push(ranked);
-        } else if best.peek().is_some_and(|worst| ranked < *worst) {
-            best.pop();
-            best.push(ranked);
-        }
-    }
-    best.into_sorted_vec().into_iter().skip(start).map(|r| r.doc).collect()
-}
-
-/// A scored document, ordered as results are: by score, then by dense number.
-#[derive(Debug, Clone, Copy)]
-struct Ranked {
-    score: f64,
-    doc: u32,
-}
-
-impl Ord for Ranked {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.score.total_cmp(&other.score).then(self.doc.cmp(&other.doc))
-    }
-}
-
-impl PartialOrd for Ranked {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for Ranked {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Ranked {}
 
 /// Where `studio_collect` puts what it sees, for one run of [`matches`] or [`term_list`].
 struct Collector<'a> {
@@ -432,42 +379,6 @@ unsafe fn score(
             }
         };
         Ok(bm25(freq, &stats.idf, tokens as f64, stats.avgdl))
-    }
-}
-
-/// FTS5's bm25 of a row of `tokens` tokens where each phrase has the weighted frequency of `freq` and the
-/// inverse document frequency of `idf` (lower is better).
-pub(crate) fn bm25(freq: &[f64], idf: &[f64], tokens: f64, avgdl: f64) -> f64 {
-    let norm = K1 * (1.0 - B + B * tokens / avgdl);
-    let sum: f64 = freq.iter().zip(idf).map(|(&f, &idf)| phrase_part(f, idf, norm)).sum();
-    -sum
-}
-
-/// What one phrase of weighted frequency `f` and inverse document frequency `idf` adds to a row's bm25 (with
-/// the sign of relevance), where `norm` is the row's size term.
-fn phrase_part(f: f64, idf: f64, norm: f64) -> f64 {
-    idf * (f * (K1 + 1.0)) / (f + norm)
-}
-
-/// What one phrase adds, at most, to a row's bm25 whatever its frequency and the row's size: a phrase's part
-/// grows with its frequency towards `idf × (k1 + 1)`.
-pub(crate) fn most_phrase_part(idf: f64) -> f64 {
-    idf * (K1 + 1.0)
-}
-
-/// What one phrase adds to the bm25 (with the sign of relevance) of a row of `tokens` tokens where it has the
-/// weighted frequency `f`: one term of [`bm25`]'s sum.
-pub(crate) fn bm25_part(f: f64, idf: f64, tokens: f64, avgdl: f64) -> f64 {
-    phrase_part(f, idf, K1 * (1.0 - B + B * tokens / avgdl))
-}
-
-/// The inverse document frequency FTS5's bm25 gives a phrase that `hits` of the store's `rows` rows have.
-pub(crate) fn idf(rows: f64, hits: f64) -> f64 {
-    let value = ((rows - hits + 0.5) / (hits + 0.5)).ln();
-    if value <= 0.0 {
-        1e-6
-    } else {
-        value
     }
 }
 

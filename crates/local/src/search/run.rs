@@ -12,7 +12,7 @@ use super::facets::{facet_group, shown_values};
 use super::fetch;
 use super::index::{FieldIndex, SpaceIndex};
 use super::query::TextQuery;
-use super::rank;
+use super::score;
 use crate::error::StoreError;
 
 /// Prefix of the `uri` that `search_spaces` lists for a facet field: `urn:searchstudio:field:<field id>`.
@@ -126,9 +126,9 @@ pub(crate) fn search(
                 // Kept matches scored more than this search allows.
                 Some(allowed) if !found.exact => {
                     let allows = Membership::of(allowed, index.rowids.len());
-                    rank::page(scored.filter(|&(doc, _)| allows.has(doc)), start, per_page)
+                    score::page(scored.filter(|&(doc, _)| allows.has(doc)), start, per_page)
                 }
-                _ => rank::page(scored, start, per_page),
+                _ => score::page(scored, start, per_page),
             }
         }
     };

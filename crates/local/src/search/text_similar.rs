@@ -12,6 +12,7 @@ use super::common::Totals;
 use super::index::SpaceIndex;
 use super::kept::Stamp;
 use super::rank;
+use super::score;
 use super::similar::{kth_highest, ROUNDING};
 use super::{fetch, term_counts, text};
 use crate::error::StoreError;
@@ -207,7 +208,7 @@ pub(crate) fn by_text(
     let Some(totals) = Totals::of_record(&stamp.averages) else { return Ok(Vec::new()) };
     let terms = distinctive_terms(conn, index, doc, stamp)?;
     let scored = any_term(conn, index, &terms, totals, doc, limit)?;
-    Ok(rank::page(scored.into_iter().filter(|&(d, _)| d != doc), 0, limit))
+    Ok(score::page(scored.into_iter().filter(|&(d, _)| d != doc), 0, limit))
 }
 
 /// The documents having any of `terms` that may be among the best `keep` without `source`, each with its bm25
@@ -232,14 +233,14 @@ fn any_term(
     if terms.is_empty() || keep == 0 {
         return Ok(Vec::new());
     }
-    let idf: Vec<f64> = terms.iter().map(|d| rank::idf(totals.rows, d.rows as f64)).collect();
+    let idf: Vec<f64> = terms.iter().map(|d| score::idf(totals.rows, d.rows as f64)).collect();
     let avgdl = totals.tokens / totals.rows;
     let mut order: Vec<usize> = (0..terms.len()).collect();
     order.sort_by_key(|&i| terms[i].rows);
     // What the terms from the j-th of `order` on can add to a score, at most.
     let mut most_left = vec![0.0; terms.len() + 1];
     for j in (0..terms.len()).rev() {
-        most_left[j] = most_left[j + 1] + rank::most_phrase_part(idf[order[j]]);
+        most_left[j] = most_left[j + 1] + score::most_phrase_part(idf[order[j]]);
     }
     let mut lists: Vec<Vec<rank::Posting>> = vec![Vec::new(); terms.len()];
     let most: u64 = terms.iter().map(|d| d.rows).sum();
@@ -249,7 +250,7 @@ fn any_term(
         rank::postings(conn, index, &quoted(&terms[i].term), found.as_ref(), &mut lists[i])?;
         for p in &lists[i] {
             *sums.entry(p.dense).or_insert(0.0) +=
-                rank::bm25_part(f64::from(p.frequency), idf[i], f64::from(p.tokens), avgdl);
+                score::bm25_part(f64::from(p.frequency), idf[i], f64::from(p.tokens), avgdl);
         }
         // No sum exceeds what the terms walked add at most, so while that is below what the terms left may
         // add, the sums need not be looked at (with a margin for rounding).
@@ -275,7 +276,7 @@ fn any_term(
     }
     Ok(rows
         .into_iter()
-        .map(|(dense, (tokens, frequencies))| (dense, rank::bm25(&frequencies, &idf, f64::from(tokens), avgdl)))
+        .map(|(dense, (tokens, frequencies))| (dense, score::bm25(&frequencies, &idf, f64::from(tokens), avgdl)))
         .collect())
 }
 
@@ -320,7 +321,7 @@ mod tests {
     use crate::search::common::{CommonTerms, Totals};
     use crate::search::index::SpaceIndex;
     use crate::search::kept::Stamp;
-    use crate::search::rank;
+    use crate::search::score;
     use crate::search::similar::numbers;
     use crate::{demo, import_documents, Store};
 
@@ -421,7 +422,7 @@ mod tests {
                 "document {source}: {doc} scored {ours}, FTS5's {theirs:?}"
             );
         }
-        let best = rank::page(scored.iter().copied(), 0, keep);
+        let best = score::page(scored.iter().copied(), 0, keep);
         assert_eq!(best.len(), keep.min(expected.len()), "document {source}: the best {keep}");
         for (at, (&doc, &(_, wanted))) in best.iter().zip(&expected).enumerate() {
             let theirs = score(doc).unwrap_or_else(|| panic!("{doc} matches none of the terms"));
