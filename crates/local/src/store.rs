@@ -44,7 +44,10 @@ const DOCUMENTS_MOVED: usize = 6;
 /// The documents file's schema as version 1 created it, then each later version's additions in order:
 /// the file's `user_version` says how many of them it has.
 const DOCUMENTS_SCHEMA: &str = include_str!("../migrations/documents.sql");
-const DOCUMENTS_UPGRADES: &[&str] = &[include_str!("../migrations/documents-0002-term-counts.sql")];
+const DOCUMENTS_UPGRADES: &[&str] = &[
+    include_str!("../migrations/documents-0002-term-counts.sql"),
+    include_str!("../migrations/documents-0003-merged-by-upkeep.sql"),
+];
 
 /// How long a connection waits for another's write before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);

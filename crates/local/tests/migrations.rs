@@ -127,8 +127,8 @@ async fn a_store_of_one_file_moves_its_documents_to_their_own_and_answers_the_sa
     assert_eq!(moved, 40);
 }
 
-/// A documents file of version 1 (before the kept term counts) is brought to the newest version in place when
-/// the store opens, keeping its documents: searches answer as before and the `text` plugin finds similar ones.
+/// A documents file of version 1 (before the kept term counts, with FTS5 merging as it writes) is brought to the
+/// newest version in place when the store opens, keeping its documents: searches answer as before.
 #[tokio::test]
 async fn a_documents_file_of_version_one_gains_the_term_counts_and_keeps_its_documents() {
     let dir = tempfile::tempdir().unwrap();
@@ -146,7 +146,11 @@ async fn a_documents_file_of_version_one_gains_the_term_counts_and_keeps_its_doc
     let documents = dir.path().join(DOCUMENTS_FILE);
     {
         let conn = rusqlite::Connection::open(&documents).unwrap();
-        conn.execute_batch("DROP TABLE term_counts; DROP TABLE term_counts_made; PRAGMA user_version = 1;").unwrap();
+        conn.execute_batch(
+            "DROP TABLE term_counts; DROP TABLE term_counts_made;
+             DELETE FROM documents_fts_config WHERE k = 'automerge'; PRAGMA user_version = 1;",
+        )
+        .unwrap();
     }
 
     let store = Store::open_dir(dir.path()).unwrap();
@@ -160,6 +164,11 @@ async fn a_documents_file_of_version_one_gains_the_term_counts_and_keeps_its_doc
         })
         .unwrap();
     assert_eq!(tables, 2);
+    let automerge: i64 = rusqlite::Connection::open(&documents)
+        .unwrap()
+        .query_row("SELECT v FROM documents_fts_config WHERE k = 'automerge'", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(automerge, 0, "FTS5 leaves merging to the upkeep");
     let backend = LocalBackend::new(store);
     let answer = backend.search(id, search_body()).await.unwrap();
     assert_eq!(answer.total, expected.total);

@@ -1,10 +1,13 @@
-//! Work the engine does for a large store on a thread of its own, once per state of the store, after an index
-//! is built or loaded and when the `text` plugin finds the store changed: the full-text index merged into one
-//! segment, then every term's rows counted ([`term_counts`]).
+//! Work the engine does for the store on a thread of its own, once per state of the store, after an index is
+//! built or loaded and when the `text` plugin finds the store changed: the full-text index merged into one
+//! segment, then, in a large store, every term's rows counted ([`term_counts`]).
 //!
-//! An import leaves FTS5's index in a dozen segments (13 at 1M documents), each of which every full-text
-//! query walks; merged into one, the `text` plugin's p95 at 1M went from 22–23 to 18–19 ms (docs/performance.md).
-//! Both are a cache's work: a failure is logged, and searches answer the same meanwhile, only slower.
+//! FTS5 does not merge its index's segments as documents are written (documents file version 3 sets its
+//! `automerge` to 0: merging during an import was a large part of the import's time), so an import leaves
+//! many segments, each of which every full-text query walks; the upkeep merges them into one after the
+//! import, off its path. Merged, the `text` plugin's p95 at 1M went from 22–23 to 18–19 ms
+//! (docs/performance.md, runs O and P). Both are a cache's work: a failure is logged, and searches answer the
+//! same meanwhile, only slower.
 
 use std::thread::JoinHandle;
 
@@ -15,9 +18,9 @@ use super::kept::Stamp;
 use super::term_counts;
 use crate::error::StoreError;
 
-/// Rows of the full-text index (of every search space) from which the store is kept: below, a search walks
-/// few segments and the plugin's own counting takes a few milliseconds.
-pub(crate) const KEPT_FROM: f64 = 100_000.0;
+/// Rows of the full-text index (of every search space) from which the terms are counted ahead: below, the
+/// plugin's own counting takes a few milliseconds.
+pub(crate) const COUNTED_FROM: f64 = 100_000.0;
 
 /// Pages FTS5 writes in one step of the merge, one write transaction of about a tenth of a second here, so
 /// that an import waits for a step at most, never for the whole merge (33 s at 1M documents).
@@ -29,28 +32,26 @@ pub(crate) struct Upkeep {
     /// The store's generations the last upkeep was started at: one try per state of the store, so that a store
     /// that cannot take it (read-only, a full disk) is not walked again at every call.
     tried: Option<i64>,
-    /// Rows of full text from which the store is kept.
-    pub(crate) from: f64,
+    /// Rows of full text from which the terms are counted ahead.
+    pub(crate) counted_from: f64,
 }
 
 impl Default for Upkeep {
     fn default() -> Self {
-        Upkeep { job: None, tried: None, from: KEPT_FROM }
+        Upkeep { job: None, tried: None, counted_from: COUNTED_FROM }
     }
 }
 
 impl Upkeep {
-    /// Starts the upkeep of the store `conn` opens, whose stamp is `stamp`, on a thread of its own when it is
-    /// large and was not kept at its present state, unless an upkeep is under way.
+    /// Starts the upkeep of the store `conn` opens, whose stamp is `stamp`, on a thread of its own when it was
+    /// not kept at its present state, unless an upkeep is under way.
     pub(crate) fn start(&mut self, conn: &Connection, stamp: &Stamp) {
-        if self.job.as_ref().is_some_and(|j| !j.is_finished()) {
-            return;
-        }
-        let rows = Totals::of_record(&stamp.averages).map_or(0.0, |t| t.rows);
-        if rows < self.from || self.tried == Some(stamp.generations) {
+        if self.job.as_ref().is_some_and(|j| !j.is_finished()) || self.tried == Some(stamp.generations) {
             return;
         }
         self.tried = Some(stamp.generations);
+        let rows = Totals::of_record(&stamp.averages).map_or(0.0, |t| t.rows);
+        let count = rows >= self.counted_from;
         let mut reader = match crate::store::documents_reader(conn) {
             Ok(Some(reader)) => reader,
             Ok(None) => return,
@@ -63,8 +64,10 @@ impl Upkeep {
             if let Err(e) = merge_full_text(&reader) {
                 tracing::warn!("could not merge the store's full-text index: {e}");
             }
-            if let Err(e) = term_counts::count(&mut reader) {
-                tracing::warn!("could not count the store's terms: {e}");
+            if count {
+                if let Err(e) = term_counts::count(&mut reader) {
+                    tracing::warn!("could not count the store's terms: {e}");
+                }
             }
         });
         self.job = job.ok();
@@ -121,11 +124,11 @@ mod tests {
         .collect()
     }
 
-    /// An engine over a store as large as it keeps merges its full-text index and counts its terms once an
-    /// index is built, and again at the `text` plugin's next call after an import anywhere changed the store;
-    /// a small store is left as it is.
+    /// An engine merges the store's full-text index once an index is built, and again at the `text` plugin's
+    /// next call after an import anywhere changed the store; it counts the terms too when the store is as large
+    /// as it counts from, and not otherwise.
     #[test]
-    fn the_engine_keeps_a_large_store_after_a_build_and_after_an_import() {
+    fn the_engine_keeps_the_store_after_a_build_and_after_an_import() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open_dir(dir.path()).unwrap();
         demo::load_demo(&store, &mut |_| {}).unwrap();
@@ -133,15 +136,18 @@ mod tests {
             .unwrap();
         let mut conn = store.conn().unwrap();
         let reader = crate::store::documents_reader(&conn).unwrap().expect("a documents file");
+        let generations = || Stamp::read(&store.conn().unwrap()).unwrap().generations;
+        assert!(segments(&reader) > 1, "the imports left several segments");
         let small = SearchEngine::new();
         small.index(&mut conn, demo::DEMO_SPACE).unwrap();
         small.settle();
-        let generations = || Stamp::read(&store.conn().unwrap()).unwrap().generations;
-        assert!(!current(&conn, generations()).unwrap(), "the demo data is below the size kept");
-        assert!(segments(&reader) > 1, "nor is it merged");
+        assert_eq!(segments(&reader), 1, "merged after the index was built");
+        assert!(!current(&conn, generations()).unwrap(), "the demo data is below the size counted from");
 
+        import_documents(&store, "elsewhere", "{\"id\": \"v\", \"title\": \"new words\"}\n".as_bytes(), &mut |_| {})
+            .unwrap();
         let engine = SearchEngine::new();
-        engine.upkeep.lock().unwrap().from = 1.0;
+        engine.upkeep.lock().unwrap().counted_from = 1.0;
         engine.index(&mut conn, demo::DEMO_SPACE).unwrap();
         engine.settle();
         assert!(current(&conn, generations()).unwrap(), "counted after the index was built");
