@@ -148,7 +148,7 @@ async fn a_documents_file_of_version_one_gains_the_term_counts_and_keeps_its_doc
         let conn = rusqlite::Connection::open(&documents).unwrap();
         conn.execute_batch(
             "DROP TABLE term_counts; DROP TABLE term_counts_made;
-             DELETE FROM documents_fts_config WHERE k = 'automerge'; PRAGMA user_version = 1;",
+             DELETE FROM documents_fts_config WHERE k IN ('automerge', 'crisismerge'); PRAGMA user_version = 1;",
         )
         .unwrap();
     }
@@ -164,11 +164,15 @@ async fn a_documents_file_of_version_one_gains_the_term_counts_and_keeps_its_doc
         })
         .unwrap();
     assert_eq!(tables, 2);
-    let automerge: i64 = rusqlite::Connection::open(&documents)
+    let merging: Vec<(String, i64)> = rusqlite::Connection::open(&documents)
         .unwrap()
-        .query_row("SELECT v FROM documents_fts_config WHERE k = 'automerge'", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(automerge, 0, "FTS5 leaves merging to the upkeep");
+        .prepare("SELECT k, v FROM documents_fts_config WHERE k IN ('automerge', 'crisismerge') ORDER BY k")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(merging, [("automerge".into(), 0), ("crisismerge".into(), 64)], "FTS5 leaves merging to the upkeep");
     let backend = LocalBackend::new(store);
     let answer = backend.search(id, search_body()).await.unwrap();
     assert_eq!(answer.total, expected.total);
