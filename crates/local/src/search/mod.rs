@@ -64,7 +64,7 @@ pub const MAX_SIMILAR: i32 = 100;
 pub struct SearchEngine {
     cache: RwLock<HashMap<String, Arc<SpaceIndex>>>,
     building: Mutex<()>,
-    /// The thread keeping a large store's full-text index merged and its terms counted, if one was started.
+    /// The thread keeping the store's full-text index merged (and a large store's terms counted), if one was started.
     upkeep: Mutex<Upkeep>,
 }
 
@@ -112,7 +112,7 @@ impl SearchEngine {
         Ok(built)
     }
 
-    /// Starts the upkeep of a large store that changed since it was last kept (upkeep).
+    /// Starts the upkeep of the store when it changed since it was last kept (upkeep).
     fn keep_store(&self, conn: &Connection) {
         match Stamp::read(conn) {
             Ok(stamp) => self.upkeep.lock().unwrap_or_else(|e| e.into_inner()).start(conn, &stamp),

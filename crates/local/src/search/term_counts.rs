@@ -6,8 +6,9 @@
 //! at 1M documents have a hundred thousand rows and more between them, 10–25 ms before the plugin's query
 //! runs. So in a large store every term's rows are counted in one walk of FTS5's vocabulary (24 s at 1M
 //! documents here, 10 s of it on the processor), on a thread of its own ([`super::upkeep`]), and written to
-//! `term_counts` with the sum of every scope's generation they were counted at. The plugin takes a word's rows from there while that sum is the
-//! store's; otherwise (an import since, a store too small to count ahead) it counts them as before.
+//! `term_counts` with the sum of every scope's generation they were counted at. The plugin takes a word's rows
+//! from there while that sum is the store's; otherwise (an import since, a store too small to count ahead) it
+//! counts them as before.
 //! Terms in fewer than [`STORED_FROM`] rows are left out: a count of one stops within a few microseconds.
 
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
