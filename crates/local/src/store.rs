@@ -47,6 +47,7 @@ const DOCUMENTS_SCHEMA: &str = include_str!("../migrations/documents.sql");
 const DOCUMENTS_UPGRADES: &[&str] = &[
     include_str!("../migrations/documents-0002-term-counts.sql"),
     include_str!("../migrations/documents-0003-merged-by-upkeep.sql"),
+    include_str!("../migrations/documents-0004-larger-term-hash.sql"),
 ];
 
 /// How long a connection waits for another's write before giving up.

@@ -148,7 +148,8 @@ async fn a_documents_file_of_version_one_gains_the_term_counts_and_keeps_its_doc
         let conn = rusqlite::Connection::open(&documents).unwrap();
         conn.execute_batch(
             "DROP TABLE term_counts; DROP TABLE term_counts_made;
-             DELETE FROM documents_fts_config WHERE k IN ('automerge', 'crisismerge'); PRAGMA user_version = 1;",
+             DELETE FROM documents_fts_config WHERE k IN ('automerge', 'crisismerge', 'hashsize');
+             PRAGMA user_version = 1;",
         )
         .unwrap();
     }
@@ -166,13 +167,17 @@ async fn a_documents_file_of_version_one_gains_the_term_counts_and_keeps_its_doc
     assert_eq!(tables, 2);
     let merging: Vec<(String, i64)> = rusqlite::Connection::open(&documents)
         .unwrap()
-        .prepare("SELECT k, v FROM documents_fts_config WHERE k IN ('automerge', 'crisismerge') ORDER BY k")
+        .prepare("SELECT k, v FROM documents_fts_config WHERE k IN ('automerge', 'crisismerge', 'hashsize') ORDER BY k")
         .unwrap()
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
         .unwrap()
         .map(Result::unwrap)
         .collect();
-    assert_eq!(merging, [("automerge".into(), 0), ("crisismerge".into(), 64)], "FTS5 leaves merging to the upkeep");
+    assert_eq!(
+        merging,
+        [("automerge".into(), 0), ("crisismerge".into(), 64), ("hashsize".into(), 16 << 20)],
+        "FTS5 leaves merging to the upkeep and writes large segments"
+    );
     let backend = LocalBackend::new(store);
     let answer = backend.search(id, search_body()).await.unwrap();
     assert_eq!(answer.total, expected.total);

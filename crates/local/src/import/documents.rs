@@ -7,6 +7,7 @@ use rusqlite::{params, Transaction};
 use serde::Deserialize;
 use studio_model::{FacetGroup, Refiner, ALL_CONCEPTS_FIELD};
 
+use super::checkpoint::{with_checkpoints, Checkpoints, LOG_LIMIT};
 use super::lines::Lines;
 use super::{bump_generation, ImportReport, BATCH};
 use crate::error::StoreError;
@@ -96,11 +97,14 @@ pub fn import_documents(
         return Err(StoreError::EmptySearchSpace);
     }
     let mut conn = store.conn()?;
-    import_lines(&mut conn, search_space, reader, on_progress)
+    with_checkpoints(store, &mut conn, LOG_LIMIT, |conn, checkpoints| {
+        import_lines(conn, checkpoints, search_space, reader, on_progress)
+    })
 }
 
 fn import_lines(
     conn: &mut rusqlite::Connection,
+    checkpoints: &Checkpoints,
     search_space: &str,
     reader: impl BufRead,
     on_progress: &mut dyn FnMut(u64),
@@ -128,6 +132,7 @@ fn import_lines(
             bump_generation(&tx, search_space)?;
         }
         tx.commit()?;
+        checkpoints.committed();
     }
     on_progress(lines.number());
     Ok(report)

@@ -5,6 +5,7 @@
 //! and skipped; it never stops the import. Each committed batch bumps the scope's generation so that search
 //! indexes, in this process or another, notice the change.
 
+mod checkpoint;
 mod concepts;
 mod documents;
 mod lines;

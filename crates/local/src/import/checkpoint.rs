@@ -1,0 +1,248 @@
+//! The documents file's write-ahead log copied into the file while an import writes, on a thread of its own.
+//!
+//! SQLite copies a connection's log into the database file (a checkpoint) at the end of a write that leaves the
+//! log longer than 1,000 pages, on the writing thread, after syncing the log to disk and before syncing the
+//! file: an import waited for every batch's copy and both syncs before it read its next line (about a tenth of
+//! a 1M-document import, docs/performance.md). While an import writes, its own connection now checkpoints
+//! nothing, and a second connection copies the log after each batch on a thread of its own, while the import
+//! writes the next one.
+//!
+//! SQLite starts the log again from its beginning only when a write begins with the log copied whole; with the
+//! copy always a batch behind, that never happens by itself. So once the log is longer than [`LOG_LIMIT`] (which
+//! SQLite tells the import's connection at each commit), the import waits for one copy after its batch before
+//! writing the next: the log stays about that long, and the import waits for one copy in several instead of
+//! every one. It also waits for the copy after its last batch before it returns, as it did, so an import that
+//! returned is in the file and on disk. A copy that fails loses nothing (the pages stay in the log, and the next
+//! copy takes them), as with SQLite's own checkpoints.
+
+use std::cell::Cell;
+use std::ffi::c_int;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+
+use rusqlite::hooks::Wal;
+use rusqlite::Connection;
+
+use crate::error::StoreError;
+use crate::store::Store;
+
+/// The length of the log, in bytes, after which the import lets the log be copied whole before its next batch.
+pub(crate) const LOG_LIMIT: i64 = 256 << 20;
+
+/// The pages SQLite's own checkpoints wait for (its `wal_autocheckpoint` default), for the files other than the
+/// documents file that the import's connection writes.
+const OWN_CHECKPOINT_PAGES: c_int = 1000;
+
+thread_local! {
+    /// Pages in the documents file's log after the last commit on this thread, as SQLite reported it.
+    static LOG_PAGES: Cell<c_int> = const { Cell::new(0) };
+}
+
+/// SQLite's call after each commit of a connection importing: notes the documents file's log, and checkpoints
+/// any other file as SQLite would have.
+fn after_commit(wal: &Wal, pages: c_int) -> rusqlite::Result<()> {
+    if wal.name().to_bytes() == b"docs" {
+        LOG_PAGES.set(pages);
+    } else if pages >= OWN_CHECKPOINT_PAGES {
+        // As SQLite's own: a checkpoint that cannot finish now is taken at a later commit.
+        let _ = wal.checkpoint();
+    }
+    Ok(())
+}
+
+/// Runs `write` on `conn` with the documents file's log copied on a thread of its own (the module's comment),
+/// kept about `limit` bytes long ([`LOG_LIMIT`]), then gives `conn` back its own checkpoints. `write` calls
+/// [`Checkpoints::committed`] after each commit. When the thread cannot be started, `write` runs with SQLite's
+/// own checkpoints, as before.
+pub(crate) fn with_checkpoints<T>(
+    store: &Store,
+    conn: &mut Connection,
+    limit: i64,
+    write: impl FnOnce(&mut Connection, &Checkpoints) -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    let own: i64 = conn.query_row("PRAGMA wal_autocheckpoint", [], |r| r.get(0))?;
+    let page_size: i64 = conn.query_row("PRAGMA docs.page_size", [], |r| r.get(0))?;
+    let mut checkpoints = Checkpoints::start(store);
+    if checkpoints.thread.is_some() {
+        checkpoints.limit_pages = limit / page_size;
+        LOG_PAGES.set(0);
+        conn.wal_hook(Some(after_commit));
+    }
+    let written = write(conn, &checkpoints);
+    // The last copy is waited for before the connection checkpoints again on its own (which replaces the hook).
+    drop(checkpoints);
+    let restored = conn.pragma_update(None, "wal_autocheckpoint", own);
+    let written = written?;
+    restored?;
+    Ok(written)
+}
+
+/// The thread copying the log, as the import sees it.
+#[derive(Default)]
+pub(crate) struct Checkpoints {
+    shared: Arc<Shared>,
+    thread: Option<JoinHandle<()>>,
+    /// The log's limit in the documents file's pages.
+    limit_pages: i64,
+}
+
+#[derive(Default)]
+struct Shared {
+    state: Mutex<State>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct State {
+    /// Commits the import announced, and the number of the last one copied after.
+    asked: u64,
+    copied: u64,
+    stop: bool,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while the lock was held leaves counters only; they stay usable.
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn wait<'a>(&self, state: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+        self.changed.wait(state).unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl Checkpoints {
+    /// The thread, with a connection of its own; none (SQLite's own checkpoints) when either cannot be had.
+    fn start(store: &Store) -> Checkpoints {
+        let conn = match store.conn() {
+            Ok(conn) => conn,
+            Err(e) => {
+                tracing::warn!("the import copies its log itself (no second connection: {e})");
+                return Checkpoints::default();
+            }
+        };
+        let shared = Arc::new(Shared::default());
+        let started = std::thread::Builder::new().name("import checkpoints".into()).spawn({
+            let shared = shared.clone();
+            move || copy_when_asked(&conn, &shared)
+        });
+        match started {
+            Ok(thread) => Checkpoints { shared, thread: Some(thread), limit_pages: 0 },
+            Err(e) => {
+                tracing::warn!("the import copies its log itself (no thread: {e})");
+                Checkpoints::default()
+            }
+        }
+    }
+
+    /// Announces a commit on the calling thread: the log is copied up to it. When the log is past the limit,
+    /// waits for that copy, so that the next write starts the log again from its beginning.
+    pub(crate) fn committed(&self) {
+        let Some(thread) = &self.thread else { return };
+        let mut state = self.shared.lock();
+        state.asked += 1;
+        let mine = state.asked;
+        self.shared.changed.notify_all();
+        if i64::from(LOG_PAGES.get()) > self.limit_pages {
+            while state.copied < mine && !thread.is_finished() {
+                state = self.shared.wait(state);
+            }
+        }
+    }
+}
+
+impl Drop for Checkpoints {
+    /// Waits for the copy after the last commit, then ends the thread.
+    fn drop(&mut self) {
+        let Some(thread) = self.thread.take() else { return };
+        self.shared.lock().stop = true;
+        self.shared.changed.notify_all();
+        if thread.join().is_err() {
+            tracing::error!("the import's checkpoint thread stopped unexpectedly");
+        }
+    }
+}
+
+/// The thread: one passive checkpoint of the documents file whenever commits were announced since the last.
+fn copy_when_asked(conn: &Connection, shared: &Shared) {
+    loop {
+        let asked = {
+            let mut state = shared.lock();
+            while state.copied == state.asked && !state.stop {
+                state = shared.wait(state);
+            }
+            if state.copied == state.asked {
+                return;
+            }
+            state.asked
+        };
+        if let Err(e) = conn.execute_batch("PRAGMA docs.wal_checkpoint(PASSIVE)") {
+            tracing::warn!("could not copy the documents file's log into it (the next copy tries again): {e}");
+        }
+        shared.lock().copied = asked;
+        shared.changed.notify_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::with_checkpoints;
+    use crate::{import_documents, Store};
+
+    fn log_bytes(store: &Store) -> u64 {
+        let log = format!("{}-wal", store.documents_path().display());
+        std::fs::metadata(log).map_or(0, |m| m.len())
+    }
+
+    /// Writes `commits` transactions of 1 MB each into the documents file, with the log kept to `limit` bytes,
+    /// and returns the length the log's file reached.
+    fn write_with_limit(dir: &Path, commits: usize, limit: i64) -> u64 {
+        let store = Store::open_dir(dir).unwrap();
+        let mut conn = store.conn().unwrap();
+        conn.execute_batch("CREATE TABLE docs.scratch (b BLOB)").unwrap();
+        with_checkpoints(&store, &mut conn, limit, |conn, checkpoints| {
+            for _ in 0..commits {
+                let tx = conn.transaction()?;
+                tx.execute("INSERT INTO docs.scratch VALUES (zeroblob(1 << 20))", [])?;
+                tx.commit()?;
+                checkpoints.committed();
+            }
+            Ok(())
+        })
+        .unwrap();
+        log_bytes(&store)
+    }
+
+    #[test]
+    fn a_long_write_keeps_the_log_about_as_long_as_its_limit() {
+        let (bounded, unbounded) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let kept = write_with_limit(bounded.path(), 40, 4 << 20);
+        let grown = write_with_limit(unbounded.path(), 40, i64::MAX);
+        assert!(grown > 30 << 20, "a log never copied whole grows with the write: {grown} bytes");
+        assert!(kept < 12 << 20, "the log started again once past its limit: {kept} bytes against {grown}");
+    }
+
+    #[test]
+    fn an_import_that_returned_is_in_the_documents_file_and_its_connection_checkpoints_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_dir(dir.path()).unwrap();
+        let lines: String = (0..12_000).map(|i| format!("{{\"id\": \"d{i}\", \"title\": \"word {i}\"}}\n")).collect();
+        let report = import_documents(&store, "space", lines.as_bytes(), &mut |_| {}).unwrap();
+        assert_eq!(report.imported, 12_000);
+        // The import's connection and the copying thread's are back in the pool, both checkpointing on their own.
+        let idle = [store.conn().unwrap(), store.conn().unwrap()];
+        for conn in &idle {
+            let own: i64 = conn.query_row("PRAGMA wal_autocheckpoint", [], |r| r.get(0)).unwrap();
+            assert_eq!(own, 1000);
+        }
+        // The documents file alone, without its log, holds every document.
+        let copy = tempfile::tempdir().unwrap();
+        let file = copy.path().join("documents.db");
+        std::fs::copy(store.documents_path(), &file).unwrap();
+        let alone = rusqlite::Connection::open(&file).unwrap();
+        let count: i64 = alone.query_row("SELECT count(*) FROM documents", [], |r| r.get(0)).unwrap();
+        assert_eq!(count, 12_000, "the log was copied into the file before the import returned");
+    }
+}
