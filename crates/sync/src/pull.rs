@@ -152,12 +152,12 @@ async fn local_copy(
     created.config.id.ok_or_else(|| SyncError::Task("the local store created a configuration without an id".into()))
 }
 
-/// Most pages written by one import: 10,000 documents, two of the import's own transactions, so that the log's
-/// copy after the first overlaps the second and the import waits for one copy, before the bookmark, per write
+/// Most pages written by one import: two of the import's own transactions, so that the log's copy after the
+/// first overlaps the second and the import waits for one copy, before the bookmark, per write
 /// (docs/performance.md, run Q). While the store writes, the next pages are fetched; the writer then takes every
 /// page that arrived meanwhile, so a slow store gets larger writes and fewer of them, and a slow network single
 /// pages.
-const MAX_PAGES_PER_WRITE: usize = 100;
+const MAX_PAGES_PER_WRITE: usize = 2 * studio_local::IMPORT_BATCH / PAGE as usize;
 /// Pages fetched ahead of the writer at most.
 const PAGES_AHEAD: usize = MAX_PAGES_PER_WRITE;
 

@@ -19,6 +19,7 @@ use std::cell::Cell;
 use std::ffi::c_int;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use rusqlite::hooks::Wal;
 use rusqlite::Connection;
@@ -62,9 +63,8 @@ pub(crate) fn with_checkpoints<T>(
 ) -> Result<T, StoreError> {
     let own: i64 = conn.query_row("PRAGMA wal_autocheckpoint", [], |r| r.get(0))?;
     let page_size: i64 = conn.query_row("PRAGMA docs.page_size", [], |r| r.get(0))?;
-    let mut checkpoints = Checkpoints::start(store);
+    let checkpoints = Checkpoints::start(store, limit / page_size);
     if checkpoints.thread.is_some() {
-        checkpoints.limit_pages = limit / page_size;
         LOG_PAGES.set(0);
         conn.wal_hook(Some(after_commit));
     }
@@ -106,14 +106,19 @@ impl Shared {
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// Waits for a change, or a tenth of a second at most: every wait is in a loop that checks what it waits
+    /// for, and the import's also whether the copying thread is still there (one that ended wakes no one).
     fn wait<'a>(&self, state: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
-        self.changed.wait(state).unwrap_or_else(|poisoned| poisoned.into_inner())
+        match self.changed.wait_timeout(state, Duration::from_millis(100)) {
+            Ok((state, _)) => state,
+            Err(poisoned) => poisoned.into_inner().0,
+        }
     }
 }
 
 impl Checkpoints {
     /// The thread, with a connection of its own; none (SQLite's own checkpoints) when either cannot be had.
-    fn start(store: &Store) -> Checkpoints {
+    fn start(store: &Store, limit_pages: i64) -> Checkpoints {
         let conn = match store.conn() {
             Ok(conn) => conn,
             Err(e) => {
@@ -127,7 +132,7 @@ impl Checkpoints {
             move || copy_when_asked(&conn, &shared)
         });
         match started {
-            Ok(thread) => Checkpoints { shared, thread: Some(thread), limit_pages: 0 },
+            Ok(thread) => Checkpoints { shared, thread: Some(thread), limit_pages },
             Err(e) => {
                 tracing::warn!("the import copies its log itself (no thread: {e})");
                 Checkpoints::default()

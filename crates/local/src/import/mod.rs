@@ -18,7 +18,7 @@ pub(crate) use concepts::GLOBAL_SCOPE;
 pub use documents::import_documents;
 
 /// Documents or concepts per write transaction.
-pub(crate) const BATCH: usize = 5_000;
+pub const BATCH: usize = 5_000;
 /// At most this many line errors are kept in a report; the rest are only counted.
 pub const MAX_REPORTED_ERRORS: usize = 1_000;
 
