@@ -221,7 +221,9 @@ fn commands_write_only_into_the_data_directory_and_the_file_named() {
     assert!(
         leftovers.iter().all(|n| {
             let name = n.to_string_lossy();
-            name.starts_with(studio_local::DB_FILE) || name.starts_with(studio_local::DOCUMENTS_FILE)
+            [studio_local::DB_FILE, studio_local::DOCUMENTS_FILE, studio_local::TEXT_FILE]
+                .iter()
+                .any(|file| name.starts_with(file))
         }),
         "the data directory holds only the store (the bench's scratch directory is gone): {leftovers:?}"
     );

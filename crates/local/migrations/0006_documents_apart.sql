@@ -16,7 +16,7 @@ INSERT INTO docs.concepts SELECT * FROM main.concepts;
 INSERT INTO docs.concept_broader SELECT * FROM main.concept_broader;
 INSERT INTO docs.generations SELECT * FROM main.generations;
 INSERT INTO docs.index_snapshots SELECT * FROM main.index_snapshots;
-INSERT INTO docs.documents_fts (documents_fts) VALUES ('rebuild');
+-- (The full-text index of the moved rows is built in its own file when the store opens: text_index.rs.)
 DROP TABLE main.documents_fts_terms;
 DROP TABLE main.documents_fts;
 DROP TABLE main.document_facets;

@@ -1,6 +1,6 @@
 //! `check`: the thorough look at a store that `studio check`, `studio serve`'s start and the desktop's
 //! launch use. It opens the files read-only and without the store's pool (a damaged store must be
-//! checkable, and checking must never change it), runs `PRAGMA integrity_check` on both files, reads every
+//! checkable, and checking must never change it), runs `PRAGMA integrity_check` on each file, reads every
 //! configuration row, and compares the configurations with the newest backup to find the last writes the
 //! store lost.
 
@@ -15,7 +15,7 @@ use crate::backup;
 use crate::error::StoreError;
 use crate::recover::merge::{parse, Merged, Precious};
 use crate::recover::salvage::open_read_only;
-use crate::store::{DB_FILE, DOCUMENTS_FILE};
+use crate::store::{DB_FILE, DOCUMENTS_FILE, TEXT_FILE};
 
 /// Integrity messages kept per file (SQLite can give thousands for one bad page).
 const MAX_DETAILS: usize = 5;
@@ -88,7 +88,7 @@ pub fn check(data_dir: &Path) -> Result<CheckReport, StoreError> {
         }
         return Ok(report);
     }
-    for file in [precious.clone(), data_dir.join(DOCUMENTS_FILE)] {
+    for file in [precious.clone(), data_dir.join(DOCUMENTS_FILE), data_dir.join(TEXT_FILE)] {
         if file.exists() {
             report.problems.extend(inspect(&file));
         }
@@ -177,9 +177,11 @@ fn truncated(file: &Path) -> Option<Problem> {
 }
 
 fn problem(file: &Path, kind: ProblemKind, detail: String) -> Problem {
-    let documents = file.file_name().is_some_and(|n| n == DOCUMENTS_FILE);
-    let action = if documents {
+    let name = file.file_name();
+    let action = if name.is_some_and(|n| n == DOCUMENTS_FILE) {
         "run `studio recover`: it keeps the documents it can read and names the search spaces to import again"
+    } else if name.is_some_and(|n| n == TEXT_FILE) {
+        "run `studio recover`: it builds the full-text index again from the documents"
     } else {
         "run `studio recover`: it rebuilds the store from what can be read and the newest backup"
     };

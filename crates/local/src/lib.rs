@@ -14,6 +14,7 @@ mod import;
 pub mod recover;
 pub mod search;
 mod store;
+mod text_index;
 
 pub use backend::{os_caller, LocalBackend};
 pub use error::StoreError;
@@ -21,7 +22,7 @@ pub use import::{
     import_concepts, import_documents, ImportReport, LineError, BATCH as IMPORT_BATCH, MAX_REPORTED_ERRORS,
 };
 pub use search::{search_spaces, SearchEngine};
-pub use store::{Store, DB_FILE, DOCUMENTS_FILE};
+pub use store::{Store, DB_FILE, DOCUMENTS_FILE, TEXT_FILE};
 
 /// The data directory when neither `--data-dir` nor `SEARCH_STUDIO_DATA_DIR` names one: the OS data
 /// directory's `search-studio` (README, the CLI's data directory).

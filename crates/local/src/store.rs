@@ -1,11 +1,13 @@
-//! Opening the store: two SQLite files, checked before use, with pragmas for every connection, embedded
+//! Opening the store: three SQLite files, checked before use, with pragmas for every connection, embedded
 //! numbered migrations, and a copy taken before any migration touches an existing store.
 //!
 //! `studio.db` holds what a designer made (configurations, drafts, published versions, history): every
 //! commit to it is synced before it returns (`synchronous = FULL` in WAL mode), it is checked at every open
 //! and it is what backups copy. `studio-documents.db` holds what an import can rebuild (documents, their
 //! full text, concepts, index snapshots), attached as schema `docs` on every connection, synced per import
-//! batch (`synchronous = NORMAL`). Queries name tables without a schema; SQLite finds each in its file.
+//! batch (`synchronous = NORMAL`). `studio-text.db` holds their full-text index, attached as schema `text` and
+//! built from the documents file (`text_index`), so that a second connection builds it while an import writes
+//! the documents. Queries name tables without a schema; SQLite finds each in its file.
 //!
 //! The migration runner is a few lines on purpose: numbered SQL files applied in one transaction, the
 //! schema version in `user_version`, a copy of the file before an existing store is migrated. A migration
@@ -25,6 +27,9 @@ pub const DB_FILE: &str = "studio.db";
 
 /// The documents file's name inside the data directory.
 pub const DOCUMENTS_FILE: &str = "studio-documents.db";
+
+/// The full-text index's file name inside the data directory.
+pub const TEXT_FILE: &str = "studio-text.db";
 
 /// Migrations of the precious file in order; migration N brings its schema to `user_version` N. (Up to 5
 /// the documents lived in this file too; 6 moves them out.)
@@ -48,7 +53,11 @@ const DOCUMENTS_UPGRADES: &[&str] = &[
     include_str!("../migrations/documents-0002-term-counts.sql"),
     include_str!("../migrations/documents-0003-merged-by-upkeep.sql"),
     include_str!("../migrations/documents-0004-larger-term-hash.sql"),
+    include_str!("../migrations/documents-0005-text-apart.sql"),
 ];
+
+/// The full-text index file's schema, version 1.
+const TEXT_SCHEMA: &str = include_str!("../migrations/text.sql");
 
 /// How long a connection waits for another's write before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -59,6 +68,7 @@ pub struct Store {
     pool: Pool<SqliteConnectionManager>,
     path: PathBuf,
     documents: PathBuf,
+    text: PathBuf,
 }
 
 impl Store {
@@ -75,15 +85,19 @@ impl Store {
     /// to a damaged file.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let documents = path.with_file_name(DOCUMENTS_FILE);
+        let text = path.with_file_name(TEXT_FILE);
         prepare_precious(path).map_err(|e| e.at(path))?;
         prepare_documents(&documents).map_err(|e| e.at(&documents))?;
-        let attach = documents.clone();
+        prepare_text(&text).map_err(|e| e.at(&text))?;
+        let (attach_documents, attach_text) = (documents.clone(), text.clone());
         let manager = SqliteConnectionManager::file(path).with_init(move |c| {
             c.busy_timeout(BUSY_TIMEOUT)?;
-            c.execute("ATTACH DATABASE ?1 AS docs", [attach.to_string_lossy()])?;
+            c.execute("ATTACH DATABASE ?1 AS docs", [attach_documents.to_string_lossy()])?;
+            c.execute("ATTACH DATABASE ?1 AS text", [attach_text.to_string_lossy()])?;
             // The journal mode (WAL) is the files' own, set once when they were prepared.
             c.execute_batch(
-                "PRAGMA main.synchronous = FULL; PRAGMA docs.synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+                "PRAGMA main.synchronous = FULL; PRAGMA docs.synchronous = NORMAL; PRAGMA text.synchronous = NORMAL;
+                 PRAGMA foreign_keys = ON;",
             )?;
             crate::search::register_functions(c)
         });
@@ -93,8 +107,15 @@ impl Store {
             .connection_timeout(Duration::from_secs(30))
             .build(manager)
             .map_err(|source| StoreError::Open { path: path.display().to_string(), source })?;
-        let store = Store { pool, path: path.to_owned(), documents };
+        let store = Store { pool, path: path.to_owned(), documents, text };
         store.migrate().map_err(|e| e.at(path))?;
+        // A store whose index cannot be built now (a damaged documents file, a full disk) still opens: its
+        // configurations are reachable, searches say what is wrong, and the next open tries again.
+        if let Err(e) = crate::text_index::settle(&store.text, &mut *store.conn()?) {
+            tracing::warn!(
+                "the full-text index could not be built from the documents (the next open tries again): {e}"
+            );
+        }
         Ok(store)
     }
 
@@ -108,19 +129,27 @@ impl Store {
         &self.documents
     }
 
+    /// The full-text index's file.
+    pub fn text_path(&self) -> &Path {
+        &self.text
+    }
+
     /// A connection from the pool, for one unit of work.
     pub fn conn(&self) -> Result<PooledConnection<SqliteConnectionManager>, StoreError> {
         Ok(self.pool.get()?)
     }
 
-    /// Closes the store at a clean exit: both logs are written into their files and emptied, so that once
-    /// the last clone of this store is gone nothing but the two files remains.
+    /// Closes the store at a clean exit: the logs are written into their files and emptied, so that once
+    /// the last clone of this store is gone nothing but the three files remains.
     /// When it fails (a full disk cannot take the log's pages) nothing is lost: the logs stay beside the
     /// files and are read at the next open.
     pub fn close(self) -> Result<(), StoreError> {
         let conn = self.conn()?;
-        conn.execute_batch("PRAGMA main.wal_checkpoint(TRUNCATE); PRAGMA docs.wal_checkpoint(TRUNCATE);")
-            .map_err(|e| StoreError::from(e).at(&self.path))
+        conn.execute_batch(
+            "PRAGMA main.wal_checkpoint(TRUNCATE); PRAGMA docs.wal_checkpoint(TRUNCATE);
+             PRAGMA text.wal_checkpoint(TRUNCATE);",
+        )
+        .map_err(|e| StoreError::from(e).at(&self.path))
     }
 
     fn migrate(&self) -> Result<(), StoreError> {
@@ -199,15 +228,43 @@ fn prepare_documents(path: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// A connection of its own to the documents file `conn` has attached, with the search engine's functions, for a
-/// second thread reading the full-text index; `None` where `conn` has no documents file attached.
+/// Makes sure the full-text index's file is a database (`studio check` checks the index itself), creates its
+/// schema when it is new, and puts it in WAL mode. An index the documents file has outgrown is built again
+/// when the store opens (`text_index::settle`).
+fn prepare_text(path: &Path) -> Result<(), StoreError> {
+    let mut conn = open_checked(path)?;
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version == 0 {
+        conn.execute_batch("PRAGMA page_size = 16384")?;
+    }
+    conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))?;
+    let known = 1;
+    if version > known {
+        return Err(StoreError::TooNew { path: path.display().to_string(), found: version, known });
+    }
+    if version == 0 {
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Exclusive)?;
+        tx.execute_batch(TEXT_SCHEMA)?;
+        tx.pragma_update(None, "user_version", known)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+/// A connection of its own to the documents file and the full-text index's file `conn` has attached (the first
+/// as `main`, the second as `text`, tables unqualified as on every connection), with the search engine's
+/// functions, for a second thread reading the full-text index; `None` where `conn` has them not attached.
 pub(crate) fn documents_reader(conn: &Connection) -> Result<Option<Connection>, StoreError> {
-    let file: Option<String> =
-        conn.query_row("SELECT file FROM pragma_database_list WHERE name = 'docs'", [], |r| r.get(0)).optional()?;
-    let Some(file) = file.filter(|f| !f.is_empty()) else { return Ok(None) };
+    let file = |name: &str| -> Result<Option<String>, StoreError> {
+        let file: Option<String> =
+            conn.query_row("SELECT file FROM pragma_database_list WHERE name = ?1", [name], |r| r.get(0)).optional()?;
+        Ok(file.filter(|f| !f.is_empty()))
+    };
+    let (Some(documents), Some(text)) = (file("docs")?, file("text")?) else { return Ok(None) };
     let reader =
-        Connection::open_with_flags(file, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
+        Connection::open_with_flags(documents, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
     reader.busy_timeout(BUSY_TIMEOUT)?;
+    reader.execute("ATTACH DATABASE ?1 AS text", [text])?;
     crate::search::register_functions(&reader)?;
     Ok(Some(reader))
 }

@@ -1,7 +1,7 @@
 //! Opening a store written by an older Search Studio migrates it, after writing a backup copy of it as it was.
 
 use serde_json::json;
-use studio_local::{LocalBackend, Store, DB_FILE, DOCUMENTS_FILE};
+use studio_local::{LocalBackend, Store, DB_FILE, DOCUMENTS_FILE, TEXT_FILE};
 use studio_model::Backend;
 
 #[tokio::test]
@@ -127,8 +127,9 @@ async fn a_store_of_one_file_moves_its_documents_to_their_own_and_answers_the_sa
     assert_eq!(moved, 40);
 }
 
-/// A documents file of version 1 (before the kept term counts, with FTS5 merging as it writes) is brought to the
-/// newest version in place when the store opens, keeping its documents: searches answer as before.
+/// A documents file of version 1 (before the kept term counts, with its full-text index in it, FTS5 merging as it
+/// writes) is brought to the newest version in place when the store opens, keeping its documents, and the index
+/// is built in its own file from them: searches answer as before.
 #[tokio::test]
 async fn a_documents_file_of_version_one_gains_the_term_counts_and_keeps_its_documents() {
     let dir = tempfile::tempdir().unwrap();
@@ -142,17 +143,26 @@ async fn a_documents_file_of_version_one_gains_the_term_counts_and_keeps_its_doc
     drop(backend);
     store.close().unwrap();
 
-    // As version 1 wrote it: no term counts.
+    // As version 1 wrote it: no term counts, and the full-text index in the documents file, merging as it writes.
     let documents = dir.path().join(DOCUMENTS_FILE);
     {
         let conn = rusqlite::Connection::open(&documents).unwrap();
         conn.execute_batch(
             "DROP TABLE term_counts; DROP TABLE term_counts_made;
-             DELETE FROM documents_fts_config WHERE k IN ('automerge', 'crisismerge', 'hashsize');
+             CREATE VIRTUAL TABLE documents_fts USING fts5 (
+                 title, description, body, content = 'documents', content_rowid = 'num',
+                 tokenize = 'unicode61 remove_diacritics 2');
+             CREATE VIRTUAL TABLE documents_fts_terms USING fts5vocab (documents_fts, row);
+             CREATE TRIGGER documents_fts_delete AFTER DELETE ON documents BEGIN
+                 INSERT INTO documents_fts (documents_fts, rowid, title, description, body)
+                 VALUES ('delete', old.num, old.title, old.description, old.body);
+             END;
+             INSERT INTO documents_fts (documents_fts) VALUES ('rebuild');
              PRAGMA user_version = 1;",
         )
         .unwrap();
     }
+    std::fs::remove_file(dir.path().join(TEXT_FILE)).unwrap();
 
     let store = Store::open_dir(dir.path()).unwrap();
     let version: i64 =
@@ -165,7 +175,12 @@ async fn a_documents_file_of_version_one_gains_the_term_counts_and_keeps_its_doc
         })
         .unwrap();
     assert_eq!(tables, 2);
-    let merging: Vec<(String, i64)> = rusqlite::Connection::open(&documents)
+    let old_index: i64 = rusqlite::Connection::open(&documents)
+        .unwrap()
+        .query_row("SELECT count(*) FROM sqlite_schema WHERE name LIKE 'documents_fts%'", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(old_index, 0, "the full-text index left the documents file");
+    let merging: Vec<(String, i64)> = rusqlite::Connection::open(dir.path().join(TEXT_FILE))
         .unwrap()
         .prepare("SELECT k, v FROM documents_fts_config WHERE k IN ('automerge', 'crisismerge', 'hashsize') ORDER BY k")
         .unwrap()

@@ -3,7 +3,7 @@
 use std::collections::{HashMap, HashSet};
 use std::io::BufRead;
 
-use rusqlite::{params, Transaction};
+use rusqlite::{params, OptionalExtension, Transaction};
 use serde::Deserialize;
 use studio_model::{FacetGroup, Refiner, ALL_CONCEPTS_FIELD};
 
@@ -12,6 +12,7 @@ use super::lines::Lines;
 use super::{bump_generation, ImportReport, BATCH};
 use crate::error::StoreError;
 use crate::store::Store;
+use crate::text_index::{self, Indexer, Job};
 
 /// Prefix of facet fields whose values are concept URIs.
 pub(crate) const CONCEPT_PREFIX: &str = "dyn_uri_";
@@ -65,28 +66,21 @@ struct Seen {
     concept_labels: HashMap<String, String>,
     broader: HashSet<(String, String)>,
     field_labels: HashMap<String, String>,
-    /// The documents written since the last full-text pass: the first row number, and their ids.
-    unindexed_from: Option<i64>,
-    unindexed_ids: HashSet<String>,
-}
-
-/// Adds the documents written since the last pass to the full-text index, in one statement. Rows are
-/// numbered upwards, so they are exactly those from the first one written since (migration 0004).
-fn index_text(tx: &Transaction, seen: &mut Seen) -> Result<(), StoreError> {
-    if let Some(from) = seen.unindexed_from.take() {
-        tx.prepare_cached(
-            "INSERT INTO documents_fts (rowid, title, description, body)
-             SELECT num, title, description, body FROM documents WHERE num >= ?1",
-        )?
-        .execute([from])?;
-    }
-    seen.unindexed_ids.clear();
-    Ok(())
+    /// The lowest row number the next document may have: above every number this import handed to the index,
+    /// and every one it had been handed before (`text_index::next_row`), since numbers are never used twice.
+    next_row: i64,
+    /// The batch under way: the row numbers of its first and last documents, and the rows written before it
+    /// that it replaced (in the full-text index, or handed to it).
+    batch: Option<(i64, i64)>,
+    replaced: Vec<Job>,
 }
 
 /// Imports JSON Lines documents into `search_space`. Re-importing an id replaces the document. Bad lines
 /// are reported in the result and skipped. `on_progress` receives the number of lines read so far, every
 /// thousand lines and at the end.
+///
+/// The full-text index of each committed batch is built on a thread of its own while the next batch is written
+/// (`text_index`); the import returns once both are done.
 pub fn import_documents(
     store: &Store,
     search_space: &str,
@@ -97,24 +91,38 @@ pub fn import_documents(
         return Err(StoreError::EmptySearchSpace);
     }
     let mut conn = store.conn()?;
-    with_checkpoints(store, &mut conn, LOG_LIMIT, |conn, checkpoints| {
-        import_lines(conn, checkpoints, search_space, reader, on_progress)
-    })
+    let mut indexer = Indexer::start(store, &conn)?;
+    let written = with_checkpoints(store, &mut conn, LOG_LIMIT, |conn, checkpoints| {
+        import_lines(conn, checkpoints, &mut indexer, search_space, reader, on_progress)
+    });
+    // Only once every batch is in the documents file and on disk (above) does the index say it holds them all.
+    let settled = match written {
+        Ok(_) => indexer.push(Job::Settle).and_then(|()| indexer.committed(&mut conn)),
+        Err(_) => Ok(()),
+    };
+    let stopped = indexer.stop();
+    let report = written?;
+    settled?;
+    stopped?;
+    Ok(report)
 }
 
 fn import_lines(
     conn: &mut rusqlite::Connection,
     checkpoints: &Checkpoints,
+    indexer: &mut Indexer,
     search_space: &str,
     reader: impl BufRead,
     on_progress: &mut dyn FnMut(u64),
 ) -> Result<ImportReport, StoreError> {
     let mut lines = Lines::new(reader);
     let mut report = ImportReport::default();
-    let mut seen = Seen::default();
+    let mut seen = Seen { next_row: text_index::next_row(conn)?, ..Seen::default() };
     let mut done = false;
     while !done {
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        // Deferred: the batch takes the documents file for writing at its first statement, and leaves the
+        // index's file to the indexer.
+        let tx = conn.transaction()?;
         let mut in_batch = 0;
         while in_batch < BATCH {
             let Some((_, doc)) =
@@ -128,10 +136,16 @@ fn import_lines(
             in_batch += 1;
         }
         if in_batch > 0 {
-            index_text(&tx, &mut seen)?;
             bump_generation(&tx, search_space)?;
         }
         tx.commit()?;
+        for job in seen.replaced.drain(..) {
+            indexer.push(job)?;
+        }
+        if let Some((from, to)) = seen.batch.take() {
+            indexer.push(Job::Add { from, to })?;
+        }
+        indexer.committed(conn)?;
         checkpoints.committed();
     }
     on_progress(lines.number());
@@ -139,12 +153,20 @@ fn import_lines(
 }
 
 fn write_document(tx: &Transaction, space: &str, doc: Incoming, seen: &mut Seen) -> Result<(), StoreError> {
-    if seen.unindexed_ids.contains(&doc.id) {
-        // The same id twice before a full-text pass: index the first copy now, so that deleting it
-        // below removes from the full-text index only what is there.
-        index_text(tx, seen)?;
+    let replaced = tx
+        .prepare_cached(
+            "DELETE FROM documents WHERE search_space = ?1 AND id = ?2 RETURNING num, title, description, body",
+        )?
+        .query_row(params![space, doc.id], |r| {
+            Ok(Job::Remove { num: r.get(0)?, title: r.get(1)?, description: r.get(2)?, body: r.get(3)? })
+        })
+        .optional()?;
+    // A row of this batch has not been handed to the index yet: gone from the documents, it will not be.
+    if let Some(job @ Job::Remove { num, .. }) = replaced {
+        if seen.batch.is_none_or(|(from, _)| num < from) {
+            seen.replaced.push(job);
+        }
     }
-    tx.prepare_cached("DELETE FROM documents WHERE search_space = ?1 AND id = ?2")?.execute(params![space, doc.id])?;
     let mut groups: Vec<FacetGroup> = Vec::new();
     for g in doc.facet_list.unwrap_or_default() {
         if g.field.is_empty() || g.field == ALL_CONCEPTS_FIELD {
@@ -167,9 +189,15 @@ fn write_document(tx: &Transaction, space: &str, doc: Incoming, seen: &mut Seen)
         groups.push(all);
     }
     let facet_list = serde_json::to_string(&groups)?;
+    // Above every row stored, too: another import may have written since. (Read after the delete above, which
+    // took the documents file for writing: a read first would make this a read transaction to be upgraded,
+    // which fails at once when another import wrote meanwhile.)
+    let last: i64 = tx.prepare_cached("SELECT coalesce(max(num), 0) FROM documents")?.query_row([], |r| r.get(0))?;
+    let num = seen.next_row.max(last + 1);
+    seen.next_row = num + 1;
     tx.prepare_cached(
-        "INSERT INTO documents (search_space, id, title, description, body, link, date, image, type, facet_list)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        "INSERT INTO documents (search_space, id, title, description, body, link, date, image, type, facet_list, num)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?
     .execute(params![
         space,
@@ -182,10 +210,9 @@ fn write_document(tx: &Transaction, space: &str, doc: Incoming, seen: &mut Seen)
         doc.image,
         doc.kind.unwrap_or_else(|| "User".to_owned()),
         facet_list,
+        num,
     ])?;
-    let num = tx.last_insert_rowid();
-    seen.unindexed_from = Some(seen.unindexed_from.map_or(num, |f| f.min(num)));
-    seen.unindexed_ids.insert(doc.id.clone());
+    seen.batch = Some((seen.batch.map_or(num, |(from, _)| from), num));
     for g in groups.iter().filter(|g| g.field != ALL_CONCEPTS_FIELD) {
         write_refiners(tx, space, num, &g.field, &g.facets, None, seen)?;
     }

@@ -53,10 +53,8 @@ pub(crate) fn copy(
             incomplete |= !result.complete();
         }
     }
-    target.execute_batch(
-        "INSERT INTO documents_fts (documents_fts) VALUES ('rebuild');
-         UPDATE generations SET generation = generation + 1;",
-    )?;
+    target.execute_batch("UPDATE generations SET generation = generation + 1;")?;
+    crate::text_index::rebuild(target)?;
     let reimport = match expected {
         Some(expected) => expected
             .into_iter()

@@ -23,8 +23,8 @@ use ts_rs::TS;
 use crate::backup;
 use crate::check::inspect;
 use crate::error::StoreError;
-use crate::store::DOCUMENTS_FILE;
 use crate::store::{Store, DB_FILE};
+use crate::store::{DOCUMENTS_FILE, TEXT_FILE};
 use merge::{join_rows, parse, Merged, Precious};
 use salvage::open_read_only;
 
@@ -55,6 +55,9 @@ pub fn recover(data_dir: &Path) -> Result<RecoverReport, StoreError> {
         true => inspect(&precious).is_some() || lost_rows(&precious, backup.as_ref()),
     };
     let rebuild_documents = documents.exists() && inspect(&documents).is_some();
+    // The full-text index holds nothing that is not in the documents: a damaged one is set aside and built again.
+    let text = data_dir.join(TEXT_FILE);
+    let rebuild_text = text.exists() && inspect(&text).is_some();
     let stamp = Utc::now().format("%Y%m%dT%H%M%SZ").to_string();
     let mut report = RecoverReport::default();
     let precious_aside = match rebuild_precious && precious.exists() {
@@ -65,6 +68,9 @@ pub fn recover(data_dir: &Path) -> Result<RecoverReport, StoreError> {
         true => Some(move_aside(&documents, &stamp, &mut report.moved_aside)?),
         false => None,
     };
+    if rebuild_text {
+        move_aside(&text, &stamp, &mut report.moved_aside)?;
+    }
     let store = Store::open_dir(data_dir)?;
     let mut conn = store.conn()?;
     if rebuild_precious {

@@ -1,0 +1,352 @@
+//! The full-text index, in a file of its own (`studio-text.db`), built from the documents file's rows.
+//!
+//! The index holds no text: each row is a document's row number (`documents.num`) with its terms, positions and
+//! sizes, which is all the searches read. Since it is a file of its own, a second connection can build it while
+//! an import writes the documents (SQLite takes one writer per file): the import hands the [`Indexer`] the row
+//! numbers of each batch it committed, and of each indexed row it replaced, and the indexer applies them in that
+//! order on a thread of its own while the import writes the next batch (docs/performance.md, run R).
+//!
+//! The file's `text_state` says how far the index has got, and counts the imports building it: an import cut short
+//! (a crash, a power cut, a full disk) may leave rows the index holds that the documents no longer do, or rows it
+//! has not indexed yet, and leaves the count above 0. A store opened with the count above 0 and no import alive, or
+//! with documents past the last row indexed (a store upgraded from the one-file index, a recovered one), builds
+//! the index again from the documents before anything reads it ([`settle`]): the index is only ever a copy of
+//! what the documents say. Whether an import is alive, in this process or another, is told by a lock on the file
+//! `studio-text.db-building`: each import holds it shared while it builds; building the index again takes it
+//! exclusively, and is left to a later open while an import holds it.
+
+use std::fs::{File, TryLockError};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+
+use rusqlite::Connection;
+
+use crate::error::StoreError;
+use crate::store::Store;
+
+/// The first row number an import may give a document: above every row the documents file holds and every row
+/// the index was handed, so that no number is used twice (the index takes a row out by its text).
+pub(crate) fn next_row(conn: &Connection) -> Result<i64, StoreError> {
+    let (indexed_to, _) = state(conn)?;
+    Ok(last_row(conn)?.max(indexed_to) + 1)
+}
+
+/// How far the index has got: every document row up to `indexed_to` is in it, and nothing else is, unless
+/// imports are building it (how many: the second number).
+fn state(conn: &Connection) -> Result<(i64, i64), StoreError> {
+    Ok(conn.query_row("SELECT indexed_to, building FROM text_state WHERE id = 1", [], |r| Ok((r.get(0)?, r.get(1)?)))?)
+}
+
+/// The lock file beside the index's file `text` (the module's comment).
+fn lock_path(text: &Path) -> PathBuf {
+    let mut name = text.as_os_str().to_owned();
+    name.push("-building");
+    PathBuf::from(name)
+}
+
+fn lock_file(text: &Path) -> Result<File, StoreError> {
+    let path = lock_path(text);
+    File::options().create(true).truncate(false).write(true).open(&path).map_err(StoreError::from)
+}
+
+fn last_row(conn: &Connection) -> Result<i64, StoreError> {
+    Ok(conn.query_row("SELECT coalesce(max(num), 0) FROM documents", [], |r| r.get(0))?)
+}
+
+/// Builds the index in the file `text` again from the documents unless it is known to hold exactly them, or an
+/// import (here or in another process) is building it. Returns whether it did.
+pub(crate) fn settle(text: &Path, conn: &mut Connection) -> Result<bool, StoreError> {
+    let (indexed_to, building) = state(conn)?;
+    if building == 0 && indexed_to == last_row(conn)? {
+        return Ok(false);
+    }
+    let lock = lock_file(text)?;
+    match lock.try_lock() {
+        Ok(()) => {}
+        Err(TryLockError::WouldBlock) => return Ok(false),
+        Err(TryLockError::Error(e)) => return Err(e.into()),
+    }
+    tracing::info!("building the full-text index from the documents (a minute for a million documents)");
+    rebuild(conn)?;
+    Ok(true)
+}
+
+/// Builds the index from every document, in one transaction. (No import may be building it meanwhile: at open,
+/// [`settle`] holds the lock; `studio recover` works on a store no one else has open.)
+pub(crate) fn rebuild(conn: &mut Connection) -> Result<(), StoreError> {
+    let tx = conn.transaction()?;
+    tx.execute_batch(
+        "INSERT INTO documents_fts (documents_fts) VALUES ('delete-all');
+         INSERT INTO documents_fts (rowid, title, description, body)
+             SELECT num, title, description, body FROM documents;
+         UPDATE text_state SET indexed_to = (SELECT coalesce(max(num), 0) FROM documents), building = 0;",
+    )?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// What an import asks of the index, in the order it happened in the documents file.
+#[derive(Debug, Clone)]
+pub(crate) enum Job {
+    /// A row replaced after an earlier batch was committed, with the text it had: out of the index, if it is
+    /// there. (FTS5 takes a row out of an index without text by its text: row numbers are never used twice, so
+    /// a row the index holds under this number holds this text.)
+    Remove { num: i64, title: String, description: String, body: String },
+    /// The rows `from..=to`, committed: into the index (those deleted since are gone from the documents).
+    Add { from: i64, to: i64 },
+    /// The import ended with every batch written and on disk: the index holds exactly the documents again.
+    Settle,
+}
+
+/// Applies `jobs` in one transaction on `conn`, a connection with the documents file and the index attached.
+/// A deferred transaction: it takes the index's file for writing and only reads the documents file, which the
+/// import writes meanwhile.
+fn apply(conn: &mut Connection, jobs: &[Job]) -> Result<(), StoreError> {
+    let tx = conn.transaction()?;
+    for job in jobs {
+        match job {
+            // Only a row the index holds (its sizes are kept): FTS5 cannot tell.
+            Job::Remove { num, title, description, body } => tx
+                .prepare_cached(
+                    "INSERT INTO documents_fts (documents_fts, rowid, title, description, body)
+                     SELECT 'delete', ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM documents_fts_docsize WHERE id = ?1)",
+                )?
+                .execute(rusqlite::params![num, title, description, body])?,
+            &Job::Add { from, to } => {
+                tx.prepare_cached(
+                    "INSERT INTO documents_fts (rowid, title, description, body)
+                     SELECT num, title, description, body FROM documents WHERE num BETWEEN ?1 AND ?2",
+                )?
+                .execute([from, to])?;
+                tx.prepare_cached("UPDATE text_state SET indexed_to = max(indexed_to, ?1)")?.execute([to])?
+            }
+            Job::Settle => tx.prepare_cached("UPDATE text_state SET building = max(building - 1, 0)")?.execute([])?,
+        };
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// The index's side of an import: a thread with a connection of its own applying the import's jobs in order,
+/// or, when either cannot be had, the import's own connection applying them after each commit.
+pub(crate) struct Indexer {
+    how: Applying,
+    /// The shared lock saying that an import is building the index, held until the indexer is dropped.
+    _building: File,
+}
+
+enum Applying {
+    Thread { send: Option<mpsc::Sender<Job>>, thread: Option<JoinHandle<Result<(), StoreError>>> },
+    Inline { jobs: Vec<Job> },
+}
+
+impl Indexer {
+    /// Counts the import among those building the index (on `conn`, before the import writes anything; once
+    /// the index is not being built again at open) and starts the indexer's thread.
+    pub(crate) fn start(store: &Store, conn: &Connection) -> Result<Indexer, StoreError> {
+        let building = lock_file(store.text_path())?;
+        building.lock_shared()?;
+        conn.execute("UPDATE text_state SET building = building + 1", [])?;
+        Ok(Indexer { how: Indexer::applying(store), _building: building })
+    }
+
+    fn applying(store: &Store) -> Applying {
+        let mut own = match store.conn() {
+            Ok(own) => own,
+            Err(e) => {
+                tracing::warn!("the import indexes its text itself (no second connection: {e})");
+                return Applying::Inline { jobs: Vec::new() };
+            }
+        };
+        let (send, receive) = mpsc::channel::<Job>();
+        let started = std::thread::Builder::new().name("import text".into()).spawn(move || {
+            while let Ok(first) = receive.recv() {
+                // Whatever arrived meanwhile goes into the same transaction.
+                let jobs: Vec<Job> = std::iter::once(first).chain(receive.try_iter()).collect();
+                apply(&mut own, &jobs)?;
+            }
+            Ok(())
+        });
+        match started {
+            Ok(thread) => Applying::Thread { send: Some(send), thread: Some(thread) },
+            Err(e) => {
+                tracing::warn!("the import indexes its text itself (no thread: {e})");
+                Applying::Inline { jobs: Vec::new() }
+            }
+        }
+    }
+
+    /// Hands over `job`. Fails with the indexer's error when it stopped.
+    pub(crate) fn push(&mut self, job: Job) -> Result<(), StoreError> {
+        match &mut self.how {
+            Applying::Inline { jobs } => jobs.push(job),
+            Applying::Thread { send, .. } => {
+                if send.as_ref().is_none_or(|s| s.send(job).is_err()) {
+                    return Err(self.stop().err().unwrap_or_else(|| StoreError::Task("the text index stopped".into())));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// After each commit of the import on `conn`: the inline indexer applies what it was handed.
+    pub(crate) fn committed(&mut self, conn: &mut Connection) -> Result<(), StoreError> {
+        if let Applying::Inline { jobs } = &mut self.how {
+            if !jobs.is_empty() {
+                apply(conn, jobs)?;
+                jobs.clear();
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits for every job handed over to be applied; returns the first failure.
+    pub(crate) fn stop(&mut self) -> Result<(), StoreError> {
+        match &mut self.how {
+            Applying::Inline { jobs } if jobs.is_empty() => Ok(()),
+            Applying::Inline { .. } => Err(StoreError::Task("the text index was left with jobs".into())),
+            Applying::Thread { send, thread } => {
+                send.take();
+                match thread.take().map(JoinHandle::join) {
+                    None => Ok(()),
+                    Some(Ok(done)) => done,
+                    Some(Err(_)) => Err(StoreError::Task("the text index's thread stopped unexpectedly".into())),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::Connection;
+
+    use crate::{import_documents, Store};
+
+    fn doc(id: &str, title: &str) -> String {
+        format!("{{\"id\": \"{id}\", \"title\": \"{title}\"}}\n")
+    }
+
+    /// The ids of the documents whose text matches `words`.
+    fn matching(conn: &Connection, words: &str) -> Vec<String> {
+        let mut stmt = conn
+            .prepare(
+                "SELECT d.id FROM documents_fts f JOIN documents d ON d.num = f.rowid
+                 WHERE documents_fts MATCH ?1 ORDER BY d.id",
+            )
+            .unwrap();
+        stmt.query_map([words], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    }
+
+    /// Rows of the index, and how many of them are documents.
+    fn rows(conn: &Connection) -> (i64, i64) {
+        conn.query_row(
+            "SELECT count(*), count(*) FILTER (WHERE id IN (SELECT num FROM documents)) FROM documents_fts_docsize",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_replaced_document_is_found_by_its_new_words_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_dir(dir.path()).unwrap();
+        let first = format!("{}{}{}", doc("a", "apple"), doc("b", "banana"), doc("a", "apricot"));
+        import_documents(&store, "s", first.as_bytes(), &mut |_| {}).unwrap();
+        import_documents(&store, "s", doc("b", "blueberry").as_bytes(), &mut |_| {}).unwrap();
+        let conn = store.conn().unwrap();
+        assert_eq!(matching(&conn, "apple OR banana"), Vec::<String>::new());
+        assert_eq!(matching(&conn, "apricot OR blueberry"), ["a", "b"]);
+        assert_eq!(rows(&conn), (2, 2), "the index holds each document once");
+        conn.execute("INSERT INTO documents_fts (documents_fts) VALUES ('integrity-check')", []).unwrap();
+    }
+
+    #[test]
+    fn imports_into_two_spaces_at_once_are_both_indexed() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_dir(dir.path()).unwrap();
+        std::thread::scope(|s| {
+            for space in ["left", "right"] {
+                let store = store.clone();
+                s.spawn(move || {
+                    let lines: String =
+                        (0..300).map(|i| doc(&format!("{space}{i}"), &format!("{space} words"))).collect();
+                    import_documents(&store, space, lines.as_bytes(), &mut |_| {}).unwrap();
+                });
+            }
+        });
+        let conn = store.conn().unwrap();
+        assert_eq!(matching(&conn, "left").len(), 300);
+        assert_eq!(matching(&conn, "right").len(), 300);
+        assert_eq!(rows(&conn), (600, 600));
+    }
+
+    /// An import cut short leaves the index unsettled; the next open builds it again from the documents. So does
+    /// an index behind the documents.
+    #[test]
+    fn an_index_left_unsettled_or_behind_is_built_again_at_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_dir(dir.path()).unwrap();
+        import_documents(&store, "s", format!("{}{}", doc("a", "apple"), doc("b", "banana")).as_bytes(), &mut |_| {})
+            .unwrap();
+        {
+            let conn = store.conn().unwrap();
+            conn.execute_batch(
+                "INSERT INTO documents_fts (documents_fts) VALUES ('delete-all');
+                 INSERT INTO documents_fts (rowid, title, description, body) VALUES (99, 'stale', '', '');
+                 UPDATE text_state SET building = 1;",
+            )
+            .unwrap();
+        }
+        store.close().unwrap();
+        let store = Store::open_dir(dir.path()).unwrap();
+        let conn = store.conn().unwrap();
+        assert_eq!(matching(&conn, "apple OR banana"), ["a", "b"]);
+        assert_eq!(rows(&conn), (2, 2));
+
+        conn.execute_batch(
+            "INSERT INTO documents_fts (documents_fts) VALUES ('delete-all');
+             UPDATE text_state SET indexed_to = 1;",
+        )
+        .unwrap();
+        drop(conn);
+        store.close().unwrap();
+        let store = Store::open_dir(dir.path()).unwrap();
+        let conn = store.conn().unwrap();
+        assert_eq!(matching(&conn, "apple OR banana"), ["a", "b"]);
+        assert_eq!(super::state(&conn).unwrap(), (super::last_row(&conn).unwrap(), 0));
+    }
+
+    /// While an import builds the index, in this process or another (it holds the lock), opening the store leaves
+    /// the index to it; once no import holds the lock, an index still counted as being built is built again.
+    #[test]
+    fn an_index_an_import_is_building_is_left_to_it_at_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_dir(dir.path()).unwrap();
+        import_documents(&store, "s", doc("a", "apple").as_bytes(), &mut |_| {}).unwrap();
+        store
+            .conn()
+            .unwrap()
+            .execute_batch(
+                "INSERT INTO documents_fts (rowid, title, description, body) VALUES (99, 'stale', '', '');
+                 UPDATE text_state SET building = 1;",
+            )
+            .unwrap();
+        let text = store.text_path().to_owned();
+        store.close().unwrap();
+
+        let importing = super::lock_file(&text).unwrap();
+        importing.lock_shared().unwrap();
+        let store = Store::open_dir(dir.path()).unwrap();
+        assert_eq!(rows(&store.conn().unwrap()), (2, 1), "the index is left as the import has it");
+        store.close().unwrap();
+
+        drop(importing);
+        let store = Store::open_dir(dir.path()).unwrap();
+        let conn = store.conn().unwrap();
+        assert_eq!(rows(&conn), (1, 1), "built again once no import holds it");
+        assert_eq!(matching(&conn, "apple"), ["a"]);
+    }
+}
