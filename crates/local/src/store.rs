@@ -87,8 +87,8 @@ impl Store {
         let documents = path.with_file_name(DOCUMENTS_FILE);
         let text = path.with_file_name(TEXT_FILE);
         prepare_precious(path).map_err(|e| e.at(path))?;
-        prepare_documents(&documents).map_err(|e| e.at(&documents))?;
-        prepare_text(&text).map_err(|e| e.at(&text))?;
+        prepare_rebuildable(&documents, &DOCUMENTS).map_err(|e| e.at(&documents))?;
+        prepare_rebuildable(&text, &TEXT).map_err(|e| e.at(&text))?;
         let (attach_documents, attach_text) = (documents.clone(), text.clone());
         let manager = SqliteConnectionManager::file(path).with_init(move |c| {
             c.busy_timeout(BUSY_TIMEOUT)?;
@@ -198,9 +198,21 @@ fn prepare_precious(path: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Makes sure the documents file is a database (its thorough check is `studio check`'s, as it may hold
-/// gigabytes), creates its schema when it is new, and puts it in WAL mode.
-fn prepare_documents(path: &Path) -> Result<(), StoreError> {
+/// A rebuildable file's schema: version 1 as it was created, then each later version's additions in order (the
+/// file's `user_version` says how many of them it has).
+struct Rebuildable {
+    first: &'static str,
+    upgrades: &'static [&'static str],
+}
+
+const DOCUMENTS: Rebuildable = Rebuildable { first: DOCUMENTS_SCHEMA, upgrades: DOCUMENTS_UPGRADES };
+const TEXT: Rebuildable = Rebuildable { first: TEXT_SCHEMA, upgrades: &[] };
+
+/// Makes sure a rebuildable file (the documents file, the full-text index's) is a database (their thorough check
+/// is `studio check`'s, as they may hold gigabytes), creates its schema when it is new or brings it up to date,
+/// and puts it in WAL mode. The full-text index is built from the documents when the store opens
+/// (`text_index::settle`).
+fn prepare_rebuildable(path: &Path, schema: &Rebuildable) -> Result<(), StoreError> {
     let mut conn = open_checked(path)?;
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if version == 0 {
@@ -209,42 +221,19 @@ fn prepare_documents(path: &Path) -> Result<(), StoreError> {
         conn.execute_batch("PRAGMA page_size = 16384")?;
     }
     conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))?;
-    let known = 1 + DOCUMENTS_UPGRADES.len() as i64;
+    let known = 1 + schema.upgrades.len() as i64;
     if version > known {
         return Err(StoreError::TooNew { path: path.display().to_string(), found: version, known });
     }
     if version < known {
-        // What the file holds can be imported again, so it is upgraded in place without a copy.
+        // What the file holds can be imported or built again, so it is upgraded in place without a copy.
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Exclusive)?;
         if version == 0 {
-            tx.execute_batch(DOCUMENTS_SCHEMA)?;
+            tx.execute_batch(schema.first)?;
         }
-        for sql in DOCUMENTS_UPGRADES.iter().skip(version.max(1) as usize - 1) {
+        for sql in schema.upgrades.iter().skip(version.max(1) as usize - 1) {
             tx.execute_batch(sql)?;
         }
-        tx.pragma_update(None, "user_version", known)?;
-        tx.commit()?;
-    }
-    Ok(())
-}
-
-/// Makes sure the full-text index's file is a database (`studio check` checks the index itself), creates its
-/// schema when it is new, and puts it in WAL mode. An index the documents file has outgrown is built again
-/// when the store opens (`text_index::settle`).
-fn prepare_text(path: &Path) -> Result<(), StoreError> {
-    let mut conn = open_checked(path)?;
-    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if version == 0 {
-        conn.execute_batch("PRAGMA page_size = 16384")?;
-    }
-    conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))?;
-    let known = 1;
-    if version > known {
-        return Err(StoreError::TooNew { path: path.display().to_string(), found: version, known });
-    }
-    if version == 0 {
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Exclusive)?;
-        tx.execute_batch(TEXT_SCHEMA)?;
         tx.pragma_update(None, "user_version", known)?;
         tx.commit()?;
     }

@@ -38,16 +38,11 @@ fn state(conn: &Connection) -> Result<(i64, i64), StoreError> {
     Ok(conn.query_row("SELECT indexed_to, building FROM text_state WHERE id = 1", [], |r| Ok((r.get(0)?, r.get(1)?)))?)
 }
 
-/// The lock file beside the index's file `text` (the module's comment).
-fn lock_path(text: &Path) -> PathBuf {
+/// The lock file beside the index's file `text`, opened (the module's comment).
+fn lock_file(text: &Path) -> Result<File, StoreError> {
     let mut name = text.as_os_str().to_owned();
     name.push("-building");
-    PathBuf::from(name)
-}
-
-fn lock_file(text: &Path) -> Result<File, StoreError> {
-    let path = lock_path(text);
-    File::options().create(true).truncate(false).write(true).open(&path).map_err(StoreError::from)
+    Ok(File::options().create(true).truncate(false).write(true).open(PathBuf::from(name))?)
 }
 
 fn last_row(conn: &Connection) -> Result<i64, StoreError> {
