@@ -90,8 +90,6 @@ pub(crate) enum Job {
     Remove { num: i64, title: String, description: String, body: String },
     /// The rows `from..=to`, committed: into the index (those deleted since are gone from the documents).
     Add { from: i64, to: i64 },
-    /// The import ended with every batch written and on disk: the index holds exactly the documents again.
-    Settle,
 }
 
 /// Applies `jobs` in one transaction on `conn`, a connection with the documents file and the index attached.
@@ -116,7 +114,6 @@ fn apply(conn: &mut Connection, jobs: &[Job]) -> Result<(), StoreError> {
                 .execute([from, to])?;
                 tx.prepare_cached("UPDATE text_state SET indexed_to = max(indexed_to, ?1)")?.execute([to])?
             }
-            Job::Settle => tx.prepare_cached("UPDATE text_state SET building = max(building - 1, 0)")?.execute([])?,
         };
     }
     tx.commit()?;
@@ -193,6 +190,13 @@ impl Indexer {
                 jobs.clear();
             }
         }
+        Ok(())
+    }
+
+    /// The import ended with every batch written, indexed and on disk: it is no longer counted among those building
+    /// the index (on `conn`, after [`Indexer::stop`]), and lets go of the lock.
+    pub(crate) fn count_out(self, conn: &Connection) -> Result<(), StoreError> {
+        conn.execute("UPDATE text_state SET building = max(building - 1, 0)", [])?;
         Ok(())
     }
 

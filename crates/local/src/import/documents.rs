@@ -92,18 +92,17 @@ pub fn import_documents(
     }
     let mut conn = store.conn()?;
     let mut indexer = Indexer::start(store, &conn)?;
-    let written = with_checkpoints(store, &mut conn, LOG_LIMIT, |conn, checkpoints| {
-        import_lines(conn, checkpoints, &mut indexer, search_space, reader, on_progress)
-    });
-    // Only once every batch is in the documents file and on disk (above) does the index say it holds them all.
-    let settled = match written {
-        Ok(_) => indexer.push(Job::Settle).and_then(|()| indexer.committed(&mut conn)),
-        Err(_) => Ok(()),
-    };
-    let stopped = indexer.stop();
-    let report = written?;
-    settled?;
-    stopped?;
+    let report = with_checkpoints(store, &mut conn, LOG_LIMIT, |conn, checkpoints| {
+        let written = import_lines(conn, checkpoints, &mut indexer, search_space, reader, on_progress);
+        // Every batch indexed before the log's last copy: a read of the indexing thread would hold the copy
+        // back from the log's end.
+        let indexed = indexer.stop();
+        let report = written?;
+        indexed?;
+        Ok(report)
+    })?;
+    // Only once every batch is in the documents file and on disk (above) does the import count itself out.
+    indexer.count_out(&conn)?;
     Ok(report)
 }
 
