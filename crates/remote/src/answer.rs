@@ -96,24 +96,31 @@ impl Answer<'_> {
             return Err(self.not_the_api(format!("content type `{content_type}` instead of JSON")));
         }
         let body: &[u8] = if self.body.iter().all(u8::is_ascii_whitespace) { b"{}" } else { self.body };
-        let value: Value =
-            serde_json::from_slice(body).map_err(|e| self.not_the_api(format!("the body is not valid JSON ({e})")))?;
-        if !value.is_object() {
+        let not_json = |e: serde_json::Error| self.not_the_api(format!("the body is not valid JSON ({e})"));
+        // An object is read straight from the bytes (no tree of values first: a page of a pull is large).
+        if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
             // A bare array is read only where a lenient answer takes one (other servers' extensions).
             let not_object = || self.not_the_api("the answer has the wrong shape: it is not a JSON object".into());
-            return match value.is_array() {
-                true => serde_json::from_value(value).map_err(|_| not_object()),
-                false => Err(not_object()),
+            return match serde_json::from_slice::<Value>(body).map_err(not_json)? {
+                value @ Value::Array(_) => serde_json::from_value(value).map_err(|_| not_object()),
+                _ => Err(not_object()),
             };
         }
-        serde_path_to_error::deserialize(value).map_err(|e| {
+        let mut reader = serde_json::Deserializer::from_slice(body);
+        let value = serde_path_to_error::deserialize(&mut reader).map_err(|e| {
             let path = e.path().to_string();
+            let inner = e.into_inner();
+            if inner.classify() != serde_json::error::Category::Data {
+                return not_json(inner);
+            }
             let problem = match path.as_str() {
-                "." => format!("the answer has the wrong shape: {}", e.into_inner()),
-                _ => format!("field `{path}` has the wrong shape: {}", e.into_inner()),
+                "." => format!("the answer has the wrong shape: {inner}"),
+                _ => format!("field `{path}` has the wrong shape: {inner}"),
             };
             self.not_the_api(problem)
-        })
+        })?;
+        reader.end().map_err(not_json)?;
+        Ok(value)
     }
 
     fn content_type(&self) -> Option<String> {
