@@ -1,8 +1,9 @@
-//! Crash safety (issue 9): `studio serve` and `studio import` are killed with SIGKILL at random moments
-//! while they write, dozens of times over one store. After every kill the store must pass SQLite's
+//! Crash safety (issue 9): `studio serve`, `studio import` and `studio pull` are killed with SIGKILL at random
+//! moments while they write, dozens of times over one store. After every kill the store must pass SQLite's
 //! integrity check (and FTS5's), hold every write that was answered 200 exactly once, and its search index
 //! must agree with the documents table: an empty search finds every document of the search space, and
-//! facet counts equal a direct SQL count.
+//! facet counts equal a direct SQL count. A pull's bookmark is never past what it stored, and resumes to the
+//! whole copy.
 //!
 //! Rounds are bounded (STUDIO_CRASH_ROUNDS, default 24 of each) so the test stays well under a minute.
 
@@ -288,4 +289,86 @@ fn import_killed_at_random_moments_leaves_a_consistent_store() {
     }
     eprintln!("import: {killed} kills mid-import and {finished} finished imports, store consistent after each (whole import {whole:?})");
     assert!(killed >= rounds / 3, "too few imports were killed mid-way ({killed})");
+}
+
+/// The bookmark of the one pull into the store at `data`: the next offset, and whether it finished.
+fn pull_bookmark(data: &Path) -> Option<(i64, bool)> {
+    let conn = Connection::open(data.join(studio_local::DB_FILE)).unwrap();
+    conn.query_row("SELECT next_start, finished FROM pulls", [], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? != 0))).ok()
+}
+
+#[test]
+fn pull_killed_at_random_moments_resumes_to_a_whole_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let (theirs, ours) = (dir.path().join("theirs"), dir.path().join("ours"));
+    let file = dir.path().join("docs.jsonl");
+    write_documents(&file);
+    let imported = Command::new(STUDIO)
+        .args(["import", "--search-space", SPACE])
+        .arg(&file)
+        .arg("--data-dir")
+        .arg(&theirs)
+        .output()
+        .unwrap();
+    assert!(imported.status.success(), "{}", String::from_utf8_lossy(&imported.stderr));
+    let remote = serve(&theirs);
+    let mut config = Configuration::template();
+    config.config.search_space = SPACE.to_owned();
+    config.config.title = "Pulled while killed".to_owned();
+    let (status, created) = remote.post("/api/configurations", &serde_json::to_value(&config).unwrap());
+    assert_eq!(status, 200, "{created}");
+    let id = created["config"]["id"].to_string();
+    let pull = || {
+        Command::new(STUDIO)
+            .arg("--data-dir")
+            .arg(&ours)
+            .args(["pull", "--from", &remote.base, "--config", &id])
+            .env("STUDIO_REMOTE_TOKEN", &remote.token)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("studio pull starts")
+    };
+    let started = Instant::now();
+    assert!(pull().wait().unwrap().success());
+    let whole = started.elapsed();
+    assert_eq!(check_index(&ours), DOCS as i64);
+
+    let mut rng = rand::thread_rng();
+    let (mut killed, mut finished) = (0, 0);
+    let rounds = rounds();
+    for round in 0..rounds {
+        // Every other round starts the copy again, so kills land in first pulls as well as in pulls over a copy.
+        if round % 2 == 1 {
+            let conn = Connection::open(ours.join(studio_local::DOCUMENTS_FILE)).unwrap();
+            conn.execute_batch(
+                "PRAGMA foreign_keys = ON; DELETE FROM documents WHERE search_space = 'crash';
+                 UPDATE generations SET generation = generation + 1 WHERE scope = 'crash';",
+            )
+            .unwrap();
+            Connection::open(ours.join(studio_local::DB_FILE)).unwrap().execute("DELETE FROM pulls", []).unwrap();
+        }
+        let mut child = pull();
+        std::thread::sleep(whole.mul_f64(rng.gen_range(0.05..1.2)));
+        let done = matches!(child.try_wait(), Ok(Some(status)) if status.success());
+        let _ = child.kill();
+        let _ = child.wait();
+        let count = check_index(&ours);
+        let (next, whole_copy) = pull_bookmark(&ours).unwrap_or((0, false));
+        assert!(next <= count, "the bookmark ({next}) is never past the documents stored ({count})");
+        if done {
+            finished += 1;
+            assert!(whole_copy && count == DOCS as i64, "a finished pull holds every document ({count})");
+        } else {
+            killed += 1;
+        }
+    }
+    // What the kills left resumes to the whole copy.
+    if pull_bookmark(&ours) != Some((DOCS as i64, true)) {
+        assert!(pull().wait().unwrap().success());
+    }
+    assert_eq!(pull_bookmark(&ours), Some((DOCS as i64, true)));
+    assert_eq!(check_index(&ours), DOCS as i64);
+    eprintln!("pull: {killed} kills mid-pull and {finished} finished pulls, store consistent after each (whole pull {whole:?})");
+    assert!(killed >= rounds / 3, "too few pulls were killed mid-way ({killed})");
 }

@@ -19,7 +19,8 @@ mod text_index;
 pub use backend::{os_caller, LocalBackend};
 pub use error::StoreError;
 pub use import::{
-    import_concepts, import_documents, ImportReport, LineError, BATCH as IMPORT_BATCH, MAX_REPORTED_ERRORS,
+    import_concepts, import_documents, import_fed, Feed, ImportReport, LineError, BATCH as IMPORT_BATCH,
+    MAX_REPORTED_ERRORS,
 };
 pub use search::{search_spaces, SearchEngine};
 pub use store::{Store, DB_FILE, DOCUMENTS_FILE, TEXT_FILE};

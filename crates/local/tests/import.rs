@@ -119,3 +119,75 @@ fn concept_lines_load_labels_and_hierarchy_and_bad_ones_are_skipped() {
     let child = &top[0].children.as_ref().unwrap()[0];
     assert_eq!((child.label.as_str(), child.count), ("b", 1), "the document's own label wins in its search space");
 }
+
+/// Input arriving in chunks with a pause after each, as a pull's pages do; what the import tells it, with the
+/// documents the store held at each telling.
+struct Chunks {
+    chunks: std::collections::VecDeque<Vec<u8>>,
+    current: std::io::Cursor<Vec<u8>>,
+    store: Store,
+    told: Vec<(u64, i64)>,
+}
+
+impl std::io::Read for Chunks {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use std::io::BufRead;
+        let n = std::io::Read::read(&mut self.fill_buf()?, buf)?;
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl std::io::BufRead for Chunks {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.current.position() as usize == self.current.get_ref().len() {
+            if let Some(next) = self.chunks.pop_front() {
+                self.current = std::io::Cursor::new(next);
+            }
+        }
+        self.current.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.current.consume(amount)
+    }
+}
+
+impl studio_local::Feed for Chunks {
+    fn at_hand(&mut self, _: std::time::Duration) -> bool {
+        (self.current.position() as usize) < self.current.get_ref().len()
+    }
+
+    fn stored(&mut self, lines: u64) -> Result<(), studio_local::StoreError> {
+        let held = self.store.conn()?.query_row("SELECT count(*) FROM documents", [], |r| r.get(0))?;
+        self.told.push((lines, held));
+        Ok(())
+    }
+}
+
+#[test]
+fn input_that_pauses_is_stored_and_told_at_each_pause() {
+    let (_dir, store) = store();
+    let lines = |from: usize, n: usize| -> Vec<u8> {
+        (from..from + n).flat_map(|i| format!("{{\"id\": \"d{i}\", \"title\": \"word {i}\"}}\n").into_bytes()).collect()
+    };
+    // The third chunk is longer than a batch: its batches are told a commit or so late, its end at the pause.
+    let sizes = [100, 100, 12_000, 50];
+    let mut chunks = std::collections::VecDeque::new();
+    let mut from = 0;
+    for n in sizes {
+        chunks.push_back(lines(from, n));
+        from += n;
+    }
+    let mut feed = Chunks { chunks, current: std::io::Cursor::new(Vec::new()), store: store.clone(), told: Vec::new() };
+    let report = studio_local::import_fed(&store, "space", &mut feed, &mut |_| {}).unwrap();
+    assert_eq!(report.imported, 12_250);
+    let told: Vec<u64> = feed.told.iter().map(|&(lines, _)| lines).collect();
+    assert!(told.windows(2).all(|w| w[0] < w[1]), "told in order, each once: {told:?}");
+    for pause in [100, 200, 12_200, 12_250] {
+        assert!(told.contains(&pause), "told at the pause after {pause} lines: {told:?}");
+    }
+    assert!(feed.told.iter().all(|&(lines, held)| held >= lines as i64), "told only what is stored: {:?}", feed.told);
+    let engine = SearchEngine::new();
+    assert_eq!(search(&store, &engine, "space", "word").total, 12_250);
+}

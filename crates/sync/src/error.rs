@@ -30,7 +30,8 @@ pub enum SyncError {
 
 impl From<rusqlite::Error> for SyncError {
     fn from(e: rusqlite::Error) -> Self {
-        SyncError::Store(studio_local::StoreError::Sql(e))
+        // Sorted as the store sorts its own (a full disk, a damaged file).
+        SyncError::Store(e.into())
     }
 }
 

@@ -2,20 +2,24 @@
 //! document its search returns, paged through the search operation, go into the local store under the
 //! configuration's search space; the concept hierarchy is read from the search answer's facets.
 //!
-//! After every write the next offset is bookmarked in the store, so a cancelled or broken pull resumes
+//! After every write on disk the next offset is bookmarked in the store, so a cancelled or broken pull resumes
 //! where it stopped. Re-importing a document id replaces it, so a page fetched twice does no harm.
 
-use std::io::Cursor;
+use std::io::{BufRead, Cursor, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
+use futures_util::StreamExt;
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 use serde_json::{json, Value};
-use studio_local::{import_concepts, import_documents, LocalBackend, Store};
+use studio_local::{import_concepts, import_fed, Feed, LocalBackend, Store, StoreError};
 use studio_model::{
     Backend, Caller, Configuration, Document, Refiner, SearchRequest, SearchResponse, ALL_CONCEPTS_FIELD,
 };
-use tokio::sync::mpsc;
+use tokio::runtime::Handle;
+use tokio::sync::mpsc::{self, error::TryRecvError};
 
 use crate::drafts::now;
 use crate::error::SyncError;
@@ -55,16 +59,17 @@ fn bookmark(store: &Store, source: &str, remote_id: i32) -> Result<Option<Bookma
         .optional()?)
 }
 
-/// Where a pull stands after a page: saved so that the next call resumes there.
-struct Position<'a> {
+/// Where a pull stands: saved after each write, so that the next call resumes there.
+#[derive(Clone)]
+struct Position {
     local_id: i32,
-    space: &'a str,
+    space: String,
     next: i64,
     total: i64,
     finished: bool,
 }
 
-fn save_bookmark(store: &Store, source: &str, remote_id: i32, at: &Position) -> Result<(), SyncError> {
+fn save_bookmark(store: &Store, source: &str, remote_id: i32, at: &Position) -> Result<(), StoreError> {
     store.conn()?.execute(
         "INSERT INTO pulls (source, remote_id, local_id, search_space, next_start, total, finished, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
@@ -129,7 +134,7 @@ fn document_lines(docs: &[Document]) -> Result<Vec<u8>, SyncError> {
 }
 
 async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, studio_local::StoreError> + Send + 'static,
+    work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
 ) -> Result<T, SyncError> {
     Ok(tokio::task::spawn_blocking(work).await.map_err(|e| SyncError::Task(e.to_string()))??)
 }
@@ -152,21 +157,16 @@ async fn local_copy(
     created.config.id.ok_or_else(|| SyncError::Task("the local store created a configuration without an id".into()))
 }
 
-/// Most pages written by one import: two of the import's own transactions, so that the log's copy after the
-/// first overlaps the second and the import waits for one copy, before the bookmark, per write
-/// (docs/performance.md, run Q). While the store writes, the next pages are fetched; the writer then takes every
-/// page that arrived meanwhile, so a slow store gets larger writes and fewer of them, and a slow network single
-/// pages.
-const MAX_PAGES_PER_WRITE: usize = 2 * studio_local::IMPORT_BATCH / PAGE as usize;
-/// Pages fetched ahead of the writer at most.
-const PAGES_AHEAD: usize = MAX_PAGES_PER_WRITE;
+/// Pages fetched ahead of the store at most: two of the import's transactions.
+const PAGES_AHEAD: usize = 2 * studio_local::IMPORT_BATCH / PAGE as usize;
 
 /// Pulls configuration `remote_id` of `remote` (whose key is `source`, its base URL) and its documents into
-/// `local`. `progress` gets (documents fetched, remote total) after each page is stored; `cancel` stops
-/// between writes with [`SyncError::Cancelled`], and the next call resumes from the bookmark.
+/// `local`. `progress` gets (documents stored, remote total) after each write is on disk; `cancel` stops the
+/// pull with [`SyncError::Cancelled`] after the write under way, and the next call resumes from the bookmark.
 ///
-/// Pages are fetched while earlier ones are written, and the pages that arrived during a write are written
-/// together in one transaction, whose end is bookmarked: a broken pull resumes after the last write.
+/// One import writes every page (`studio_local::import_fed`) while the next pages are fetched: a transaction
+/// takes the pages that arrived, up to the import's batch, so a slow network gets small writes and a fast one
+/// full batches; after each write on disk, the bookmark says where the pull resumes.
 pub async fn pull(
     local: &LocalBackend,
     remote: &dyn Backend,
@@ -185,108 +185,228 @@ pub async fn pull(
         Some(Bookmark { local_id: Some(id), next_start, .. }) => (*id, *next_start),
         _ => (local_copy(local, caller, &config, mark.and_then(|m| m.local_id)).await?, 0),
     };
-    let resumed_from = next as u64;
-    let mut at = Position { local_id, space: &space, next, total: 0, finished: false };
-    let run = PullRun { store: &store, remote, source, remote_id, config: &config };
+    let at = Position { local_id, space: space.clone(), next, total: 0, finished: false };
     let (pages, queue) = mpsc::channel(PAGES_AHEAD);
-    let (fetched, stored) =
-        tokio::join!(run.fetch(next, pages, cancel), run.store_pages(queue, &mut at, progress, cancel));
-    stored?;
+    let (told, mut stored) = mpsc::unbounded_channel();
+    let stop = Arc::new(AtomicBool::new(false));
+    let feed = PageFeed {
+        queue,
+        lines: Vec::new(),
+        read: 0,
+        handed: 0,
+        last: false,
+        stop: stop.clone(),
+        store: store.clone(),
+        source: source.to_owned(),
+        remote_id,
+        start: at.clone(),
+        at: at.clone(),
+        told,
+    };
+    let fetching = fetch(remote, remote_id, &config, next, pages, cancel, &stop);
+    let showing = async {
+        while let Some((documents, total)) = stored.recv().await {
+            progress(documents, total);
+            if cancel.load(Ordering::Relaxed) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    };
+    let (fetched, written, ()) = tokio::join!(fetching, write(feed), showing);
+    let at = written?.unwrap_or(at);
     fetched?;
+    if !at.finished && cancel.load(Ordering::Relaxed) {
+        return Err(SyncError::Cancelled);
+    }
     Ok(PullReport {
         local_id,
-        search_space: space.clone(),
+        search_space: space,
         documents: at.next as u64,
         total: at.total as u64,
-        resumed_from,
+        resumed_from: next as u64,
     })
 }
 
-/// What one pull reads from and writes to.
-struct PullRun<'a> {
-    store: &'a Store,
-    remote: &'a dyn Backend,
-    source: &'a str,
-    remote_id: i32,
-    config: &'a Configuration,
+/// One page fetched, as the import reads it.
+struct Page {
+    /// Concept lines of the answer's facets (the first page only).
+    concepts: Vec<u8>,
+    /// A JSON line per document.
+    lines: Vec<u8>,
+    documents: i64,
+    total: i64,
 }
 
-impl PullRun<'_> {
-    /// Fetches the pages from `start` on into `pages` until the last one, a cancel, or the writer stopping.
-    async fn fetch(
-        &self,
-        mut start: i64,
-        pages: mpsc::Sender<SearchResponse>,
-        cancel: &AtomicBool,
-    ) -> Result<(), SyncError> {
-        let mut with_facets = true;
-        while !cancel.load(Ordering::Relaxed) {
-            let page = self.remote.search(self.remote_id, page_request(self.config, start, with_facets)).await?;
-            with_facets = false;
-            start += page.result.len() as i64;
-            let last = page.result.is_empty() || start >= page.total;
-            if pages.send(page).await.is_err() || last {
+/// Requests of a pull in flight at once: the server answers the next page while the client reads this one.
+const REQUESTS_IN_FLIGHT: usize = 2;
+
+/// Fetches the pages of configuration `remote_id` from `start` on into `pages` until the last one, a cancel
+/// (which also tells the writer to `stop`), or the writer stopping.
+///
+/// A page is fetched alone first: its length is the server's page size (servers that ignore the page size asked
+/// for send their own), and the pages after it are asked for [`REQUESTS_IN_FLIGHT`] at a time at the offsets that
+/// size gives, in order, while each is as long; after a shorter one the next is fetched alone again.
+async fn fetch(
+    remote: &dyn Backend,
+    remote_id: i32,
+    config: &Configuration,
+    mut start: i64,
+    pages: mpsc::Sender<Page>,
+    cancel: &AtomicBool,
+    stop: &AtomicBool,
+) -> Result<(), SyncError> {
+    let search = |at: i64, with_facets: bool| remote.search(remote_id, page_request(config, at, with_facets));
+    let mut first = true;
+    loop {
+        if cancel.load(Ordering::Relaxed) {
+            stop.store(true, Ordering::Relaxed);
+            return Ok(());
+        }
+        let answer = search(start, first).await?;
+        let (size, total) = (answer.result.len() as i64, answer.total);
+        if !deliver(answer, std::mem::take(&mut first), &mut start, &pages).await? {
+            return Ok(());
+        }
+        let from = start;
+        let offsets = (0..).map(move |k| from + k * size).take_while(move |&at| at < total);
+        let mut answers = futures_util::stream::iter(offsets).map(|at| search(at, false)).buffered(REQUESTS_IN_FLIGHT);
+        while let Some(answer) = answers.next().await {
+            if cancel.load(Ordering::Relaxed) {
+                break;
+            }
+            let answer = answer?;
+            let full = answer.result.len() as i64 == size;
+            if !deliver(answer, false, &mut start, &pages).await? {
+                return Ok(());
+            }
+            if !full {
                 break;
             }
         }
-        Ok(())
+    }
+}
+
+/// Sends the page of `answer` (from offset `start`, which it moves past it) to the writer. Returns whether pages
+/// follow it and the writer still takes them.
+async fn deliver(
+    answer: SearchResponse,
+    with_concepts: bool,
+    start: &mut i64,
+    pages: &mpsc::Sender<Page>,
+) -> Result<bool, SyncError> {
+    let concepts = if with_concepts { concept_lines(&answer.facets) } else { Vec::new() };
+    let documents = answer.result.len() as i64;
+    *start += documents;
+    let last = documents == 0 || *start >= answer.total;
+    let page = Page { concepts, lines: document_lines(&answer.result)?, documents, total: answer.total.max(0) };
+    Ok(pages.send(page).await.is_ok() && !last)
+}
+
+/// Writes the pages `feed` receives (the first one's concepts first) in one import, and returns where the pull
+/// stands; `None` when no page came.
+async fn write(mut feed: PageFeed) -> Result<Option<Position>, SyncError> {
+    let Some(mut first) = feed.queue.recv().await else { return Ok(None) };
+    let concepts = std::mem::take(&mut first.concepts);
+    if !concepts.is_empty() {
+        let store = feed.store.clone();
+        blocking(move || import_concepts(&store, Cursor::new(concepts), &mut |_| {})).await?;
+    }
+    feed.hand(first);
+    blocking(move || {
+        let (store, space) = (feed.store.clone(), feed.at.space.clone());
+        import_fed(&store, &space, &mut feed, &mut |_| {})?;
+        Ok(Some(feed.at))
+    })
+    .await
+}
+
+/// The pages of a pull as the input of one import: a JSON line per document, read as the pages arrive.
+struct PageFeed {
+    queue: mpsc::Receiver<Page>,
+    /// The lines of the page being read, and how much of them is read.
+    lines: Vec<u8>,
+    read: usize,
+    /// Documents in the pages taken, and whether the last one was.
+    handed: i64,
+    last: bool,
+    stop: Arc<AtomicBool>,
+    store: Store,
+    source: String,
+    remote_id: i32,
+    /// Where the pull started, and where it stands.
+    start: Position,
+    at: Position,
+    /// (documents stored, remote total) after each write on disk.
+    told: mpsc::UnboundedSender<(u64, u64)>,
+}
+
+impl PageFeed {
+    fn hand(&mut self, page: Page) {
+        self.lines = page.lines;
+        self.read = 0;
+        self.handed += page.documents;
+        self.at.total = page.total;
+        self.last = page.documents == 0 || self.start.next + self.handed >= self.at.total;
     }
 
-    /// Writes the pages of `queue` (the first one's concepts too), as many as have arrived in one
-    /// transaction, bookmarking after each write; `at` follows what is stored.
-    async fn store_pages(
-        &self,
-        mut queue: mpsc::Receiver<SearchResponse>,
-        at: &mut Position<'_>,
-        progress: &mut dyn FnMut(u64, u64),
-        cancel: &AtomicBool,
-    ) -> Result<(), SyncError> {
-        let mut first = true;
-        while let Some(page) = queue.recv().await {
-            let mut batch = vec![page];
-            while batch.len() < MAX_PAGES_PER_WRITE {
-                match queue.try_recv() {
-                    Ok(page) => batch.push(page),
-                    Err(_) => break,
-                }
-            }
-            if std::mem::take(&mut first) {
-                let concepts = batch.first().map(|p| concept_lines(&p.facets)).unwrap_or_default();
-                if !concepts.is_empty() {
-                    let s = self.store.clone();
-                    blocking(move || import_concepts(&s, Cursor::new(concepts), &mut |_| {})).await?;
-                }
-            }
-            let mut lines = Vec::new();
-            for page in &batch {
-                lines.extend(document_lines(&page.result)?);
-            }
-            if !lines.is_empty() {
-                let (s, space) = (self.store.clone(), at.space.to_owned());
-                blocking(move || import_documents(&s, &space, Cursor::new(lines), &mut |_| {})).await?;
-            }
-            for page in &batch {
-                at.total = page.total.max(0);
-                at.next += page.result.len() as i64;
-                at.finished = page.result.is_empty() || at.next >= at.total;
-            }
-            save_bookmark(self.store, self.source, self.remote_id, at)?;
-            let mut shown = at.next - batch.iter().map(|p| p.result.len() as i64).sum::<i64>();
-            for page in &batch {
-                shown += page.result.len() as i64;
-                progress(shown as u64, at.total as u64);
-            }
-            if at.finished {
-                return Ok(());
-            }
-            if cancel.load(Ordering::Relaxed) {
-                return Err(SyncError::Cancelled);
-            }
+    /// Whether the pages are all read: the last one, or the pull stopping.
+    fn over(&self) -> bool {
+        self.last || self.stop.load(Ordering::Relaxed)
+    }
+}
+
+impl Read for PageFeed {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for PageFeed {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        while self.read == self.lines.len() && !self.over() {
+            let Some(page) = self.queue.blocking_recv() else { break };
+            self.hand(page);
         }
-        // The fetcher stopped before the last page: cancelled, or failed (its error is returned beside this).
-        if cancel.load(Ordering::Relaxed) {
-            return Err(SyncError::Cancelled);
+        Ok(&self.lines[self.read..])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.read = (self.read + amount).min(self.lines.len());
+    }
+}
+
+impl Feed for PageFeed {
+    fn at_hand(&mut self, wait: Duration) -> bool {
+        if self.read < self.lines.len() {
+            return true;
         }
+        if self.over() {
+            return false;
+        }
+        let next = match self.queue.try_recv() {
+            Ok(page) => Some(page),
+            Err(TryRecvError::Disconnected) => None,
+            Err(TryRecvError::Empty) if wait.is_zero() => None,
+            // An import runs on a blocking thread of the runtime, where its handle can wait.
+            Err(TryRecvError::Empty) => {
+                Handle::current().block_on(tokio::time::timeout(wait, self.queue.recv())).ok().flatten()
+            }
+        };
+        next.map(|page| self.hand(page)).is_some()
+    }
+
+    /// The bookmark after `lines` documents of this run (a line per document), and the progress shown.
+    fn stored(&mut self, lines: u64) -> Result<(), StoreError> {
+        let documents = lines as i64;
+        self.at.next = self.start.next + documents;
+        self.at.finished = self.last && documents == self.handed;
+        save_bookmark(&self.store, &self.source, self.remote_id, &self.at)?;
+        // The progress is shown while the pull runs; once it returned, no one listens.
+        let _ = self.told.send((self.at.next as u64, self.at.total as u64));
         Ok(())
     }
 }

@@ -14,9 +14,15 @@
 //! every one. It also waits for the copy after its last batch before it returns, as it did, so an import that
 //! returned is in the file and on disk. A copy that fails loses nothing (the pages stay in the log, and the next
 //! copy takes them), as with SQLite's own checkpoints.
+//!
+//! After each copy the thread also syncs the log's file (a copy syncs it only when it copies pages, which a reader
+//! of an older batch can prevent), so that the commits it was asked to copy after are on disk: an import fed while
+//! it runs (a pull) tells its feed what is stored from that ([`Checkpoints::stored`]).
 
 use std::cell::Cell;
 use std::ffi::c_int;
+use std::fs::File;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -77,13 +83,32 @@ pub(crate) fn with_checkpoints<T>(
     Ok(written)
 }
 
+/// The documents file's log.
+fn log_of(documents: &Path) -> PathBuf {
+    let mut name = documents.as_os_str().to_owned();
+    name.push("-wal");
+    PathBuf::from(name)
+}
+
+/// Syncs the log's file: every commit written to it is on disk once this returns `Ok`.
+fn sync_log(log: &Path) -> std::io::Result<()> {
+    File::open(log)?.sync_data()
+}
+
+/// Syncs the documents file's log (see [`sync_log`]).
+pub(crate) fn sync_documents_log(store: &Store) -> Result<(), StoreError> {
+    Ok(sync_log(&log_of(store.documents_path()))?)
+}
+
 /// The thread copying the log, as the import sees it.
-#[derive(Default)]
 pub(crate) struct Checkpoints {
     shared: Arc<Shared>,
     thread: Option<JoinHandle<()>>,
     /// The log's limit in the documents file's pages.
     limit_pages: i64,
+    log: PathBuf,
+    /// Without the thread: the commits announced, and the last one known on disk.
+    inline: Cell<(u64, u64)>,
 }
 
 #[derive(Default)]
@@ -94,9 +119,10 @@ struct Shared {
 
 #[derive(Default)]
 struct State {
-    /// Commits the import announced, and the number of the last one copied after.
+    /// Commits the import announced, the number of the last one copied after, and of the last one known on disk.
     asked: u64,
     copied: u64,
+    synced: u64,
     stop: bool,
 }
 
@@ -117,33 +143,51 @@ impl Shared {
 }
 
 impl Checkpoints {
+    fn without_thread(log: PathBuf) -> Checkpoints {
+        Checkpoints { shared: Arc::default(), thread: None, limit_pages: 0, log, inline: Cell::default() }
+    }
+
     /// The thread, with a connection of its own; none (SQLite's own checkpoints) when either cannot be had.
     fn start(store: &Store, limit_pages: i64) -> Checkpoints {
+        let log = log_of(store.documents_path());
         let conn = match store.conn() {
             Ok(conn) => conn,
             Err(e) => {
                 tracing::warn!("the import copies its log itself (no second connection: {e})");
-                return Checkpoints::default();
+                return Checkpoints::without_thread(log);
             }
         };
         let shared = Arc::new(Shared::default());
         let started = std::thread::Builder::new().name("import checkpoints".into()).spawn({
-            let shared = shared.clone();
-            move || copy_when_asked(&conn, &shared)
+            let (shared, log) = (shared.clone(), log.clone());
+            move || copy_when_asked(&conn, &log, &shared)
         });
         match started {
-            Ok(thread) => Checkpoints { shared, thread: Some(thread), limit_pages },
+            Ok(thread) => Checkpoints { shared, thread: Some(thread), limit_pages, log, inline: Cell::default() },
             Err(e) => {
                 tracing::warn!("the import copies its log itself (no thread: {e})");
-                Checkpoints::default()
+                Checkpoints::without_thread(log)
             }
         }
     }
 
     /// Announces a commit on the calling thread: the log is copied up to it. When the log is past the limit,
-    /// waits for that copy, so that the next write starts the log again from its beginning.
-    pub(crate) fn committed(&self) {
-        let Some(thread) = &self.thread else { return };
+    /// waits for that copy, so that the next write starts the log again from its beginning. Returns the commit's
+    /// number (from 1), which [`Checkpoints::stored`] counts.
+    pub(crate) fn committed(&self) -> u64 {
+        let Some(thread) = &self.thread else {
+            // SQLite's own checkpoints: the import syncs the log itself.
+            let (asked, stored) = self.inline.get();
+            let stored = match sync_log(&self.log) {
+                Ok(()) => asked + 1,
+                Err(e) => {
+                    tracing::warn!("could not sync the documents file's log (the next commit tries again): {e}");
+                    stored
+                }
+            };
+            self.inline.set((asked + 1, stored));
+            return asked + 1;
+        };
         let mut state = self.shared.lock();
         state.asked += 1;
         let mine = state.asked;
@@ -152,6 +196,15 @@ impl Checkpoints {
             while state.copied < mine && !thread.is_finished() {
                 state = self.shared.wait(state);
             }
+        }
+        mine
+    }
+
+    /// The number of the last commit known to be on disk (0 for none).
+    pub(crate) fn stored(&self) -> u64 {
+        match self.thread {
+            Some(_) => self.shared.lock().synced,
+            None => self.inline.get().1,
         }
     }
 }
@@ -169,7 +222,7 @@ impl Drop for Checkpoints {
 }
 
 /// The thread: one passive checkpoint of the documents file whenever commits were announced since the last.
-fn copy_when_asked(conn: &Connection, shared: &Shared) {
+fn copy_when_asked(conn: &Connection, log: &Path, shared: &Shared) {
     loop {
         let asked = {
             let mut state = shared.lock();
@@ -184,7 +237,16 @@ fn copy_when_asked(conn: &Connection, shared: &Shared) {
         if let Err(e) = conn.execute_batch("PRAGMA docs.wal_checkpoint(PASSIVE)") {
             tracing::warn!("could not copy the documents file's log into it (the next copy tries again): {e}");
         }
-        shared.lock().copied = asked;
+        let synced = sync_log(log);
+        if let Err(e) = &synced {
+            tracing::warn!("could not sync the documents file's log (the next copy tries again): {e}");
+        }
+        let mut state = shared.lock();
+        state.copied = asked;
+        if synced.is_ok() {
+            state.synced = asked;
+        }
+        drop(state);
         shared.changed.notify_all();
     }
 }

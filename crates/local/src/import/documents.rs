@@ -1,13 +1,14 @@
 //! Importing documents: one JSON object per line, shaped as the API's Document (docs/api.md, Documents) plus an optional `content`.
 
-use std::collections::{HashMap, HashSet};
-use std::io::BufRead;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::io::{BufRead, Read};
+use std::time::{Duration, Instant};
 
 use rusqlite::{params, OptionalExtension, Transaction};
 use serde::Deserialize;
 use studio_model::{FacetGroup, Refiner, ALL_CONCEPTS_FIELD};
 
-use super::checkpoint::{with_checkpoints, Checkpoints, LOG_LIMIT};
+use super::checkpoint::{sync_documents_log, with_checkpoints, Checkpoints, LOG_LIMIT};
 use super::lines::Lines;
 use super::{bump_generation, ImportReport, BATCH};
 use crate::error::StoreError;
@@ -75,6 +76,59 @@ struct Seen {
     replaced: Vec<Job>,
 }
 
+/// A fed import commits when its input pauses, but not more often than this.
+const FED_COMMIT_EVERY: Duration = Duration::from_millis(250);
+
+/// Input of an import that arrives while the import runs, as a pull's pages do ([`import_fed`]).
+pub trait Feed: BufRead {
+    /// Whether more input can be read, waiting `wait` at most for it. When none can, the import commits the
+    /// documents it has read before it waits for more.
+    fn at_hand(&mut self, wait: Duration) -> bool;
+
+    /// Every line of the input up to the `lines`th is stored, and on disk. An error stops the import (what is
+    /// stored stays stored).
+    fn stored(&mut self, lines: u64) -> Result<(), StoreError>;
+}
+
+impl<F: Feed + ?Sized> Feed for &mut F {
+    fn at_hand(&mut self, wait: Duration) -> bool {
+        (**self).at_hand(wait)
+    }
+
+    fn stored(&mut self, lines: u64) -> Result<(), StoreError> {
+        (**self).stored(lines)
+    }
+}
+
+/// Input that is all there (a file): every batch full, nothing to tell.
+struct Whole<R>(R);
+
+impl<R: BufRead> Read for Whole<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.0.read(buf)
+    }
+}
+
+impl<R: BufRead> BufRead for Whole<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.0.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.0.consume(amount)
+    }
+}
+
+impl<R: BufRead> Feed for Whole<R> {
+    fn at_hand(&mut self, _: Duration) -> bool {
+        true
+    }
+
+    fn stored(&mut self, _: u64) -> Result<(), StoreError> {
+        Ok(())
+    }
+}
+
 /// Imports JSON Lines documents into `search_space`. Re-importing an id replaces the document. Bad lines
 /// are reported in the result and skipped. `on_progress` receives the number of lines read so far, every
 /// thousand lines and at the end.
@@ -87,43 +141,74 @@ pub fn import_documents(
     reader: impl BufRead,
     on_progress: &mut dyn FnMut(u64),
 ) -> Result<ImportReport, StoreError> {
+    import_fed(store, search_space, Whole(reader), on_progress)
+}
+
+/// [`import_documents`] from input that arrives while the import runs: a batch ends early when `feed` pauses (at
+/// most four times a second), and `feed` is told after each commit what is on disk: at once when the import waits for input (it
+/// syncs the documents file's log), else a commit or so later (the log is synced beside the import); and of
+/// everything once the import is done.
+pub fn import_fed(
+    store: &Store,
+    search_space: &str,
+    feed: impl Feed,
+    on_progress: &mut dyn FnMut(u64),
+) -> Result<ImportReport, StoreError> {
     if search_space.is_empty() {
         return Err(StoreError::EmptySearchSpace);
     }
     let mut conn = store.conn()?;
     let mut indexer = Indexer::start(store, &conn)?;
-    let report = with_checkpoints(store, &mut conn, LOG_LIMIT, |conn, checkpoints| {
-        let written = import_lines(conn, checkpoints, &mut indexer, search_space, reader, on_progress);
+    let mut lines = Lines::new(feed);
+    let (report, told) = with_checkpoints(store, &mut conn, LOG_LIMIT, |conn, checkpoints| {
+        let written = import_lines(store, conn, checkpoints, &mut indexer, search_space, &mut lines, on_progress);
         // Every batch indexed before the log's last copy: a read of the indexing thread would hold the copy
         // back from the log's end.
         let indexed = indexer.stop();
-        let report = written?;
+        let written = written?;
         indexed?;
-        Ok(report)
+        Ok(written)
     })?;
     // Only once every batch is in the documents file and on disk (above) does the import count itself out.
     indexer.count_out(&conn)?;
+    let read = lines.number();
+    // Told at least once, an empty input too.
+    if read > told || read == 0 {
+        sync_documents_log(store)?;
+        lines.source().stored(read)?;
+    }
     Ok(report)
 }
 
 fn import_lines(
+    store: &Store,
     conn: &mut rusqlite::Connection,
     checkpoints: &Checkpoints,
     indexer: &mut Indexer,
     search_space: &str,
-    reader: impl BufRead,
+    lines: &mut Lines<impl Feed>,
     on_progress: &mut dyn FnMut(u64),
-) -> Result<ImportReport, StoreError> {
-    let mut lines = Lines::new(reader);
+) -> Result<(ImportReport, u64), StoreError> {
     let mut report = ImportReport::default();
     let mut seen = Seen { next_row: text_index::next_row(conn)?, ..Seen::default() };
+    // Commits not yet known to be on disk, with the lines read up to each; the lines the feed was told are stored.
+    let mut unsynced = VecDeque::new();
+    let mut told = 0;
+    let mut last_commit = Instant::now();
     let mut done = false;
     while !done {
         // Deferred: the batch takes the documents file for writing at its first statement, and leaves the
         // index's file to the indexer.
         let tx = conn.transaction()?;
         let mut in_batch = 0;
+        let mut waiting = false;
         while in_batch < BATCH {
+            // A pause in the input ends the batch: what arrived is stored while the next arrives. A feed that
+            // pauses often still gets a commit a quarter of a second at most.
+            if in_batch > 0 && !lines.source().at_hand(FED_COMMIT_EVERY.saturating_sub(last_commit.elapsed())) {
+                waiting = true;
+                break;
+            }
             let Some((_, doc)) =
                 lines.next_record::<Incoming>(&mut report, on_progress, ("document", "id"), |r| &r.id)?
             else {
@@ -145,10 +230,25 @@ fn import_lines(
             indexer.push(Job::Add { from, to })?;
         }
         indexer.committed(conn)?;
-        checkpoints.committed();
+        unsynced.push_back((checkpoints.committed(), lines.number()));
+        last_commit = Instant::now();
+        let mut on_disk = checkpoints.stored();
+        if waiting {
+            // The import waits for its input: what it wrote is synced now rather than told a commit late.
+            sync_documents_log(store)?;
+            on_disk = u64::MAX;
+        }
+        let mut stored = None;
+        while unsynced.front().is_some_and(|&(commit, _)| commit <= on_disk) {
+            stored = unsynced.pop_front().map(|(_, read)| read);
+        }
+        if let Some(read) = stored.filter(|&read| read > told) {
+            lines.source().stored(read)?;
+            told = read;
+        }
     }
     on_progress(lines.number());
-    Ok(report)
+    Ok((report, told))
 }
 
 fn write_document(tx: &Transaction, space: &str, doc: Incoming, seen: &mut Seen) -> Result<(), StoreError> {

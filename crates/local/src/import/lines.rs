@@ -98,6 +98,11 @@ impl<R: BufRead> Lines<R> {
         Ok(None)
     }
 
+    /// The input.
+    pub(crate) fn source(&mut self) -> &mut R {
+        &mut self.reader
+    }
+
     /// The number of the last line read (0 before the first).
     pub(crate) fn number(&self) -> u64 {
         self.number

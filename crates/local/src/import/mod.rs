@@ -15,7 +15,7 @@ use serde::Serialize;
 
 pub use concepts::import_concepts;
 pub(crate) use concepts::GLOBAL_SCOPE;
-pub use documents::import_documents;
+pub use documents::{import_documents, import_fed, Feed};
 
 /// Documents or concepts per write transaction.
 pub const BATCH: usize = 5_000;

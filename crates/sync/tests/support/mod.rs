@@ -24,12 +24,17 @@ impl Remote {
 
 /// Starts a server over a fresh store; `fill` prepares the store first.
 pub async fn serve(fill: impl FnOnce(&Store)) -> Remote {
+    serve_with(fill, |app| app).await
+}
+
+/// [`serve`] with `layer` put in front of the server's routes (to hold answers back).
+pub async fn serve_with(fill: impl FnOnce(&Store), layer: impl FnOnce(axum::Router) -> axum::Router) -> Remote {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open_dir(dir.path()).unwrap();
     fill(&store);
     let local = LocalBackend::new(store);
     let (auth, token) = Auth::single_random_user("ana");
-    let app = studio_server::router(Arc::new(local.clone()), Arc::new(auth), None);
+    let app = layer(studio_server::router(Arc::new(local.clone()), Arc::new(auth), None));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await });
