@@ -106,21 +106,19 @@ impl Answer<'_> {
                 _ => Err(not_object()),
             };
         }
+        // Read once without tracking where it is (which costs an allocation per key), and again with it only to
+        // say which field has the wrong shape.
+        let error = match serde_json::from_slice(body) {
+            Ok(value) => return Ok(value),
+            Err(e) if e.classify() != serde_json::error::Category::Data => return Err(not_json(e)),
+            Err(e) => e,
+        };
         let mut reader = serde_json::Deserializer::from_slice(body);
-        let value = serde_path_to_error::deserialize(&mut reader).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
-            if inner.classify() != serde_json::error::Category::Data {
-                return not_json(inner);
-            }
-            let problem = match path.as_str() {
-                "." => format!("the answer has the wrong shape: {inner}"),
-                _ => format!("field `{path}` has the wrong shape: {inner}"),
-            };
-            self.not_the_api(problem)
-        })?;
-        reader.end().map_err(not_json)?;
-        Ok(value)
+        let problem = match serde_path_to_error::deserialize::<_, T>(&mut reader) {
+            Err(e) if e.path().to_string() != "." => format!("field `{}` has the wrong shape: {}", e.path(), e.inner()),
+            _ => format!("the answer has the wrong shape: {error}"),
+        };
+        Err(self.not_the_api(problem))
     }
 
     fn content_type(&self) -> Option<String> {
