@@ -23,6 +23,7 @@ use std::thread::JoinHandle;
 use rusqlite::Connection;
 
 use crate::error::StoreError;
+use crate::import::BATCH;
 use crate::store::Store;
 
 /// The first row number an import may give a document: above every row the documents file holds and every row
@@ -81,6 +82,15 @@ pub(crate) fn rebuild(conn: &mut Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// The indexer stopped for a reason of its own (not a failure of the store, which it returns as it is). The
+/// import still counts among the index's builders, so the next open builds the index from the documents.
+fn stopped(why: &str) -> StoreError {
+    StoreError::Task(format!(
+        "the full-text index stopped while the import built it ({why}); the documents written are kept, and the \
+         index is built again from them when the store is next opened"
+    ))
+}
+
 /// What an import asks of the index, in the order it happened in the documents file.
 #[derive(Debug, Clone)]
 pub(crate) enum Job {
@@ -129,7 +139,7 @@ pub(crate) struct Indexer {
 }
 
 enum Applying {
-    Thread { send: Option<mpsc::Sender<Job>>, thread: Option<JoinHandle<Result<(), StoreError>>> },
+    Thread { send: Option<mpsc::SyncSender<Job>>, thread: Option<JoinHandle<Result<(), StoreError>>> },
     Inline { jobs: Vec<Job> },
 }
 
@@ -151,7 +161,9 @@ impl Indexer {
                 return Applying::Inline { jobs: Vec::new() };
             }
         };
-        let (send, receive) = mpsc::channel::<Job>();
+        // Bounded: a job that takes a replaced row out carries its text, and an import over itself hands one per
+        // document; the import waits rather than hold more than two batches of them while the thread lags.
+        let (send, receive) = mpsc::sync_channel::<Job>(2 * BATCH);
         let started = std::thread::Builder::new().name("import text".into()).spawn(move || {
             while let Ok(first) = receive.recv() {
                 // Whatever arrived meanwhile goes into the same transaction.
@@ -175,7 +187,7 @@ impl Indexer {
             Applying::Inline { jobs } => jobs.push(job),
             Applying::Thread { send, .. } => {
                 if send.as_ref().is_none_or(|s| s.send(job).is_err()) {
-                    return Err(self.stop().err().unwrap_or_else(|| StoreError::Task("the text index stopped".into())));
+                    return Err(self.stop().err().unwrap_or_else(|| stopped("its thread ended")));
                 }
             }
         }
@@ -204,13 +216,13 @@ impl Indexer {
     pub(crate) fn stop(&mut self) -> Result<(), StoreError> {
         match &mut self.how {
             Applying::Inline { jobs } if jobs.is_empty() => Ok(()),
-            Applying::Inline { .. } => Err(StoreError::Task("the text index was left with jobs".into())),
+            Applying::Inline { .. } => Err(stopped("jobs were left after the last commit")),
             Applying::Thread { send, thread } => {
                 send.take();
                 match thread.take().map(JoinHandle::join) {
                     None => Ok(()),
                     Some(Ok(done)) => done,
-                    Some(Err(_)) => Err(StoreError::Task("the text index's thread stopped unexpectedly".into())),
+                    Some(Err(_)) => Err(stopped("its thread stopped unexpectedly")),
                 }
             }
         }

@@ -288,11 +288,15 @@ fn write_document(tx: &Transaction, space: &str, doc: Incoming, seen: &mut Seen)
         groups.push(all);
     }
     let facet_list = serde_json::to_string(&groups)?;
-    // Above every row stored, too: another import may have written since. (Read after the delete above, which
-    // took the documents file for writing: a read first would make this a read transaction to be upgraded,
-    // which fails at once when another import wrote meanwhile.)
-    let last: i64 = tx.prepare_cached("SELECT coalesce(max(num), 0) FROM documents")?.query_row([], |r| r.get(0))?;
-    let num = seen.next_row.max(last + 1);
+    // Above every row stored, too: another import may have written before this batch (within it, none can). Read
+    // after the delete above, which took the documents file for writing: a read first would make this a read
+    // transaction to be upgraded, which fails at once when another import wrote meanwhile.
+    if seen.batch.is_none() {
+        let last: i64 =
+            tx.prepare_cached("SELECT coalesce(max(num), 0) FROM documents")?.query_row([], |r| r.get(0))?;
+        seen.next_row = seen.next_row.max(last + 1);
+    }
+    let num = seen.next_row;
     seen.next_row = num + 1;
     tx.prepare_cached(
         "INSERT INTO documents (search_space, id, title, description, body, link, date, image, type, facet_list, num)
