@@ -1,5 +1,6 @@
-//! Long work off the UI thread: importing a documents file and loading the demo data. Each reports progress
-//! as `task-progress` events and stops when asked; batches already written stay written.
+//! Long work off the UI thread: importing a documents file, loading the demo data and taking a remote search
+//! space offline. Each reports progress as `task-progress` events and stops when asked; batches already written
+//! stay written. A failure's message reaches the event once, from its typed error ([`TaskError`]).
 
 use std::fs::File;
 use std::io::{BufReader, Read};
@@ -11,7 +12,7 @@ use crate::error::IpcError;
 use crate::state::Tasks;
 use serde::Serialize;
 use studio_local::demo::{self, DemoError};
-use studio_local::{import_documents, os_caller, ImportReport, LocalBackend, StoreError};
+use studio_local::{import_documents, os_caller, LocalBackend, StoreError};
 use studio_model::ErrorCode;
 use ts_rs::TS;
 
@@ -50,8 +51,19 @@ impl<R: Read> Read for Cancellable<R> {
     }
 }
 
+/// Why a task failed; its message is what the task's progress event says.
+#[derive(Debug, thiserror::Error)]
+pub enum TaskError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Demo(#[from] DemoError),
+    #[error(transparent)]
+    Sync(#[from] studio_sync::SyncError),
+}
+
 /// What a task does, given a progress callback and its cancel flag.
-type Job = Box<dyn FnOnce(&LocalBackend, &mut dyn FnMut(u64), Arc<AtomicBool>) -> Result<String, String> + Send>;
+type Job = Box<dyn FnOnce(&LocalBackend, &mut dyn FnMut(u64), Arc<AtomicBool>) -> Result<String, TaskError> + Send>;
 
 /// Starts `job` on the blocking pool and returns its task id at once.
 fn spawn(tasks: &Tasks, local: &LocalBackend, label: String, total: Option<u64>, job: Job) -> u64 {
@@ -74,15 +86,11 @@ fn spawn(tasks: &Tasks, local: &LocalBackend, label: String, total: Option<u64>,
         match outcome {
             Ok(_) => report(last, true, None, false),
             Err(_) if cancelled => report(last, true, None, true),
-            Err(message) => report(last, true, Some(message), false),
+            Err(error) => report(last, true, Some(error.to_string()), false),
         }
         tasks.finish(task_id);
     });
     task_id
-}
-
-fn describe(result: Result<ImportReport, StoreError>) -> Result<ImportReport, String> {
-    result.map_err(|e| e.to_string())
 }
 
 /// Imports a JSON Lines documents file into `search_space` of the local store.
@@ -101,7 +109,7 @@ pub fn start_import(tasks: &Tasks, local: &LocalBackend, path: PathBuf, search_s
         None,
         Box::new(move |local, progress, cancel| {
             let reader = BufReader::new(Cancellable { inner: file, cancel });
-            let report = describe(import_documents(local.store(), &search_space, reader, progress))?;
+            let report = import_documents(local.store(), &search_space, reader, progress)?;
             Ok(format!("imported {} documents into {search_space}", report.imported))
         }),
     ))
@@ -115,7 +123,7 @@ pub fn start_demo_load(tasks: &Tasks, local: &LocalBackend) -> u64 {
         local,
         label,
         Some(demo::DEMO_DOCUMENTS as u64),
-        Box::new(|local, progress, cancel| load_demo(local, progress, cancel).map_err(|e| e.to_string())),
+        Box::new(|local, progress, cancel| Ok(load_demo(local, progress, cancel)?)),
     )
 }
 
@@ -156,8 +164,7 @@ pub fn start_pull(tasks: &Tasks, slot: &crate::state::BackendSlot, id: i32) -> R
                 &os_caller(),
                 &mut report,
                 &cancel,
-            ))
-            .map_err(|e| e.to_string())?;
+            ))?;
             Ok(format!(
                 "pulled {} documents into {} as local configuration {}",
                 pulled.documents, pulled.search_space, pulled.local_id
