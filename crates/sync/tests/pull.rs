@@ -123,3 +123,50 @@ async fn a_cancelled_pull_resumes_and_the_local_search_then_answers_as_the_remot
         .unwrap();
     assert_eq!((again.local_id, again.resumed_from, again.documents), (report.local_id, 0, 2400));
 }
+
+/// A server that ignores the page size the pull asks for (the search body's `config` extension) answers with its
+/// configuration's own (10 for the demo): the pull takes its pages at the offsets that size gives, and copies
+/// every document once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_ignores_the_page_size_asked_for_is_copied_whole() {
+    let remote = support::serve_with(
+        |store| {
+            demo::load_demo(store, &mut |_| {}).unwrap();
+        },
+        |app| {
+            app.layer(axum::middleware::from_fn(
+                |request: axum::extract::Request, next: axum::middleware::Next| async {
+                    if !request.uri().path().ends_with("/search") {
+                        return next.run(request).await;
+                    }
+                    let (parts, body) = request.into_parts();
+                    let bytes = axum::body::to_bytes(body, 1 << 20).await.unwrap();
+                    let mut json: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+                    if let Some(body) = json.as_object_mut() {
+                        body.remove("config");
+                    }
+                    let bytes = if json.is_null() { bytes } else { serde_json::to_vec(&json).unwrap().into() };
+                    next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await
+                },
+            ))
+        },
+    )
+    .await;
+    let client = remote.client();
+    let remote_id =
+        client.create_configuration(&caller(), demo::demo_configuration()).await.unwrap().config.id.unwrap();
+    let page = client.search(remote_id, request(vec![])).await.unwrap().result.len();
+    assert_eq!(page, 10, "the server answers with its own page size");
+    let (_dir, local, _sync) = support::app_store();
+    let mut shown = Vec::new();
+    let report =
+        pull(&local, &client, &remote.base, remote_id, &caller(), &mut |d, _| shown.push(d), &AtomicBool::new(false))
+            .await
+            .unwrap();
+    assert_eq!((report.documents, report.total), (2400, 2400));
+    assert_eq!(shown.last(), Some(&2400));
+    let ours = local.search(report.local_id, request(vec![])).await.unwrap();
+    let theirs = client.search(remote_id, request(vec![])).await.unwrap();
+    assert_eq!(ours.total, 2400);
+    assert_eq!(ours.facets, theirs.facets, "every document once: the same counts");
+}

@@ -145,9 +145,9 @@ pub fn import_documents(
 }
 
 /// [`import_documents`] from input that arrives while the import runs: a batch ends early when `feed` pauses (at
-/// most four times a second), and `feed` is told after each commit what is on disk: at once when the import waits for input (it
-/// syncs the documents file's log), else a commit or so later (the log is synced beside the import); and of
-/// everything once the import is done.
+/// most four times a second), and `feed` is told after each commit what is on disk: at once when the import waits
+/// for input (it syncs the documents file's log), else a commit or so later (the log is synced beside the
+/// import); and of everything once the import is done.
 pub fn import_fed(
     store: &Store,
     search_space: &str,
