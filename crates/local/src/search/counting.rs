@@ -24,26 +24,12 @@ pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap, only: Opti
         // its documents' bitmap, which holds its descendants' documents too.
         return field.sizes.clone();
     }
-    let mut counts = vec![0u64; field.values.len()];
     let wanted = only.map_or(field.values.len(), <[u32]>::len);
     if walk_is_cheaper(field, scope, wanted) {
-        if field.flat {
-            // A document's direct values are distinct, and without ancestors each counts once.
-            for doc in scope {
-                for &v in field.direct_values(doc) {
-                    counts[v as usize] += 1;
-                }
-            }
-        } else {
-            let mut tally = Tally::new(field);
-            for doc in scope {
-                for &v in field.direct_values(doc) {
-                    tally.add(field, doc, v);
-                }
-            }
-            counts = tally.finish(field);
-        }
-    } else if let Some(only) = only {
+        return walk(field, scope.iter());
+    }
+    let mut counts = vec![0u64; field.values.len()];
+    if let Some(only) = only {
         for &v in only {
             counts[v as usize] = scope.intersection_len(&field.values[v as usize].docs);
         }
@@ -53,6 +39,29 @@ pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap, only: Opti
         }
     }
     counts
+}
+
+/// Counts, per value of `field`, the documents `docs` having it (directly or through a descendant), by walking
+/// them.
+fn walk(field: &FieldIndex, docs: impl Iterator<Item = u32>) -> Vec<u64> {
+    if field.flat {
+        // A document's direct values are distinct, and without ancestors each counts once.
+        let mut counts = vec![0u64; field.values.len()];
+        for doc in docs {
+            for &v in field.direct_values(doc) {
+                counts[v as usize] += 1;
+            }
+        }
+        counts
+    } else {
+        let mut tally = Tally::new(field);
+        for doc in docs {
+            for &v in field.direct_values(doc) {
+                tally.add(field, doc, v);
+            }
+        }
+        tally.finish(field)
+    }
 }
 
 /// Counts of a field with a hierarchy over walked documents, each document counting once for each of its
@@ -114,21 +123,17 @@ fn walk_is_cheaper(field: &FieldIndex, scope: &RoaringBitmap, wanted: usize) -> 
 
 /// The cost of counting `wanted` values of `field` over `scope` by walking its documents and by intersecting
 /// bitmaps, in walking steps. Walking costs one step per value (or ancestor) of each document; one
-/// intersection about as much as 256 steps per 65,536-document block of the scope (roaring's containers):
-/// the factor with the lowest facet-only times of `studio bench` at 100k documents among 8 to 4,096
-/// (docs/performance.md).
+/// intersection as [`cut_steps`] says.
 fn costs(field: &FieldIndex, scope: &RoaringBitmap, wanted: usize) -> (f64, f64) {
-    let (Some(first), Some(last)) = (scope.min(), scope.max()) else { return (0.0, 0.0) };
-    let blocks = f64::from((last >> 16) - (first >> 16) + 1);
     let walk = scope.len() as f64 * field.values_per_doc.max(1.0);
-    let intersect = wanted as f64 * 256.0 * blocks;
-    (walk, intersect)
+    (walk, wanted as f64 * cut_steps(scope))
 }
 
-/// The cost of one value's intersection with `scope` when a cut counts it, in walking steps: 256 per block of
-/// a scope dense enough for roaring to hold its blocks as bitmaps, about half a step per document of a sparser
-/// one, each of which is looked up in the value's block (measured at 1M: 0.02–0.03 ms an intersection with half
-/// of the documents, 0.26 ms with 61,000 scattered ones).
+/// The cost of one value's intersection with `scope`, in walking steps: 256 per 65,536-document block of a
+/// scope dense enough for roaring to hold its blocks as bitmaps (the factor with the lowest facet-only times of
+/// `studio bench` at 100k documents among 8 to 4,096, docs/performance.md), about half a step per document of a
+/// sparser one, each of which is looked up in the value's block (measured at 1M: 0.02–0.03 ms an intersection
+/// with half of the documents, 0.26 ms with 61,000 scattered ones).
 fn cut_steps(scope: &RoaringBitmap) -> f64 {
     let (Some(first), Some(last)) = (scope.min(), scope.max()) else { return 0.0 };
     let blocks = f64::from((last >> 16) - (first >> 16) + 1);
@@ -259,6 +264,14 @@ impl CountJob<'_> {
         count_values(self.field, &self.scope, self.only.as_deref())
     }
 
+    /// Whether counting walks the scope's documents (no cut to try, not the whole space, walking cheaper than
+    /// intersecting): such a count can be made in parts over ranges of the documents, which add up.
+    fn walks(&self) -> bool {
+        self.cut.is_none()
+            && !is_whole_space(self.field, &self.scope)
+            && walk_is_cheaper(self.field, &self.scope, self.only.as_ref().map_or(self.field.values.len(), Vec::len))
+    }
+
     fn cost(&self) -> f64 {
         if is_whole_space(self.field, &self.scope) {
             return self.field.values.len() as f64;
@@ -286,11 +299,18 @@ fn cores() -> usize {
 /// millisecond of work, well above the cost of starting a thread.
 pub(crate) const SHARED_WORK: f64 = 250_000.0;
 
-/// Work for one thread of [`count_all`]: a job alone, or the fields of jobs walking the same scope together in
-/// the packed values, over the scope's documents in a range (the two threads each take a half).
+/// Work for one thread of [`count_all`]: a job alone, a job's walk over the scope's documents in a range, or the
+/// fields of jobs walking the same scope together in the packed values, over the scope's documents in a range
+/// (a large walk is split in two halves, which the two threads take).
 enum Task<'a> {
     One(usize),
+    Part(usize, Range<u32>),
     Together(&'a Packed, Range<u32>),
+}
+
+/// The document of `scope` at which its second half begins.
+fn middle(scope: &RoaringBitmap) -> u32 {
+    scope.select((scope.len() / 2) as u32).unwrap_or(u32::MAX)
 }
 
 /// The counts of every job, in order. With `index`, jobs that would walk the same sparse scope (the result,
@@ -319,7 +339,7 @@ pub(crate) fn count_all(jobs: &[CountJob], index: Option<&SpaceIndex>) -> Vec<Ve
         if shares.is_empty() {
             // No field found in the index: every job counts alone.
         } else if cost >= SHARED_WORK && cores() > 1 {
-            let middle = scope.select((scope.len() / 2) as u32).unwrap_or(u32::MAX);
+            let middle = middle(scope);
             tasks.push((Task::Together(packed, 0..middle), cost / 2.0));
             tasks.push((Task::Together(packed, middle..u32::MAX), cost / 2.0));
         } else {
@@ -327,7 +347,18 @@ pub(crate) fn count_all(jobs: &[CountJob], index: Option<&SpaceIndex>) -> Vec<Ve
         }
     }
     let walked: Vec<usize> = shares.iter().map(|s| s.0).collect();
-    tasks.extend((0..jobs.len()).filter(|i| !walked.contains(i)).map(|i| (Task::One(i), jobs[i].cost())));
+    for (i, job) in jobs.iter().enumerate().filter(|(i, _)| !walked.contains(i)) {
+        let cost = job.cost();
+        // A walk long enough to share is walked in two halves: one such walk can be most of a search's counting
+        // (a selected concept's group over the documents of a selected language).
+        if cost >= SHARED_WORK && cores() > 1 && job.walks() {
+            let middle = middle(&job.scope);
+            tasks.push((Task::Part(i, 0..middle), cost / 2.0));
+            tasks.push((Task::Part(i, middle..u32::MAX), cost / 2.0));
+        } else {
+            tasks.push((Task::One(i), cost));
+        }
+    }
     let run = |task: &Task| -> Vec<(usize, Vec<u64>)> {
         match task {
             Task::Together(packed, range) => {
@@ -335,10 +366,11 @@ pub(crate) fn count_all(jobs: &[CountJob], index: Option<&SpaceIndex>) -> Vec<Ve
                 shares.iter().map(|&(i, at)| (i, counts[at].clone())).collect()
             }
             Task::One(i) => vec![(*i, jobs[*i].count())],
+            Task::Part(i, range) => vec![(*i, walk(jobs[*i].field, jobs[*i].scope.range(range.clone())))],
         }
     };
     let mut out = vec![Vec::new(); jobs.len()];
-    // The halves of a walk together add up.
+    // The halves of a walk add up.
     let mut put = |done: Vec<(usize, Vec<u64>)>| {
         for (i, counts) in done {
             if out[i].is_empty() {
@@ -651,7 +683,7 @@ pub(crate) mod tests {
     }
 
     /// Enough work to share with a second thread gives the same counts as counting each job alone, and
-    /// those are the right ones.
+    /// those are the right ones: also for the two jobs long enough to be walked in two halves.
     #[test]
     fn shared_counting_gives_every_job_its_own_counts() {
         let n = 600_000;
@@ -669,6 +701,7 @@ pub(crate) mod tests {
             },
         ];
         assert!(jobs.iter().map(CountJob::cost).sum::<f64>() > super::SHARED_WORK, "the work is shared");
+        assert!(jobs[..2].iter().all(|j| j.walks() && j.cost() >= super::SHARED_WORK), "walked in halves");
         let shared = count_all(&jobs, None);
         for (job, counts) in jobs.iter().zip(&shared) {
             assert_eq!(counts, &count_values(job.field, &job.scope, job.only.as_deref()));
