@@ -39,6 +39,12 @@ pub enum StoreError {
     /// Reading an import file failed (not a bad line: the reader itself failed).
     #[error("cannot read the input: {0}")]
     Read(std::io::Error),
+    /// Syncing the documents file's log to disk failed: the import's last writes may not survive a power cut.
+    #[error(
+        "cannot write the documents file's log to disk ({0}); check the disk (its free space, its health), \
+         then import or pull again: documents already on disk are kept"
+    )]
+    SyncLog(std::io::Error),
     /// A search space id that cannot be used (empty).
     #[error("the search space id must not be empty")]
     EmptySearchSpace,
@@ -65,6 +71,15 @@ impl StoreError {
         }
     }
 
+    /// `e` as a full disk when it is one (ENOSPC), else as `other` makes it.
+    pub(crate) fn io(e: std::io::Error, other: impl FnOnce(std::io::Error) -> StoreError) -> StoreError {
+        if e.kind() == std::io::ErrorKind::StorageFull {
+            StoreError::DiskFull { path: None }
+        } else {
+            other(e)
+        }
+    }
+
     /// Whether the store's disk is full (SQLite's SQLITE_FULL, or ENOSPC on a file the store writes).
     pub fn is_disk_full(&self) -> bool {
         matches!(self, StoreError::DiskFull { .. })
@@ -84,12 +99,9 @@ impl From<rusqlite::Error> for StoreError {
 }
 
 impl From<std::io::Error> for StoreError {
+    /// An input that could not be read (a full disk is one the store wrote to).
     fn from(e: std::io::Error) -> Self {
-        if e.kind() == std::io::ErrorKind::StorageFull {
-            StoreError::DiskFull { path: None }
-        } else {
-            StoreError::Read(e)
-        }
+        StoreError::io(e, StoreError::Read)
     }
 }
 

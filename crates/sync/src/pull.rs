@@ -199,7 +199,7 @@ pub async fn pull(
         store: store.clone(),
         source: source.to_owned(),
         remote_id,
-        start: at.clone(),
+        start: next,
         at: at.clone(),
         told,
     };
@@ -333,8 +333,8 @@ struct PageFeed {
     store: Store,
     source: String,
     remote_id: i32,
-    /// Where the pull started, and where it stands.
-    start: Position,
+    /// The offset this run started from, and where the pull stands.
+    start: i64,
     at: Position,
     /// (documents stored, remote total) after each write on disk.
     told: mpsc::UnboundedSender<(u64, u64)>,
@@ -346,7 +346,7 @@ impl PageFeed {
         self.read = 0;
         self.handed += page.documents;
         self.at.total = page.total;
-        self.last = page.documents == 0 || self.start.next + self.handed >= self.at.total;
+        self.last = page.documents == 0 || self.start + self.handed >= self.at.total;
     }
 
     /// Whether the pages are all read: the last one, or the pull stopping.
@@ -402,7 +402,7 @@ impl Feed for PageFeed {
     /// The bookmark after `lines` documents of this run (a line per document), and the progress shown.
     fn stored(&mut self, lines: u64) -> Result<(), StoreError> {
         let documents = lines as i64;
-        self.at.next = self.start.next + documents;
+        self.at.next = self.start + documents;
         self.at.finished = self.last && documents == self.handed;
         save_bookmark(&self.store, &self.source, self.remote_id, &self.at)?;
         // The progress is shown while the pull runs; once it returned, no one listens.

@@ -97,7 +97,7 @@ fn sync_log(log: &Path) -> std::io::Result<()> {
 
 /// Syncs the documents file's log (see [`sync_log`]).
 pub(crate) fn sync_documents_log(store: &Store) -> Result<(), StoreError> {
-    Ok(sync_log(&log_of(store.documents_path()))?)
+    sync_log(&log_of(store.documents_path())).map_err(|e| StoreError::io(e, StoreError::SyncLog))
 }
 
 /// The thread copying the log, as the import sees it.
@@ -210,10 +210,16 @@ impl Checkpoints {
 }
 
 impl Drop for Checkpoints {
-    /// Waits for the copy after the last commit, then ends the thread.
+    /// Asks for one more copy and waits for it, then ends the thread. The copy asked for at the last commit
+    /// may have run while a reader of the import (the indexing thread, still reading the last batch) held back
+    /// its end; this one runs once every such reader is gone, so the file holds the whole import.
     fn drop(&mut self) {
         let Some(thread) = self.thread.take() else { return };
-        self.shared.lock().stop = true;
+        {
+            let mut state = self.shared.lock();
+            state.asked += 1;
+            state.stop = true;
+        }
         self.shared.changed.notify_all();
         if thread.join().is_err() {
             tracing::error!("the import's checkpoint thread stopped unexpectedly");
