@@ -3,14 +3,14 @@
 // the list and the preview work, making a configuration active is unavailable with the reason, and facet
 // fields are offered as found in search results.
 
-import { test, after } from 'node:test';
+import { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitUntil } from './webdriver.mjs';
 import {
-  addConnection, cli, closeSettings, openApp, openDriver, openSettings, saveShot, seed, serve, stopAll, tempDir, testServer,
-  useConnection,
+  addConnection, cli, closeSettings, openApp, openDriver, openSettings, saveShot, seed, serve, stopAll, tempDir,
+  test, testServer, useConnection,
 } from './support.mjs';
 
 after(stopAll);

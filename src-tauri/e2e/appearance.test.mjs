@@ -2,12 +2,12 @@
 // Settings portal (xdg-desktop-portal with its GTK back end, which reads GNOME's `color-scheme` setting) on a
 // session bus of this test's own, so that the style it sets reaches no other test.
 
-import { test, before, after } from 'node:test';
+import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { waitUntil } from './webdriver.mjs';
-import { display, firstLines, openApp, openDriver, start, stopAll, tempDir } from './support.mjs';
+import { display, firstLines, openApp, openDriver, start, stopAll, tempDir, test } from './support.mjs';
 
 const dataDir = tempDir('studio-appearance-');
 // The setting is kept under this test's own configuration directory, not the user's.

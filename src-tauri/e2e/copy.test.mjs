@@ -3,13 +3,14 @@
 // diff and updates it; a change made on the server after the comparison makes the copy a conflict that
 // overwrites nothing.
 
-import { test, after } from 'node:test';
+import { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitUntil } from './webdriver.mjs';
 import {
-  addConnection, cli, closeSettings, openApp, openDriver, openSettings, saveShot, seed, serve, stopAll, stored, tempDir,
+  addConnection, cli, closeSettings, openApp, openDriver, openSettings, saveShot, seed, serve, stopAll, stored,
+  tempDir, test,
 } from './support.mjs';
 
 after(stopAll);

@@ -2,10 +2,10 @@
 // and keyboard. Inspect opens the field behind a part of the preview; Compare shows the draft next to the published
 // version and keeps both in step over a query typed into one of them.
 
-import { test, after } from 'node:test';
+import { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { waitUntil } from './webdriver.mjs';
-import { cli, openApp, openDriver, saveShot, stopAll, tempDir } from './support.mjs';
+import { cli, openApp, openDriver, saveShot, stopAll, tempDir, test } from './support.mjs';
 
 after(stopAll);
 

@@ -2,13 +2,14 @@
 // The app starts on a data directory filled through the `studio` CLI, switches to a remote `studio serve`
 // started here, edits a setting and sees the preview follow, and keeps its choice across a restart.
 
-import { test, before, after } from 'node:test';
+import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitUntil } from './webdriver.mjs';
 import {
-  addConnection, cli, closeSettings, defaultBrowser, openApp, openDriver, openSettings, saveShot, seed, serve, stopAll, tempDir, useConnection,
+  addConnection, cli, closeSettings, defaultBrowser, openApp, openDriver, openSettings, saveShot, seed, serve,
+  stopAll, tempDir, test, useConnection,
 } from './support.mjs';
 
 const localDir = tempDir('studio-desktop-');

@@ -1,10 +1,10 @@
 // End to end on the real desktop binary: an edit is autosaved as a draft in the local store, the app process
 // is killed (SIGKILL, no chance to save anything), and the relaunched app offers the draft back.
 
-import { test, after } from 'node:test';
+import { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { waitUntil } from './webdriver.mjs';
-import { appPids, inputValue, openApp, openDriver, seed, stopAll, stored, tempDir } from './support.mjs';
+import { appPids, inputValue, openApp, openDriver, seed, stopAll, stored, tempDir, test } from './support.mjs';
 
 after(stopAll);
 

@@ -3,12 +3,14 @@
 // screen, and Recover brings the configurations back into the editor; on a full disk (a small tmpfs), Save
 // says so and keeps the edit, and once space is freed Save works without a restart.
 
-import { test, after } from 'node:test';
+import { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeWindow, damage, inputValue, literal, openApp, openDriver, saveShot, seed, stopAll, tempDir } from './support.mjs';
+import {
+  closeWindow, damage, inputValue, literal, openApp, openDriver, saveShot, seed, stopAll, tempDir, test,
+} from './support.mjs';
 
 const mounts = [];
 

@@ -4,14 +4,14 @@
 // the password on top of the editor, keeps what was typed, and lands once signed in. Single sign-on goes
 // through the system browser (a stand-in that fills in the provider's form).
 
-import { test, after } from 'node:test';
+import { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitUntil } from './webdriver.mjs';
 import {
   addConnection, closeSettings, connectionEntry, defaultBrowser, designersAuthFile, inputValue, openApp, openDriver,
-  openSettings, saveShot, seed, serve, stopAll, stored, tempDir, testServers, testServer, useConnection,
+  openSettings, saveShot, seed, serve, stopAll, stored, tempDir, test, testServer, testServers, useConnection,
 } from './support.mjs';
 
 after(stopAll);

@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Session, startDriver, waitUntil } from './webdriver.mjs';
+import { afterEach, beforeEach, test as nodeTest } from 'node:test';
+import { Session, restartTrail, startDriver, step, trailSteps, waitUntil } from './webdriver.mjs';
 
 export const root = resolve(import.meta.dirname, '../..');
 export const app = join(root, 'target/debug/search-studio');
@@ -15,6 +16,32 @@ export const studio = join(root, 'target/debug/studio');
 export const testServers = join(root, 'crates/testkit/servers');
 const shots = join(root, 'target/e2e-screenshots');
 export const display = process.env.E2E_DISPLAY ?? ':99';
+
+/**
+ * A test of the real app: as node:test's `test`, bounded. Every wait of a test is bounded (WebDriver commands,
+ * `waitUntil`, the processes it starts), but a test that still hangs fails alone, naming where it was (below),
+ * and the tests after it run.
+ */
+export function test(name, options, fn) {
+  if (typeof options === 'function') [options, fn] = [{}, options];
+  return nodeTest(name, { timeout: TEST_MS, ...options }, fn);
+}
+const TEST_MS = 300000;
+
+/** The drivers opened by the running test. */
+let drivers = [];
+
+beforeEach(() => {
+  restartTrail();
+  drivers = [];
+});
+
+// A test that failed (a timeout too) prints its last steps and what its drivers and apps printed.
+afterEach((t) => {
+  if (t.passed) return;
+  const said = drivers.map((d, i) => `--- driver ${i + 1}: tauri-driver and app output (end) ---\n${d.output().slice(-3000)}`);
+  process.stderr.write(`--- "${t.name}" failed; its last steps ---\n${trailSteps().join('\n')}\n${said.join('\n')}\n`);
+});
 
 /** For each process started here, how to end it: a function whose promise resolves once it has ended. */
 const stops = [];
@@ -45,9 +72,15 @@ export async function stopAll() {
   }
 }
 
+/** How long a run of the `studio` CLI, or a process's first lines, may take. */
+const PROCESS_MS = 60000;
+/** How long a process asked to end (SIGTERM) may take before it is killed. */
+const ENDING_MS = 20000;
+
 /** Runs the `studio` CLI on a data directory. */
 export function cli(dataDir, ...args) {
-  return execFileSync(studio, ['--data-dir', dataDir, ...args], { encoding: 'utf8' });
+  step(`studio ${args.join(' ')}`);
+  return execFileSync(studio, ['--data-dir', dataDir, ...args], { encoding: 'utf8', timeout: PROCESS_MS });
 }
 
 /** Stores a configuration with `title` (and any other settings) in a data directory. */
@@ -64,30 +97,67 @@ export function stored(dataDir, id) {
 
 /**
  * Starts a process whose stdin stays open (the test servers end when it closes, so none outlives a crashed
- * test run). What it prints on stderr is kept for failure messages.
+ * test run). What it prints on stderr is kept for failure messages. It runs in a process group of its own,
+ * which `stopAll` ends whole: a process it started that still held one of its pipes would keep this test
+ * file's process from ever ending.
  */
 export function start(cmd, args, env = {}) {
-  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   let errors = '';
   child.stderr.on('data', (chunk) => (errors = (errors + chunk).slice(-4000)));
   child.errors = () => errors;
-  stops.push(() => {
-    child.kill();
+  const signal = (name) => {
+    try {
+      process.kill(-child.pid, name);
+    } catch {
+      // the group is gone
+    }
+  };
+  let stopped = false;
+  child.stop = async () => {
+    if (stopped) return;
+    stopped = true;
     // A process that never started (or already ended) has its exit code, and no exit to come.
-    return child.exitCode !== null || child.signalCode !== null ? null : new Promise((r) => child.once('exit', r));
-  });
+    const running = child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+    const ended = running ? new Promise((r) => child.once('exit', r)) : Promise.resolve();
+    const within = (ms) => {
+      let timer;
+      const late = new Promise((r) => (timer = setTimeout(r, ms, false)));
+      return Promise.race([ended.then(() => true), late]).finally(() => clearTimeout(timer));
+    };
+    if (running) signal('SIGTERM');
+    const done = await within(ENDING_MS);
+    // What the process left running in its group goes too, and this side of its pipes with it.
+    signal('SIGKILL');
+    for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+    if (!done && !(await within(5000))) throw new Error(`${cmd} did not end, even killed`);
+  };
+  stops.push(child.stop);
   return child;
 }
 
-/** The first `n` lines a process prints; fails with its stderr if it ends first. */
-export async function firstLines(child, n) {
+/**
+ * The first `n` lines a process prints; fails with its stderr if it ends first, or says fewer within
+ * `timeoutMs` (an error with `silent` set).
+ */
+export async function firstLines(child, n, timeoutMs = PROCESS_MS) {
+  step(`the first ${n} lines of ${child.spawnargs.join(' ')}`);
   const lines = [];
   const reader = createInterface({ input: child.stdout });
-  for await (const line of reader) {
-    lines.push(line);
-    if (lines.length === n) break;
+  const timer = setTimeout(() => reader.close(), timeoutMs);
+  try {
+    for await (const line of reader) {
+      lines.push(line);
+      if (lines.length === n) break;
+    }
+  } finally {
+    clearTimeout(timer);
   }
-  if (lines.length < n) throw new Error(`${child.spawnargs.join(' ')} ended early: ${child.errors()}`);
+  if (lines.length < n) {
+    const silent = child.exitCode === null && child.signalCode === null;
+    const why = silent ? `said ${lines.length} of ${n} lines in ${timeoutMs / 1000} s` : 'ended early';
+    throw Object.assign(new Error(`${child.spawnargs.join(' ')} ${why}: ${child.errors()}`), { silent });
+  }
   return lines;
 }
 
@@ -101,12 +171,26 @@ export async function serve(dataDir, args = []) {
   return { base: address.replace('listening on ', ''), token: token?.replace('token: ', '') ?? null };
 }
 
-/** Starts one of the test servers (a Node script of crates/testkit/servers) and returns the JSON it announces. */
+/**
+ * Starts one of the test servers (a Node script of crates/testkit/servers) and returns the JSON it announces.
+ * A start that says nothing for 30 s is ended and tried once more, as the Rust tests do
+ * (crates/testkit/src/process.rs: once, the OpenID provider stayed silent at start, for no cause found).
+ */
 export async function testServer(script, args = []) {
-  const child = start(process.execPath, [join(testServers, script), ...args]);
-  const [line] = await firstLines(child, 1);
-  return JSON.parse(line);
+  for (let attempt = 1; ; attempt++) {
+    const child = start(process.execPath, [join(testServers, script), ...args]);
+    try {
+      const [line] = await firstLines(child, 1, SILENT_START_MS);
+      return JSON.parse(line);
+    } catch (error) {
+      await child.stop();
+      if (!error.silent || attempt === SILENT_STARTS) throw error;
+      step(`${script} said nothing; started again`);
+    }
+  }
 }
+const SILENT_START_MS = 30000;
+const SILENT_STARTS = 2;
 
 /** An auth file for `studio serve --auth`: the provider's group `designers` may read, write and search. */
 export function designersAuthFile(dir) {
@@ -120,6 +204,7 @@ export function designersAuthFile(dir) {
 
 export async function openDriver(dataDir, env = {}) {
   const driver = await startDriver(display, { SEARCH_STUDIO_DATA_DIR: dataDir, ...env });
+  drivers.push(driver);
   stops.push(() => {
     driver.kill();
     return waitUntil(() => !groupRunning(driver.pid), 'the app to end', 30000);

@@ -102,7 +102,39 @@ export class Session {
 const SESSION_START_MS = 120000;
 const COMMAND_MS = 60000;
 
+/**
+ * The last steps of the running test (WebDriver commands, waits), each with its time since the test began: a
+ * test that fails or hangs prints them (support.mjs), naming the step it was at.
+ */
+const trail = { began: Date.now(), steps: [] };
+const TRAIL_STEPS = 40;
+
+/** Starts the trail again (at the start of a test). */
+export function restartTrail() {
+  trail.began = Date.now();
+  trail.steps = [];
+}
+
+/** Notes a step of the running test; a step repeated at once (a poll) is counted on its first note. */
+export function step(what) {
+  const at = ((Date.now() - trail.began) / 1000).toFixed(1);
+  const last = trail.steps.at(-1);
+  if (last?.what === what) {
+    last.times += 1;
+    last.until = at;
+    return;
+  }
+  trail.steps.push({ at, what, times: 1, until: at });
+  if (trail.steps.length > TRAIL_STEPS) trail.steps.shift();
+}
+
+/** The steps noted, oldest first, one line each. */
+export function trailSteps() {
+  return trail.steps.map(({ at, what, times, until }) => `+${at} s ${what}${times > 1 ? ` (×${times}, until +${until} s)` : ''}`);
+}
+
 async function call(base, method, path, body, timeoutMs = COMMAND_MS) {
+  step(`WebDriver ${method} ${path.replace(/^\/session\/[^/]+/, '')}`);
   const response = await fetch(`${base}${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
@@ -121,6 +153,7 @@ async function call(base, method, path, body, timeoutMs = COMMAND_MS) {
 
 /** Polls `probe` until it returns something truthy; fails naming `what` after `timeoutMs`. */
 export async function waitUntil(probe, what, timeoutMs = 30000) {
+  step(`waiting for ${what}`);
   const deadline = Date.now() + timeoutMs;
   let last;
   while (Date.now() < deadline) {
@@ -182,7 +215,8 @@ async function startDriverOnce(display, env) {
     child.stderr.destroy();
   };
   const driver = { base, pid: child.pid, output: () => output, kill };
-  const listening = waitUntil(() => fetch(`${base}/status`).then((r) => r.ok, () => false), 'tauri-driver to listen');
+  const status = () => fetch(`${base}/status`, { signal: AbortSignal.timeout(5000) }).then((r) => r.ok, () => false);
+  const listening = waitUntil(status, 'tauri-driver to listen');
   const outcome = await Promise.race([listening.then(() => null), exited]);
   if (outcome) {
     kill();
