@@ -23,6 +23,7 @@ use std::time::Duration;
 
 use studio_local::{LocalBackend, StoreError};
 use studio_model::{Backend, BackendError};
+use tauri::webview::PageLoadEvent;
 use tauri::{App, Emitter, Manager, Runtime, WebviewUrl, WebviewWindowBuilder, WindowEvent};
 
 use browser::{Browser, Opener, SystemBrowser};
@@ -162,11 +163,22 @@ fn setup<R: Runtime>(app: &mut App<R>) -> Result<(), Box<dyn std::error::Error>>
     let mut builder = WebviewWindowBuilder::new(app, "main", WebviewUrl::App("index.html".into()))
         .title(WINDOW_TITLE)
         .min_inner_size(900.0, 600.0)
-        .inner_size(1400.0, 900.0);
+        .inner_size(1400.0, 900.0)
+        .visible(false)
+        .on_page_load(|window, payload| {
+            if payload.event() == PageLoadEvent::Finished {
+                show(&window);
+            }
+        });
     if let Some(g) = geometry {
         builder = builder.inner_size(g.width.max(900.0), g.height.max(600.0)).position(g.x, g.y);
     }
     let window = builder.build()?;
+    let shown = window.clone();
+    tauri::async_runtime::spawn(async move {
+        tokio::time::sleep(SHOW_AT_THE_LATEST).await;
+        show(&shown);
+    });
     #[cfg(target_os = "linux")]
     appearance::follow_desktop(app.handle());
     end_on_signals(app.handle().clone());
@@ -177,6 +189,18 @@ fn setup<R: Runtime>(app: &mut App<R>) -> Result<(), Box<dyn std::error::Error>>
         }
     });
     Ok(())
+}
+
+/// How long after its creation the window is shown even when its page has not finished loading.
+const SHOW_AT_THE_LATEST: Duration = Duration::from_secs(3);
+
+/// Shows the window, once: it is created hidden and shown when its page has loaded (see `setup`).
+fn show<R: Runtime>(window: &tauri::WebviewWindow<R>) {
+    if !window.is_visible().unwrap_or(true) {
+        if let Err(e) = window.show() {
+            tracing::warn!("cannot show the window: {e}");
+        }
+    }
 }
 
 /// SIGTERM and SIGINT end the app as closing its window does: the exit backup is taken and the store closed

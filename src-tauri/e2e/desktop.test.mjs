@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { waitUntil } from './webdriver.mjs';
 import {
   addConnection, cli, closeSettings, defaultBrowser, openApp, openDriver, openSettings, saveShot, seed, serve,
-  stopAll, tempDir, test, useConnection,
+  stopAll, tempDir, test, useConnection, viewableWindows,
 } from './support.mjs';
 
 const localDir = tempDir('studio-desktop-');
@@ -38,6 +38,8 @@ test('the window lists the stored configurations, switches to a remote server, a
   let session = await openApp(driver);
   try {
     assert.match(await session.title(), /Search Studio/);
+    // Created hidden, the window is shown once its page has loaded (src-tauri/lib.rs).
+    await waitUntil(() => viewableWindows() === 1, 'the window to be shown on the screen');
     await session.waitFor("//*[contains(normalize-space(.), 'Harbour Search')]", 'the first stored configuration');
     await session.waitFor("//*[contains(normalize-space(.), 'Museum Catalogue')]", 'the second stored configuration');
     await saveShot(session, 'desktop-local');

@@ -334,11 +334,12 @@ function groupRunning(pgid) {
 }
 
 /**
- * Asks the X window titled `title` to close as a window manager does when its close button is clicked (a
- * WM_DELETE_WINDOW client message; Xvfb runs no window manager). WebDriver's "close window" is no stand-in:
- * WebKitWebDriver then ends the app without the app's own exit.
+ * The X windows titled argv[2]: \`close\` asks them to close as a window manager does when its close button is
+ * clicked (a WM_DELETE_WINDOW client message; Xvfb runs no window manager), \`viewable\` prints how many are
+ * shown on the screen. WebDriver's "close window" is no stand-in for the first: WebKitWebDriver then ends the
+ * app without the app's own exit.
  */
-const CLOSE_WINDOW = `
+const X_WINDOWS = `
 import ctypes, ctypes.util, sys
 x = ctypes.cdll.LoadLibrary(ctypes.util.find_library('X11'))
 x.XOpenDisplay.restype = ctypes.c_void_p
@@ -358,12 +359,23 @@ class ClientMessage(ctypes.Structure):
                 ('format', ctypes.c_int), ('l', ctypes.c_long * 5)]
 class Event(ctypes.Union):
     _fields_ = [('xclient', ClientMessage), ('pad', ctypes.c_long * 24)]
+class Attributes(ctypes.Structure):
+    _fields_ = [('x', ctypes.c_int), ('y', ctypes.c_int), ('width', ctypes.c_int), ('height', ctypes.c_int),
+                ('border_width', ctypes.c_int), ('depth', ctypes.c_int), ('visual', ctypes.c_void_p),
+                ('root', ctypes.c_ulong), ('class_', ctypes.c_int), ('bit_gravity', ctypes.c_int),
+                ('win_gravity', ctypes.c_int), ('backing_store', ctypes.c_int), ('backing_planes', ctypes.c_ulong),
+                ('backing_pixel', ctypes.c_ulong), ('save_under', ctypes.c_int), ('colormap', ctypes.c_ulong),
+                ('map_installed', ctypes.c_int), ('map_state', ctypes.c_int), ('all_event_masks', ctypes.c_long),
+                ('your_event_mask', ctypes.c_long), ('do_not_propagate_mask', ctypes.c_long),
+                ('override_redirect', ctypes.c_int), ('screen', ctypes.c_void_p)]
+x.XGetWindowAttributes.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(Attributes)]
+IS_VIEWABLE = 2
 
 # A window may go between listing and reading it (a popup): ignore such errors instead of ending.
 ERROR_HANDLER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)(lambda d, e: 0)
 x.XSetErrorHandler(ERROR_HANDLER)
 
-title = sys.argv[1].encode()
+command, title = sys.argv[1], sys.argv[2].encode()
 dpy = x.XOpenDisplay(None)
 if not dpy:
     sys.exit('cannot open the display')
@@ -377,10 +389,15 @@ def windows(w):
         for i in range(n.value):
             yield from windows(children[i])
 
-sent = 0
+sent = viewable = 0
 for w in windows(x.XDefaultRootWindow(dpy)):
     name = ctypes.c_char_p()
-    if x.XFetchName(dpy, w, ctypes.byref(name)) and name.value == title:
+    if not (x.XFetchName(dpy, w, ctypes.byref(name)) and name.value == title):
+        continue
+    attributes = Attributes()
+    if command == 'viewable' and x.XGetWindowAttributes(dpy, w, ctypes.byref(attributes)):
+        viewable += attributes.map_state == IS_VIEWABLE
+    if command == 'close':
         ev = Event()
         ev.xclient.type = 33  # ClientMessage
         ev.xclient.window = w
@@ -390,15 +407,27 @@ for w in windows(x.XDefaultRootWindow(dpy)):
         x.XSendEvent(dpy, w, 0, 0, ctypes.byref(ev))
         sent += 1
 x.XFlush(dpy)
-if not sent:
-    sys.exit('no window named ' + sys.argv[1])
-print(sent)
+if command == 'viewable':
+    print(viewable)
+elif not sent:
+    sys.exit('no window named ' + sys.argv[2])
 `;
+
+/** Runs X_WINDOWS's `command` on the app's windows and returns what it printed. */
+function xWindows(command) {
+  return execFileSync('python3', ['-c', X_WINDOWS, command, WINDOW_TITLE], { env: { ...process.env, DISPLAY: display }, encoding: 'utf8' });
+}
+const WINDOW_TITLE = 'Search Studio';
+
+/** How many windows of the app are shown on the screen (mapped, with every parent mapped). */
+export function viewableWindows() {
+  return Number(xWindows('viewable'));
+}
 
 /** Closes the app's window as a user does, and waits until the app has ended (its exit work done). */
 export async function closeWindow(driver) {
   if (appPids(driver).length === 0) throw new Error('the app is not running');
-  execFileSync('python3', ['-c', CLOSE_WINDOW, 'Search Studio'], { env: { ...process.env, DISPLAY: display }, encoding: 'utf8' });
+  xWindows('close');
   await waitUntil(() => appPids(driver).length === 0, 'the app to end after its window was closed', 60000);
 }
 
