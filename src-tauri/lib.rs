@@ -194,7 +194,7 @@ fn setup<R: Runtime>(app: &mut App<R>) -> Result<(), Box<dyn std::error::Error>>
 /// How long after its creation the window is shown even when its page has not finished loading.
 const SHOW_AT_THE_LATEST: Duration = Duration::from_secs(3);
 
-/// Shows the window, once: it is created hidden and shown when its page has loaded (see `setup`).
+/// Shows the window when it is hidden: it is created hidden and shown when its page has loaded (see `setup`).
 fn show<R: Runtime>(window: &tauri::WebviewWindow<R>) {
     if !window.is_visible().unwrap_or(true) {
         if let Err(e) = window.show() {
