@@ -107,6 +107,12 @@ pub(crate) enum Job {
 /// import writes meanwhile.
 fn apply(conn: &mut Connection, jobs: &[Job]) -> Result<(), StoreError> {
     let tx = conn.transaction()?;
+    // A plain write to the index's file first: it takes the file for writing at its start, waiting for another
+    // import's indexer as any write does. FTS5's statements read the index before they write it, and a
+    // transaction that has read cannot take the file once another writer committed after its read: SQLite
+    // then says "database is locked" at once, without waiting.
+    let indexed_to = jobs.iter().filter_map(|job| if let Job::Add { to, .. } = job { Some(*to) } else { None }).max();
+    tx.prepare_cached("UPDATE text_state SET indexed_to = max(indexed_to, ?1)")?.execute([indexed_to.unwrap_or(0)])?;
     for job in jobs {
         match job {
             // Only a row the index holds (its sizes are kept): FTS5 cannot tell.
@@ -116,14 +122,12 @@ fn apply(conn: &mut Connection, jobs: &[Job]) -> Result<(), StoreError> {
                      SELECT 'delete', ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM documents_fts_docsize WHERE id = ?1)",
                 )?
                 .execute(rusqlite::params![num, title, description, body])?,
-            &Job::Add { from, to } => {
-                tx.prepare_cached(
+            &Job::Add { from, to } => tx
+                .prepare_cached(
                     "INSERT INTO documents_fts (rowid, title, description, body)
                      SELECT num, title, description, body FROM documents WHERE num BETWEEN ?1 AND ?2",
                 )?
-                .execute([from, to])?;
-                tx.prepare_cached("UPDATE text_state SET indexed_to = max(indexed_to, ?1)")?.execute([to])?
-            }
+                .execute([from, to])?,
         };
     }
     tx.commit()?;
