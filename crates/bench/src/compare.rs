@@ -1,9 +1,11 @@
 //! Running another engine over the same corpus and query mix: build it, check that every answer agrees
 //! with ours (totals and the count of every refiner we show), and only then time it.
 
+use std::any::Any;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use crate::clock::{ensure_quiet, Clock};
 use crate::corpus::SynthCorpus;
 use crate::error::BenchError;
 use crate::report::EngineFigures;
@@ -15,15 +17,26 @@ use crate::workload::{Answer, Query, Workload};
 const TIME_BOX: Duration = Duration::from_secs(40);
 const MIN_RUNS: usize = 5;
 
+/// An engine's answer as it gives it, read into an [`Answer`] by [`Comparator::answer`] outside the clock.
+pub type Found = Box<dyn Any>;
+
 /// An engine answering the benchmark's queries, for the side-by-side comparison.
 pub trait Comparator {
     /// Short name used in the report (`tantivy`, `naive`).
     fn name(&self) -> &str;
-    /// Indexes the first `docs` documents of `corpus` (the store in `dir` already holds them).
-    fn build(&mut self, corpus: &SynthCorpus, docs: usize, dir: &Path) -> Result<(), BenchError>;
-    /// Answers one query: total, one page of results (fetched, not compared), and the facet counts of
-    /// every group of the benchmark configuration.
-    fn search(&mut self, query: &Query) -> Result<Answer, BenchError>;
+    /// Makes what the build reads, before its clock starts: the first `docs` documents of `corpus` in memory
+    /// (the store in `dir` already holds them too).
+    fn prepare(&mut self, corpus: &SynthCorpus, docs: usize, dir: &Path) -> Result<(), BenchError>;
+    /// Builds the engine's index from what [`Comparator::prepare`] made, to searchable at full speed and on
+    /// disk, in phases of `clock`.
+    fn build(&mut self, clock: &mut Clock) -> Result<(), BenchError>;
+    /// Searches on `threads` threads from now on; false when the engine searches on one thread only.
+    fn set_threads(&mut self, threads: usize) -> Result<bool, BenchError>;
+    /// Answers one query (timed): total, one page of results (fetched, not compared), and the facet counts
+    /// of every group of the benchmark configuration, as the engine gives them.
+    fn search(&mut self, query: &Query) -> Result<Found, BenchError>;
+    /// Reads an answer of [`Comparator::search`] into the counts compared with ours (not timed).
+    fn answer(&self, found: Found) -> Result<Answer, BenchError>;
 }
 
 /// Checks the answers to the queries, as many as fit in [`TIME_BOX`] (at least [`MIN_RUNS`]); returns
@@ -40,7 +53,8 @@ fn check(
         if i >= MIN_RUNS && started.elapsed() > TIME_BOX {
             return Ok(i);
         }
-        let theirs = c.search(q)?;
+        let found = c.search(q)?;
+        let theirs = c.answer(found)?;
         if let Some(diff) = reference.difference(&theirs) {
             return Err(BenchError::Disagrees {
                 engine: name.to_owned(),
@@ -54,15 +68,19 @@ fn check(
     Ok(queries.len().min(ours.len()))
 }
 
+/// Times `c` on `queries`; only the search is on the clock, its answer is let go after it.
 fn time(kind: &str, c: &mut dyn Comparator, queries: &[Query]) -> Result<KindStats, BenchError> {
+    ensure_quiet(&format!("before {}'s {kind}", c.name()), false)?;
     let mut samples = Vec::with_capacity(queries.len());
     for q in queries {
-        measure(&mut samples, || c.search(q))?;
+        let found = measure(&mut samples, || c.search(q))?;
+        drop(found);
     }
     Ok(stats(kind, samples))
 }
 
-/// Builds `c`, checks its answers against ours, then times it on the same queries.
+/// Builds `c` from documents made before its clock, checks its answers against ours, then times it on the
+/// same queries, on one thread and, where it can, on two.
 pub fn compare(
     c: &mut dyn Comparator,
     corpus: &SynthCorpus,
@@ -72,12 +90,27 @@ pub fn compare(
     ours: (&[Answer], &[Answer]),
 ) -> Result<EngineFigures, BenchError> {
     let name = c.name().to_owned();
-    let started = Instant::now();
-    c.build(corpus, docs, dir)?;
-    let build_s = started.elapsed().as_secs_f64();
+    c.prepare(corpus, docs, dir)?;
+    let mut clock = Clock::start(&format!("{name}'s build"))?;
+    c.build(&mut clock)?;
+    let build_phases_ms = clock.stop()?;
     let n = check(&name, "search", c, &workload.searches, ours.0)?;
     let search = time("search", c, &workload.searches[..n])?;
-    let n = check(&name, "facet-only", c, &workload.facet_only, ours.1)?;
-    let facets_only = time("facets only", c, &workload.facet_only[..n])?;
-    Ok(EngineFigures { engine: name, build_s, search, facets_only })
+    let m = check(&name, "facet-only", c, &workload.facet_only, ours.1)?;
+    let facets_only = time("facets only", c, &workload.facet_only[..m])?;
+    let (mut search_two_threads, mut facets_only_two_threads) = (None, None);
+    if c.set_threads(2)? {
+        search_two_threads = Some(time("search", c, &workload.searches[..n])?);
+        facets_only_two_threads = Some(time("facets only", c, &workload.facet_only[..m])?);
+        c.set_threads(1)?;
+    }
+    Ok(EngineFigures {
+        engine: name,
+        build_s: build_phases_ms.total_ms() / 1000.0,
+        build_phases_ms,
+        search,
+        facets_only,
+        search_two_threads,
+        facets_only_two_threads,
+    })
 }

@@ -98,6 +98,10 @@ pub enum BenchError {
     /// `--kept` was given a store of another size than `--docs` (the workload's document ids would miss).
     #[error("{} holds {found} documents of the benchmark's search space, not the {docs} of --docs", dir.display())]
     KeptSize { dir: PathBuf, found: u64, docs: usize },
+    /// Background work of a store or an engine was running when a clock started or still ran when it stopped:
+    /// it would overlap what is timed next, or be work moved off the clock.
+    #[error("background work is running {when}: {threads} (it would overlap a timed phase)")]
+    Overlap { when: String, threads: String },
     /// A process's memory summary has no `Pss:` line.
     #[error("{} has no Pss: line", .0.display())]
     NoPss(PathBuf),

@@ -9,6 +9,7 @@
 //! Speed is measured here, never asserted in tests.
 
 pub mod chart;
+pub mod clock;
 pub mod compare;
 pub mod corpus;
 pub mod error;
@@ -30,6 +31,7 @@ use std::time::Instant;
 use studio_local::{import_concepts, import_documents, SearchEngine, Store};
 use studio_model::{RecommendQuery, SimilarQuery};
 
+pub use clock::{Clock, Phases};
 pub use compare::Comparator;
 pub use corpus::{SynthCorpus, BENCH_SPACE};
 pub use error::BenchError;
@@ -37,6 +39,7 @@ pub use report::{BenchReport, EngineFigures};
 pub use timing::{KindStats, Sample};
 pub use workload::{bench_config, Answer, Query, Workload};
 
+use clock::ensure_quiet;
 use timing::{load_average, measure, peak_rss_mb, stats};
 
 /// What to run.
@@ -71,8 +74,35 @@ fn write_corpus(corpus: &SynthCorpus, docs: usize, file: &Path) -> std::io::Resu
     out.flush()
 }
 
-/// Generates the corpus into `dir/bench.jsonl`, imports it, and returns the import time in seconds.
-fn import(store: &Store, corpus: &SynthCorpus, dir: &Path, docs: usize) -> Result<f64, BenchError> {
+/// Makes the documents just written to `space` searchable at full speed, as the phases of `clock` after the
+/// import: `index`, the engine's index of the space (facet bitmaps, the all-concepts field, the common-term
+/// lists; its snapshot saved); `background`, the work the engine starts once an index is built and every fast
+/// answer needs (the packed values of a large space, the full-text index merged into one segment, a large
+/// store's terms counted); `sync`, the documents and text files' logs copied into them and synced, so that all of
+/// it is on disk.
+pub fn make_searchable(clock: &mut Clock, store: &Store, engine: &SearchEngine, space: &str) -> Result<(), BenchError> {
+    let mut conn = store.conn()?;
+    clock.phase("index", || Ok(engine.index(&mut conn, space)?))?;
+    clock.phase("background", || {
+        engine.settle();
+        Ok(())
+    })?;
+    clock.phase("sync", || Ok(conn.execute_batch(SYNC_FILES)?))
+}
+
+/// Copies the documents and text files' logs into them and syncs both (a checkpoint syncs the log before it
+/// copies and the file after).
+const SYNC_FILES: &str = "PRAGMA docs.wal_checkpoint(FULL); PRAGMA text.wal_checkpoint(FULL);";
+
+/// Generates the corpus into `dir/bench.jsonl` (before the clock), then imports it and makes it searchable at
+/// full speed, on the clock; returns its phases.
+fn import(
+    store: &Store,
+    engine: &SearchEngine,
+    corpus: &SynthCorpus,
+    dir: &Path,
+    docs: usize,
+) -> Result<Phases, BenchError> {
     let mut concepts = Vec::new();
     for line in corpus.concept_lines() {
         concepts.extend(line.to_string().bytes());
@@ -82,11 +112,12 @@ fn import(store: &Store, corpus: &SynthCorpus, dir: &Path, docs: usize) -> Resul
     let file = dir.join("bench.jsonl");
     write_corpus(corpus, docs, &file).map_err(BenchError::file("write", &file))?;
     let input = BufReader::new(File::open(&file).map_err(BenchError::file("read", &file))?);
-    let started = Instant::now();
-    import_documents(store, BENCH_SPACE, input, &mut |_| {})?;
-    let seconds = started.elapsed().as_secs_f64();
+    let mut clock = Clock::start("our import")?;
+    clock.phase("import", || Ok(import_documents(store, BENCH_SPACE, input, &mut |_| {})?))?;
+    make_searchable(&mut clock, store, engine, BENCH_SPACE)?;
+    let phases = clock.stop()?;
     std::fs::remove_file(&file).map_err(BenchError::file("remove", &file))?;
-    Ok(seconds)
+    Ok(phases)
 }
 
 /// How many configuration saves are timed each way (synced and not).
@@ -100,18 +131,20 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
     let workload = Workload::new(&corpus, docs, options.runs);
     let config = bench_config();
     let store = Store::open_dir(dir)?;
-    let import_seconds = import(&store, &corpus, dir, docs)?;
-
     let engine = SearchEngine::new();
-    let mut conn = store.conn()?;
-    let started = Instant::now();
-    engine.index(&mut conn, BENCH_SPACE)?;
-    let index_build_ms = started.elapsed().as_secs_f64() * 1000.0;
-    // The searches are timed on a settled store: the store's term counts, made after an import, are in.
-    engine.settle();
+    let import_phases = import(&store, &engine, &corpus, dir, docs)?;
+    let import_seconds = import_phases.total_ms() / 1000.0;
 
+    let mut conn = store.conn()?;
+    ensure_quiet("before our searches", false)?;
     let (answers, timed) = time_searches(&engine, &mut conn, &config, &workload)?;
     let rss_mb = peak_rss_mb();
+    // The same searches on one thread: what is compared with tantivy on one thread.
+    let one_thread = SearchEngine::new(); // PLACEHOLDER until Tuning lands
+    one_thread.index(&mut conn, BENCH_SPACE)?;
+    one_thread.settle();
+    ensure_quiet("before our searches on one thread", false)?;
+    let one_thread = time_on_one_thread(&one_thread, &mut conn, &config, &workload)?;
     drop(conn);
     let (saves_synced, saves_unsynced) = saves::save_latency(&store, SAVE_RUNS)?;
     drop(engine);
@@ -126,6 +159,8 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
     engine.search(&mut conn, &config, &first)?;
     let open_ready_s = started.elapsed().as_secs_f64();
     drop(conn);
+    // What opening started (packing, upkeep) ends before anything else is timed.
+    engine.settle();
     drop(engine);
 
     let kinds = timed.kinds();
@@ -133,10 +168,14 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
     let (config_save_unsynced_p50_ms, config_save_unsynced_p95_ms) = (saves_unsynced.p50_ms, saves_unsynced.p95_ms);
     let mut report = BenchReport {
         docs: docs as u64,
+        queries_per_kind: workload.distinct(),
         import_docs_per_s: docs as f64 / import_seconds.max(1e-9),
         search_p50_ms: kinds[0].p50_ms,
         search_p95_ms: kinds[0].p95_ms,
+        search_p99_ms: kinds[0].p99_ms,
+        search_one_thread_p95_ms: one_thread[0].p95_ms,
         facets_only_p95_ms: kinds[1].p95_ms,
+        facets_only_one_thread_p95_ms: one_thread[1].p95_ms,
         similar_p95_ms: kinds[2].p95_ms,
         recommend_p95_ms: kinds[4].p95_ms,
         search_no_selection_p95_ms: kinds[5].p95_ms,
@@ -145,13 +184,15 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
         open_ready_s,
         rss_mb,
         import_seconds,
-        index_build_ms,
+        index_build_ms: import_phases.get("index").unwrap_or(0.0),
+        import_phases_ms: import_phases,
         open_ready_method: "same process: new Store and SearchEngine, OS page cache warm".into(),
         config_save_p50_ms,
         config_save_p95_ms,
         config_save_unsynced_p50_ms,
         config_save_unsynced_p95_ms,
         kinds,
+        kinds_one_thread: one_thread,
         ..Default::default()
     };
     if options.pull {
@@ -164,7 +205,10 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
         check.selected_facets.retain(|f| f.value.is_none());
         let pulled = pull::pull(&store, docs, &dir.join("pulled"), &check)?;
         report.pull_docs_per_s = Some(pulled.docs_per_s);
-        report.pull_vs_import = Some(pulled.docs_per_s / report.import_docs_per_s.max(1e-9));
+        report.pull_vs_import = Some(pulled.docs_per_s / pulled.import_docs_per_s.max(1e-9));
+        report.pull_import_docs_per_s = Some(pulled.import_docs_per_s);
+        report.pull_phases_ms = Some(pulled.phases);
+        report.pull_import_phases_ms = Some(pulled.import_phases);
     }
     let answers = (answers.0.as_slice(), answers.1.as_slice());
     if options.naive {
@@ -261,6 +305,28 @@ fn time_searches(
         measure(&mut recommend, || engine.recommend(conn, config, &query))?;
     }
     Ok((answers, Timed { search, facets, by_concepts, by_text, recommend, unfiltered, again }))
+}
+
+/// The searches and the facet-only queries timed on an engine counting on one thread (after an untimed pass,
+/// as for the engine as shipped).
+fn time_on_one_thread(
+    engine: &SearchEngine,
+    conn: &mut rusqlite::Connection,
+    config: &studio_model::Config,
+    workload: &Workload,
+) -> Result<Vec<KindStats>, BenchError> {
+    for q in workload.searches.iter().chain(&workload.facet_only) {
+        engine.search(conn, config, &q.request())?;
+    }
+    let (mut search, mut facets) = (Vec::new(), Vec::new());
+    for q in &workload.searches {
+        engine.forget_kept_matches();
+        measure(&mut search, || engine.search(conn, config, &q.request()))?;
+    }
+    for q in &workload.facet_only {
+        measure(&mut facets, || engine.search(conn, config, &q.request()))?;
+    }
+    Ok(vec![stats("search", search), stats("facets only", facets)])
 }
 
 /// The benchmark's calls of our engine timed over a benchmark store of `docs` documents kept in `dir` by an

@@ -112,9 +112,9 @@ async fn time_edits(served: &Served, dir: &Path, options: &PreviewOptions) -> Re
     }
     let last = stdout.lines().last().unwrap_or_default();
     let timed: Timed = serde_json::from_str(last).map_err(|e| BenchError::PreviewOutput(format!("{e}: {last:?}")))?;
-    let (opened_p50, opened_p95) = percentiles(timed.opened_ms);
-    let (query_p50, query_p95) = percentiles(timed.query_ms);
-    let engine_p50 = |ms: Vec<Option<f64>>| percentiles(ms.into_iter().flatten().collect()).0;
+    let [opened_p50, opened_p95, _] = percentiles(timed.opened_ms);
+    let [query_p50, query_p95, _] = percentiles(timed.query_ms);
+    let engine_p50 = |ms: Vec<Option<f64>>| percentiles(ms.into_iter().flatten().collect())[0];
     Ok(PreviewReport {
         docs,
         edits: options.edits,

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::json;
-use studio_local::{LocalBackend, Store};
+use studio_local::{LocalBackend, SearchEngine, Store};
 use studio_model::{Backend, Caller};
 use studio_server::listen::{self, Limits};
 use studio_server::Auth;
@@ -27,12 +27,15 @@ pub struct Served {
     pub config_id: i32,
     stop: oneshot::Sender<()>,
     server: JoinHandle<()>,
+    /// The served backend's engine, whose background work [`Served::settle`] waits for.
+    engine: Arc<SearchEngine>,
 }
 
 impl Served {
     /// Serves `store` (and the built web UI in `ui_dir`, when given) on a loopback port of the running runtime.
     pub async fn start(store: &Store, ui_dir: Option<PathBuf>) -> Result<Served, BenchError> {
         let backend = LocalBackend::new(store.clone());
+        let engine = backend.engine().clone();
         let config = bench_config();
         // One benchmark configuration per store, set to the benchmark's settings again on every start, so that
         // serving a kept store again and again does not add one each time.
@@ -54,13 +57,19 @@ impl Served {
         let server = tokio::spawn(listen::serve(listener, app, Limits::default(), async {
             let _ = stopped.await;
         }));
-        Ok(Served { base, token, config_id, stop, server })
+        Ok(Served { base, token, config_id, stop, server, engine })
     }
 
-    /// Ends the server and waits for it.
+    /// Waits for the work the served engine started on threads of its own (after building its index) to end.
+    pub fn settle(&self) {
+        self.engine.settle();
+    }
+
+    /// Ends the server and waits for it and for its engine's background work.
     pub async fn stop(self) {
         let _ = self.stop.send(());
         let _ = self.server.await;
+        self.engine.settle();
     }
 }
 

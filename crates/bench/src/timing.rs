@@ -12,6 +12,8 @@ pub struct KindStats {
     /// Wall-clock latency.
     pub p50_ms: f64,
     pub p95_ms: f64,
+    #[serde(default)]
+    pub p99_ms: f64,
     /// CPU time of the calling thread (from /proc/thread-self/schedstat; 0 where unavailable): close to
     /// what the wall clock would show on an idle machine, since it leaves out waiting for a busy CPU.
     #[serde(default)]
@@ -44,18 +46,18 @@ pub fn measure<T>(samples: &mut Vec<Sample>, work: impl FnOnce() -> T) -> T {
     out
 }
 
-/// The median and the 95th percentile (nearest rank) of `ms`; zeros for none.
-pub fn percentiles(mut ms: Vec<f64>) -> (f64, f64) {
+/// The median, the 95th and the 99th percentile (nearest rank) of `ms`; zeros for none.
+pub fn percentiles(mut ms: Vec<f64>) -> [f64; 3] {
     ms.sort_by(f64::total_cmp);
     let at = |q: f64| ms.get(((ms.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(0.0);
-    (at(0.5), at(0.95))
+    [at(0.5), at(0.95), at(0.99)]
 }
 
 /// Percentiles (nearest rank) of the samples of one kind.
 pub fn stats(kind: &str, samples: Vec<Sample>) -> KindStats {
-    let (p50_ms, p95_ms) = percentiles(samples.iter().map(|s| s.wall_ms).collect());
-    let (cpu_p50_ms, cpu_p95_ms) = percentiles(samples.iter().map(|s| s.cpu_ms).collect());
-    KindStats { kind: kind.to_owned(), runs: samples.len(), p50_ms, p95_ms, cpu_p50_ms, cpu_p95_ms }
+    let [p50_ms, p95_ms, p99_ms] = percentiles(samples.iter().map(|s| s.wall_ms).collect());
+    let [cpu_p50_ms, cpu_p95_ms, _] = percentiles(samples.iter().map(|s| s.cpu_ms).collect());
+    KindStats { kind: kind.to_owned(), runs: samples.len(), p50_ms, p95_ms, p99_ms, cpu_p50_ms, cpu_p95_ms }
 }
 
 /// Peak resident set size of this process in MB (VmHWM), or 0 where /proc is missing.

@@ -59,7 +59,7 @@ pub fn bench_config() -> Config {
 
 /// One search: words that must all match (none for a facet-only query) and selected facets as
 /// (field index into [`FIELDS`], concept URI or literal label).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Query {
     pub words: Vec<String>,
     pub selected: Vec<(usize, String)>,
@@ -104,13 +104,34 @@ fn topic(corpus: &SynthCorpus, rng: &mut ChaCha8Rng) -> String {
     candidates[pick.min(candidates.len() - 1)].to_owned()
 }
 
+/// Draws made to find a query of a kind not drawn before, per query asked for, before a small corpus (whose
+/// every query was drawn) is left with fewer.
+const DRAWS_PER_QUERY: usize = 50;
+
+/// Keeps drawing with `draw(i)` (`i` counting the distinct values so far) until `runs` distinct values are
+/// drawn, or [`DRAWS_PER_QUERY`] × `runs` draws were made.
+fn distinct<T: Clone + Eq + std::hash::Hash>(runs: usize, mut draw: impl FnMut(usize) -> T) -> Vec<T> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(runs);
+    for _ in 0..runs * DRAWS_PER_QUERY {
+        if out.len() == runs {
+            break;
+        }
+        let value = draw(out.len());
+        if seen.insert(value.clone()) {
+            out.push(value);
+        }
+    }
+    out
+}
+
 impl Workload {
-    /// `runs` queries of each kind for a corpus of `docs` documents.
+    /// `runs` distinct queries of each kind (and `runs` distinct documents) for a corpus of `docs` documents;
+    /// fewer only where the corpus has fewer to draw.
     pub fn new(corpus: &SynthCorpus, docs: usize, runs: usize) -> Workload {
         let mut rng = corpus.rng(WORKLOAD_STREAM);
         let regions: Vec<&str> = corpus.places.iter().filter(|c| c.path.len() == 1).map(|c| c.uri.as_str()).collect();
-        let mut searches = Vec::with_capacity(runs);
-        for i in 0..runs {
+        let searches = distinct(runs, |i| {
             let words = (0..1 + i % 2).map(|_| word(corpus, &mut rng)).collect();
             let second = match i % 3 {
                 0 => (3, ["News", "Analysis", "Report"][rng.gen_range(0..3)].to_owned()),
@@ -122,20 +143,23 @@ impl Workload {
             } else {
                 (7, rng.gen_range(2015..2026).to_string())
             };
-            searches.push(Query { words, selected: vec![(0, topic(corpus, &mut rng)), second, third] });
-        }
-        let facet_only = (0..runs)
-            .map(|i| {
-                let second = if i % 2 == 0 {
-                    (4, ["en", "de", "fr", "es"][rng.gen_range(0..4)].to_owned())
-                } else {
-                    (7, rng.gen_range(2010..2026).to_string())
-                };
-                Query { words: Vec::new(), selected: vec![(0, topic(corpus, &mut rng)), second] }
-            })
-            .collect();
-        let documents = (0..runs).map(|_| corpus.doc(rng.gen_range(0..docs.max(1))).id).collect();
+            Query { words, selected: vec![(0, topic(corpus, &mut rng)), second, third] }
+        });
+        let facet_only = distinct(runs, |i| {
+            let second = if i % 2 == 0 {
+                (4, ["en", "de", "fr", "es"][rng.gen_range(0..4)].to_owned())
+            } else {
+                (7, rng.gen_range(2010..2026).to_string())
+            };
+            Query { words: Vec::new(), selected: vec![(0, topic(corpus, &mut rng)), second] }
+        });
+        let documents = distinct(runs.min(docs), |_| corpus.doc(rng.gen_range(0..docs.max(1))).id);
         Workload { searches, facet_only, documents }
+    }
+
+    /// The fewest distinct queries of any kind: every percentile of the run comes from at least this many.
+    pub fn distinct(&self) -> usize {
+        self.searches.len().min(self.facet_only.len()).min(self.documents.len())
     }
 }
 

@@ -3,14 +3,23 @@
 //! benchmarks, not tests); the chart shows every engine; the corpus has the shape the method describes.
 
 use studio_bench::chart::{self, Metric};
+use studio_bench::clock::{ensure_quiet, Clock};
 use studio_bench::corpus::{SynthCorpus, FIELDS};
 use studio_bench::preview::{self, PreviewOptions};
 use studio_bench::tantivy_engine::TantivyEngine;
-use studio_bench::{run, BenchOptions, Comparator};
+use studio_bench::{make_searchable, run, BenchOptions, Comparator, Phases};
 use studio_model::Backend;
+
+/// The benchmark checks that no background work of a store or an engine runs in its process when a clock starts
+/// or stops, so its tests run one at a time: another test's threads would be seen as such work.
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 #[test]
 fn a_run_reports_the_headline_keys_after_the_three_engines_agree() {
+    let _alone = alone();
     let dir = tempfile::tempdir().unwrap();
     let mut options = BenchOptions::new(400);
     options.runs = 12;
@@ -36,17 +45,59 @@ fn a_run_reports_the_headline_keys_after_the_three_engines_agree() {
     let engines: Vec<&str> = report.engines.iter().map(|e| e.engine.as_str()).collect();
     assert_eq!(engines, ["naive", "tantivy"], "both engines ran after agreeing with ours");
     assert!(report.engines.iter().all(|e| e.search.runs == 12 && e.facets_only.runs == 12));
+    assert_eq!(report.queries_per_kind, 12, "twelve distinct queries of each kind");
+    assert!(report.kinds.iter().all(|k| k.runs == 12 && k.p99_ms >= k.p95_ms && k.p95_ms >= k.p50_ms));
     assert!(report.naive_search_p50_ms.is_some() && report.search_vs_tantivy.is_some());
-    let tantivy_rate = 400.0 / report.engines[1].build_s;
+
+    // Each side's clock is the sum of its phases, which name every step to searchable at full speed.
+    let names = |p: &Phases| p.0.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    let ours = &report.import_phases_ms;
+    assert_eq!(names(ours), ["import", "index", "background", "sync"]);
+    assert!(ours.0.iter().all(|(_, ms)| *ms >= 0.0));
+    assert!((ours.total_ms() / 1000.0 - report.import_seconds).abs() < 1e-9, "{ours:?}");
+    assert!((report.import_docs_per_s - 400.0 / report.import_seconds).abs() < 1e-6);
+    assert_eq!(report.index_build_ms, ours.get("index").unwrap());
+    let tantivy = &report.engines[1];
+    assert_eq!(names(&tantivy.build_phases_ms), ["add_documents", "commit", "merge", "reader"]);
+    assert!((tantivy.build_phases_ms.total_ms() / 1000.0 - tantivy.build_s).abs() < 1e-9);
+    assert_eq!(report.tantivy_phases_ms.as_ref(), Some(&tantivy.build_phases_ms));
     let ratio = report.import_vs_tantivy.unwrap();
-    assert!((ratio - report.import_docs_per_s / tantivy_rate).abs() < 1e-9, "a ratio of rates: {ratio}");
+    assert!((ratio - report.import_docs_per_s / (400.0 / tantivy.build_s)).abs() < 1e-9, "a ratio of rates: {ratio}");
+
+    // Search at equal threads: ours and tantivy's on one thread, and each on two.
+    assert_eq!(report.kinds_one_thread.len(), 2);
+    assert!(report.search_one_thread_p95_ms > 0.0 && report.facets_only_one_thread_p95_ms > 0.0);
+    assert_eq!(report.tantivy_search_p95_ms, Some(tantivy.search.p95_ms));
+    let two = tantivy.search_two_threads.as_ref().expect("tantivy timed on two threads");
+    assert_eq!((two.runs, report.tantivy_two_thread_search_p95_ms), (12, Some(two.p95_ms)));
+    assert!(report.engines[0].search_two_threads.is_none(), "the naive approach searches on one thread");
+    let vs = report.search_vs_tantivy.unwrap();
+    assert!((vs - report.search_one_thread_p95_ms / tantivy.search.p95_ms).abs() < 1e-9, "{vs}");
+    let vs_two = report.search_vs_tantivy_two_threads.unwrap();
+    assert!((vs_two - report.search_p95_ms / two.p95_ms).abs() < 1e-9, "{vs_two}");
+
     assert_eq!(report.search_no_selection_p95_ms, report.kinds[5].p95_ms);
     assert_eq!(report.text_similar_p95_ms, report.kinds[3].p95_ms);
     assert_eq!(report.search_again_p95_ms, report.kinds[6].p95_ms);
+
+    // The pull and an import of the same documents, both to searchable, divided.
+    let pulled = report.pull_phases_ms.as_ref().unwrap();
+    let imported = report.pull_import_phases_ms.as_ref().unwrap();
+    assert_eq!(names(pulled), ["pull", "index", "background", "sync"]);
+    assert_eq!(names(imported), ["import", "index", "background", "sync"]);
     let pull_rate = report.pull_docs_per_s.unwrap();
+    assert!((pull_rate - 400_000.0 / pulled.total_ms()).abs() < 1e-6);
+    let same_rate = report.pull_import_docs_per_s.unwrap();
+    assert!((same_rate - 400_000.0 / imported.total_ms()).abs() < 1e-6);
     let ratio = report.pull_vs_import.unwrap();
-    assert!((ratio - pull_rate / report.import_docs_per_s).abs() < 1e-9, "a ratio of rates: {ratio}");
+    assert!((ratio - pull_rate / same_rate).abs() < 1e-9, "a ratio of rates: {ratio}");
     let json = serde_json::to_value(&report).unwrap();
+    for key in ["import_phases_ms", "tantivy_phases_ms"] {
+        let phases = json[key].as_object().unwrap_or_else(|| panic!("{key} is an object: {json}"));
+        assert!(phases.values().all(|ms| ms.as_f64().is_some()), "{key}: phase → milliseconds");
+    }
+    let back: studio_bench::BenchReport = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(back.import_phases_ms, report.import_phases_ms, "the phases read back in their order");
     for key in [
         "docs",
         "import_docs_per_s",
@@ -69,6 +120,11 @@ fn a_run_reports_the_headline_keys_after_the_three_engines_agree() {
         "import_vs_tantivy",
         "pull_docs_per_s",
         "pull_vs_import",
+        "queries_per_kind",
+        "search_p99_ms",
+        "search_one_thread_p95_ms",
+        "tantivy_search_p95_ms",
+        "tantivy_two_thread_search_p95_ms",
     ] {
         assert!(json.get(key).is_some(), "{key} missing from {json}");
     }
@@ -95,6 +151,7 @@ fn a_run_reports_the_headline_keys_after_the_three_engines_agree() {
 
 #[test]
 fn the_naive_engine_alone_without_tantivy() {
+    let _alone = alone();
     let dir = tempfile::tempdir().unwrap();
     let mut options = BenchOptions::new(200);
     options.runs = 6;
@@ -110,6 +167,7 @@ fn the_naive_engine_alone_without_tantivy() {
 
 #[test]
 fn the_synthetic_corpus_has_the_shape_of_annotated_content() {
+    let _alone = alone();
     let corpus = SynthCorpus::new(8);
     assert!(corpus.topics.len() + corpus.places.len() >= 5_000);
     assert_eq!(corpus.topics.iter().map(|c| c.path.len()).max(), Some(3), "three levels");
@@ -137,6 +195,7 @@ mod desktop_memory;
 
 #[test]
 fn the_memory_of_a_process_tree_counts_the_process_and_its_children() {
+    let _alone = alone();
     let mut child = std::process::Command::new("sleep").arg("30").spawn().unwrap();
     let me = std::process::id();
     let tree = desktop_memory::tree_memory(me);
@@ -166,6 +225,7 @@ fn kept_store(docs: usize, runs: usize) -> tempfile::TempDir {
 /// states of the preview (needs ui/dist, the UI's packages and Chromium, as the UI's end-to-end tests do).
 #[test]
 fn the_preview_figures_come_from_edits_in_the_web_ui_over_a_kept_store() {
+    let _alone = alone();
     let dir = kept_store(600, 3);
     let ui = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui");
     let report = preview::run(dir.path(), &PreviewOptions { ui: ui.clone(), edits: 2 }).unwrap();
@@ -204,6 +264,7 @@ fn the_preview_figures_come_from_edits_in_the_web_ui_over_a_kept_store() {
 /// and refuses a directory without a store or a store of another size than the one named.
 #[test]
 fn kept_stores_are_timed_without_a_new_import() {
+    let _alone = alone();
     let dir = kept_store(300, 2);
     let documents = dir.path().join(studio_local::DOCUMENTS_FILE);
     let size = std::fs::metadata(&documents).unwrap().len();
@@ -220,4 +281,79 @@ fn kept_stores_are_timed_without_a_new_import() {
     let none = studio_bench::run_kept(empty.path(), 300, 1).unwrap_err();
     assert!(none.to_string().contains("holds no documents of the benchmark's search space"), "{none}");
     assert!(!empty.path().join(studio_local::DOCUMENTS_FILE).exists(), "no store was made where there was none");
+}
+
+/// A clock does not start while a store's background work runs, nor stop while work it started is left
+/// running: such work would overlap the next timed phase, or be work moved off the clock.
+#[test]
+fn no_background_work_overlaps_a_timed_phase() {
+    let _alone = alone();
+    let (release, wait) = std::sync::mpsc::channel::<()>();
+    let (started, running) = std::sync::mpsc::channel::<()>();
+    let upkeep = std::thread::Builder::new()
+        .name(studio_local::threads::UPKEEP.into())
+        .spawn(move || {
+            let _ = started.send(());
+            let _ = wait.recv();
+        })
+        .unwrap();
+    running.recv().unwrap();
+    let refused = Clock::start("a build").expect_err("the store's upkeep is running");
+    assert!(refused.to_string().contains("before a build: store upkeep"), "{refused}");
+
+    // Work started within the clock and still running at its end is refused too.
+    drop(release);
+    upkeep.join().unwrap();
+    let mut clock = Clock::start("a build").unwrap();
+    let (release, wait) = std::sync::mpsc::channel::<()>();
+    let packing = clock
+        .phase("index", || {
+            // The thread takes its name as it starts: the phase ends once it runs under it.
+            let (started, running) = std::sync::mpsc::channel::<()>();
+            let thread = std::thread::Builder::new()
+                .name(studio_local::threads::PACKING.into())
+                .spawn(move || {
+                    let _ = started.send(());
+                    let _ = wait.recv();
+                })
+                .unwrap();
+            running.recv().unwrap();
+            Ok(thread)
+        })
+        .unwrap();
+    let refused = clock.stop().expect_err("the packing thread is left running");
+    assert!(refused.to_string().contains("after a build: packing"), "{refused}");
+    drop(release);
+    packing.join().unwrap();
+    ensure_quiet("at the end", false).unwrap();
+}
+
+/// The import's clock ends with the store as every fast search needs it: the engine's index built, its full-text
+/// index merged into one segment, its files synced; and nothing of the store left running.
+#[test]
+fn the_import_is_timed_to_searchable_at_full_speed() {
+    let _alone = alone();
+    let dir = tempfile::tempdir().unwrap();
+    let store = studio_local::Store::open_dir(dir.path()).unwrap();
+    let corpus = SynthCorpus::new(8);
+    let mut lines = Vec::new();
+    for i in 0..300 {
+        lines.extend(serde_json::to_vec(&corpus.doc(i).to_json(&corpus)).unwrap());
+        lines.push(b'\n');
+    }
+    // Three imports leave several segments of the full-text index.
+    for part in lines.split_inclusive(|b| *b == b'\n').collect::<Vec<_>>().chunks(100) {
+        studio_local::import_documents(&store, "bench", part.concat().as_slice(), &mut |_| {}).unwrap();
+    }
+    let segments = || -> i64 {
+        let conn = store.conn().unwrap();
+        conn.query_row("SELECT count(DISTINCT segid) FROM documents_fts_idx", [], |r| r.get(0)).unwrap()
+    };
+    assert!(segments() > 1, "several segments before");
+    let engine = studio_local::SearchEngine::new();
+    let mut clock = Clock::start("the import").unwrap();
+    make_searchable(&mut clock, &store, &engine, "bench").unwrap();
+    assert_eq!(segments(), 1, "merged on the clock");
+    let phases = clock.stop().unwrap();
+    assert_eq!(phases.0.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["index", "background", "sync"]);
 }

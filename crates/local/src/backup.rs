@@ -186,7 +186,7 @@ impl Backups {
     pub fn start_with(store: &Store, interval: Duration) -> Backups {
         let mut watcher = Watcher::new(store.path());
         let (stop, stopped) = mpsc::channel::<()>();
-        let spawned = std::thread::Builder::new().name("studio-backups".into()).spawn(move || {
+        let spawned = std::thread::Builder::new().name(crate::threads::BACKUPS.into()).spawn(move || {
             // Any message, or the sender dropped, stops the thread.
             while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(interval) {
                 watcher.tick();

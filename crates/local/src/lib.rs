@@ -15,6 +15,7 @@ pub mod recover;
 pub mod search;
 mod store;
 mod text_index;
+pub mod threads;
 
 pub use backend::{os_caller, LocalBackend};
 pub use error::StoreError;

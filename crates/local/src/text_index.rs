@@ -168,7 +168,7 @@ impl Indexer {
         // Bounded: a job that takes a replaced row out carries its text, and an import over itself hands one per
         // document; the import waits rather than hold more than two batches of them while the thread lags.
         let (send, receive) = mpsc::sync_channel::<Job>(2 * BATCH);
-        let started = std::thread::Builder::new().name("import text".into()).spawn(move || {
+        let started = std::thread::Builder::new().name(crate::threads::IMPORT_TEXT.into()).spawn(move || {
             while let Ok(first) = receive.recv() {
                 // Whatever arrived meanwhile goes into the same transaction.
                 let jobs: Vec<Job> = std::iter::once(first).chain(receive.try_iter()).collect();

@@ -133,6 +133,25 @@ fn document_lines(docs: &[Document]) -> Result<Vec<u8>, SyncError> {
     Ok(out)
 }
 
+/// What a pull of configuration `remote_id` imports, read page by page as the pull reads it but written to
+/// nothing: the concept lines of the first answer's facets, and a JSON line per document. The benchmark
+/// imports these lines to compare a pull with an import of the same documents, byte for byte.
+pub async fn import_lines(remote: &dyn Backend, remote_id: i32) -> Result<(Vec<u8>, Vec<u8>), SyncError> {
+    let config = remote.get_configuration(remote_id).await?;
+    let (mut concepts, mut lines, mut start) = (Vec::new(), Vec::new(), 0i64);
+    loop {
+        let answer = remote.search(remote_id, page_request(&config, start, start == 0)).await?;
+        if start == 0 {
+            concepts = concept_lines(&answer.facets);
+        }
+        lines.extend(document_lines(&answer.result)?);
+        start += answer.result.len() as i64;
+        if answer.result.is_empty() || start >= answer.total {
+            return Ok((concepts, lines));
+        }
+    }
+}
+
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
 ) -> Result<T, SyncError> {

@@ -60,7 +60,7 @@ impl Upkeep {
                 return;
             }
         };
-        let job = std::thread::Builder::new().name("store upkeep".into()).spawn(move || {
+        let job = std::thread::Builder::new().name(crate::threads::UPKEEP.into()).spawn(move || {
             if let Err(e) = merge_full_text(&reader) {
                 tracing::warn!("could not merge the store's full-text index: {e}");
             }
