@@ -126,7 +126,7 @@ test('accessibility: an unreadable pair is found, opens its field, and the badge
   const finding = page.getByTestId('a11y-findings').locator('li');
   assertEqual(await finding.count(), 1, 'findings listed');
   const text = await finding.first().textContent();
-  assertEqual(/navbar’s title: #1a3d8f on #0d47a1 is 1\.\d\d:1, needs 4\.5:1/.test(text), true, `the finding names the pair and its ratio (${text})`);
+  assertEqual(/^Title: “.+” is drawn #1a3d8f on #0d47a1: 1\.\d\d:1, needs 4\.5:1\. Change “Navbar text” or “Navbar background”/.test(text), true, `the finding names the part, its colours as drawn and its ratio (${text})`);
   await page.locator('.vision-choice select').selectOption('protanopia');
   await page.locator('.preview-frame').evaluate((e) => e.scrollTo(0, 0));
   await shot(page, 'accessibility');

@@ -1,7 +1,8 @@
 // The accessibility check of the designed search application: every colour pair checked where the preview
-// actually uses it (text on its own background, action colours as text and as state marks on the panels they sit
-// on, the focus ring on the backgrounds it is drawn over), and the size of every control the preview shows
-// (WCAG 2.2, 2.5.8: 24×24 CSS px, or room for a 24 px circle). Each finding names the setting that fixes it.
+// actually uses it (action colours as state marks on the panels they sit on, the focus ring on the backgrounds it
+// is drawn over; text pairs only where the preview does not draw that text now: a drawn text is measured as drawn,
+// a11y-text.ts), and the size of every control the preview shows (WCAG 2.2, 2.5.8: 24×24 CSS px, or room for a
+// 24 px circle). Each finding names the setting that fixes it.
 import type { Config } from '../types/generated';
 import { contrastRatio, parseHex, toPickerValue } from '../editor/contrast';
 import { partOf, describePart } from './parts';
@@ -13,6 +14,10 @@ export interface Finding {
   text: string;
   /** The setting whose field fixes it. */
   key: string;
+  /** The part of the preview it was measured in (its `data-part`), for a finding measured there. */
+  part?: string;
+  /** How many elements of the preview it stands for, for a finding measured there. */
+  count?: number;
 }
 
 type Pair = 'navbar' | 'facets' | 'documents' | 'basicActionColor' | 'focusActionColor' | 'criticalActionColor';
@@ -30,6 +35,8 @@ interface Use {
   min: 4.5 | 3;
   /** Whether the configuration shows the part at all. */
   shown?: (c: Config) => boolean;
+  /** For text: where the preview draws it. While a preview draws it, the text is measured there instead. */
+  drawn?: string;
 }
 
 const fg = (pair: Pair): Side => ({ pair, part: 'fontColor' });
@@ -37,14 +44,14 @@ const bg = (pair: Pair): Side => ({ pair, part: 'backgroundColor' });
 
 /** Where the preview (preview.css, SearchApp) uses each colour; this list and that style sheet change together. */
 const USES: Use[] = [
-  { id: 'navbar-text', where: 'the navbar’s title', fg: fg('navbar'), bg: bg('navbar'), min: 4.5 },
-  { id: 'facets-text', where: 'facet values in the filter panel', fg: fg('facets'), bg: bg('facets'), min: 4.5 },
-  { id: 'facet-titles', where: 'facet titles (drawn at 75 % opacity)', fg: fg('facets'), bg: bg('facets'), alpha: 0.75, min: 4.5 },
-  { id: 'documents-text', where: 'the result list’s text', fg: fg('documents'), bg: bg('documents'), min: 4.5 },
-  { id: 'result-titles', where: 'result titles and links (the basic action colour as text)', fg: bg('basicActionColor'), bg: bg('documents'), min: 4.5 },
-  { id: 'facet-links', where: '“Show all” in the filter panel (the basic action colour as text)', fg: bg('basicActionColor'), bg: bg('facets'), min: 4.5 },
-  { id: 'basic-buttons', where: 'the search button, selected filters and the current page', fg: fg('basicActionColor'), bg: bg('basicActionColor'), min: 4.5 },
-  { id: 'critical-buttons', where: 'the reset button', fg: fg('criticalActionColor'), bg: bg('criticalActionColor'), min: 4.5 },
+  { id: 'navbar-text', where: 'the navbar’s title', fg: fg('navbar'), bg: bg('navbar'), min: 4.5, drawn: '.sa-title' },
+  { id: 'facets-text', where: 'facet values in the filter panel', fg: fg('facets'), bg: bg('facets'), min: 4.5, drawn: '.sa-refiner-label' },
+  { id: 'facet-titles', where: 'facet titles (drawn at 75 % opacity)', fg: fg('facets'), bg: bg('facets'), alpha: 0.75, min: 4.5, drawn: '.sa-facet-title' },
+  { id: 'documents-text', where: 'the result list’s text', fg: fg('documents'), bg: bg('documents'), min: 4.5, drawn: '.sa-result' },
+  { id: 'result-titles', where: 'result titles and links (the basic action colour as text)', fg: bg('basicActionColor'), bg: bg('documents'), min: 4.5, drawn: '.sa-title-link' },
+  { id: 'facet-links', where: '“Show all” in the filter panel (the basic action colour as text)', fg: bg('basicActionColor'), bg: bg('facets'), min: 4.5, drawn: '.sa-filters .sa-link-btn' },
+  { id: 'basic-buttons', where: 'the search button, selected filters and the current page', fg: fg('basicActionColor'), bg: bg('basicActionColor'), min: 4.5, drawn: '.sa-search .sa-basic' },
+  { id: 'critical-buttons', where: 'the reset button', fg: fg('criticalActionColor'), bg: bg('criticalActionColor'), min: 4.5, drawn: '.sa-reset' },
   {
     id: 'concept-marks',
     where: 'highlighted concepts in the detail view',
@@ -52,6 +59,7 @@ const USES: Use[] = [
     bg: bg('focusActionColor'),
     min: 4.5,
     shown: (c) => c.details.showConceptHighlighting,
+    drawn: '.sa-concept',
   },
   { id: 'selected-mark', where: 'the check mark of a selected facet value against the filter panel', fg: bg('basicActionColor'), bg: bg('facets'), min: 3 },
   { id: 'focus-documents', where: 'the focus ring over the result list', fg: bg('focusActionColor'), bg: bg('documents'), min: 3 },
@@ -79,9 +87,19 @@ function faded(hex: string, alpha: number | undefined): string {
   return opaque + alphaHex(colour.a * alpha);
 }
 
-/** The colour pairs that do not reach their contrast where the preview uses them. */
-export function colourFindings(config: Config): Finding[] {
-  return USES.filter((u) => u.shown?.(config) ?? true).flatMap((u) => {
+/** The texts of the colour list that `root` draws now (by their ids): those are measured where they are drawn. */
+export function drawnUses(root: ParentNode): string[] {
+  // Under an open modal dialog only the dialog is measured (the rest lies under its backdrop).
+  const scope = root.querySelector('[aria-modal="true"]') ?? root;
+  return USES.filter((u) => u.drawn && scope.querySelector(u.drawn)).map((u) => u.id);
+}
+
+/**
+ * The colour pairs that do not reach their contrast where the preview uses them; the texts in `drawn` (ids from
+ * `drawnUses`) are left to the measurement of the drawn preview.
+ */
+export function colourFindings(config: Config, drawn: ReadonlySet<string> = new Set()): Finding[] {
+  return USES.filter((u) => (u.shown?.(config) ?? true) && !drawn.has(u.id)).flatMap((u) => {
     const [front, back] = [colourOf(config, u.fg), colourOf(config, u.bg)];
     const ratio = contrastRatio(back, faded(front, u.alpha));
     if (ratio === null || ratio >= u.min) return [];
@@ -152,7 +170,7 @@ export function targetFindings(root: ParentNode, zoom: number, config: Config): 
 }
 
 /** The element and its ancestors across shadow roots, nearest first. */
-function ancestors(el: Element): Element[] {
+export function ancestors(el: Element): Element[] {
   const out: Element[] = [];
   for (let n: Node | null = el; n; n = n.parentNode ?? (n instanceof ShadowRoot ? n.host : null)) {
     if (n instanceof Element) out.push(n);

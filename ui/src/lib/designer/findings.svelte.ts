@@ -1,26 +1,35 @@
-// The accessibility findings of the designed application at every moment: the colour pairs from the settings
-// (recomputed as they change), the control sizes and the logo from what the preview shows (measured again
-// whenever a preview changes: designer/watch.ts), for the header's badge and the findings panel.
+// The accessibility findings of the designed application at every moment: the contrast of every text the preview
+// draws and the control sizes, measured in the previews whenever they change (designer/watch.ts); the colour pairs
+// the preview does not draw as text now (focus ring, marks of state, texts not shown) from the settings as they
+// change; and the logo. For the header's badge and the findings panel.
 import type { Config } from '../types/generated';
 import { contrastRatio } from '../editor/contrast';
-import { colourFindings, targetFindings, type Finding } from './a11y';
+import { colourFindings, drawnUses, targetFindings, type Finding } from './a11y';
+import { textFindings } from './a11y-text';
 import { watchPreviews } from './watch';
 
 export class Findings {
   config: Config | null = $state.raw(null);
   #targets: Finding[] = $state.raw([]);
+  #texts: Finding[] = $state.raw([]);
+  /** The texts of the colour list that a preview draws now: measured there, not estimated from the settings. */
+  #drawn: ReadonlySet<string> = $state.raw(new Set());
   #logo: Finding[] = $state.raw([]);
-  colours = $derived(this.config ? colourFindings(this.config) : []);
-  all = $derived([...this.colours, ...this.#logo, ...this.#targets]);
+  colours = $derived(this.config ? colourFindings(this.config, this.#drawn) : []);
+  all = $derived([...this.#texts, ...this.colours, ...this.#logo, ...this.#targets]);
 
   /** Measures the previews on the page whenever they change, until the returned function is called. */
   watch(): () => void {
     return watchPreviews((previews) => {
       const config = this.config;
       if (!config) return;
-      const found = previews.flatMap(({ host, root }) => targetFindings(root, Number(host.dataset.zoom) || 1, config));
-      const unique = found.filter((f, i) => found.findIndex((o) => o.id === f.id) === i);
-      if (JSON.stringify(unique) !== JSON.stringify(this.#targets)) this.#targets = unique;
+      const unique = (found: Finding[]) => found.filter((f, i) => found.findIndex((o) => o.id === f.id) === i);
+      const targets = unique(previews.flatMap(({ host, root }) => targetFindings(root, Number(host.dataset.zoom) || 1, config)));
+      if (JSON.stringify(targets) !== JSON.stringify(this.#targets)) this.#targets = targets;
+      const texts = unique(previews.flatMap(({ root }) => textFindings(root, config)));
+      if (JSON.stringify(texts) !== JSON.stringify(this.#texts)) this.#texts = texts;
+      const drawn = new Set(previews.flatMap(({ root }) => drawnUses(root)));
+      if ([...drawn].join() !== [...this.#drawn].join()) this.#drawn = drawn;
     });
   }
 
