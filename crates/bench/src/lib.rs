@@ -28,6 +28,7 @@ use std::io::{BufReader, BufWriter, Write};
 use std::path::Path;
 use std::time::Instant;
 
+use studio_local::search::Tuning;
 use studio_local::{import_concepts, import_documents, SearchEngine, Store};
 use studio_model::{RecommendQuery, SimilarQuery};
 
@@ -140,7 +141,7 @@ pub fn run(dir: &Path, options: &BenchOptions, extra: &mut [&mut dyn Comparator]
     let (answers, timed) = time_searches(&engine, &mut conn, &config, &workload)?;
     let rss_mb = peak_rss_mb();
     // The same searches on one thread: what is compared with tantivy on one thread.
-    let one_thread = SearchEngine::new(); // PLACEHOLDER until Tuning lands
+    let one_thread = SearchEngine::with_tuning(Tuning { counting_threads: 1, ..Tuning::default() });
     one_thread.index(&mut conn, BENCH_SPACE)?;
     one_thread.settle();
     ensure_quiet("before our searches on one thread", false)?;

@@ -23,7 +23,7 @@ pub use import::{
     import_concepts, import_documents, import_fed, Feed, ImportReport, LineError, BATCH as IMPORT_BATCH,
     MAX_REPORTED_ERRORS,
 };
-pub use search::{search_spaces, SearchEngine};
+pub use search::{search_spaces, EnginePath, PathsTaken, SearchEngine, Tuning};
 pub use store::{Store, DB_FILE, DOCUMENTS_FILE, TEXT_FILE};
 
 /// The data directory when neither `--data-dir` nor `SEARCH_STUDIO_DATA_DIR` names one: the OS data

@@ -9,14 +9,16 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, Row};
 use studio_model::ALL_CONCEPTS_FIELD;
 
-use super::common::{self, CommonTerms};
+use super::common::CommonTerms;
 use super::hierarchy::{Hierarchy, ValueKey};
 use super::index::{read_generation, FacetValue, FieldIndex, RowidMap, SpaceIndex, CONCEPT_PREFIX};
+use super::tuning::{EnginePath, Tuned};
 use crate::error::StoreError;
 
 impl SpaceIndex {
-    /// Builds the index of `space` from the store, inside one read transaction.
-    pub(crate) fn build(conn: &mut Connection, space: &str) -> Result<SpaceIndex, StoreError> {
+    /// Builds the index of `space` from the store, inside one read transaction, keeping the lists of the terms
+    /// `tuned` calls common.
+    pub(crate) fn build(conn: &mut Connection, space: &str, tuned: Tuned) -> Result<SpaceIndex, StoreError> {
         let tx = conn.transaction()?;
         let generation = read_generation(&tx, space)?;
         let mut docs: Vec<(i64, String, f64)> = tx
@@ -64,7 +66,10 @@ impl SpaceIndex {
         tx.commit()?;
         let fields = builders.into_iter().map(|b| b.finish(n, &hierarchy)).collect();
         let mut index = SpaceIndex::from_parts(space, generation, rowids, fields, text_lengths);
-        index.common = CommonTerms::build(conn, &index, common::fewest_documents(u64::from(n)))?;
+        index.common = CommonTerms::build(conn, &index, tuned.tuning.common_terms_fewest(u64::from(n)))?;
+        if !index.common.lists.is_empty() {
+            tuned.taken.note(EnginePath::CommonTermsListed);
+        }
         Ok(index)
     }
 }

@@ -2,8 +2,8 @@
 //!
 //! A word in a third of a million documents is a third of a million rows of FTS5's lists: walking them and
 //! reading each row's positions to score it took most of a search's 60–120 ms at that size, before any facet
-//! was counted. For the terms in at least a twentieth of the space's documents (and at least
-//! [`FEWEST_DOCUMENTS`]), the index keeps each term's documents as a bitmap and, per document, the weighted
+//! was counted. For the terms in at least a twentieth of the space's documents (and at least 20,000: the
+//! defaults of [`Tuning::common_terms_share`] and [`Tuning::common_terms_documents`]), the index keeps each term's documents as a bitmap and, per document, the weighted
 //! frequency bm25 reads (title 5, description 2, body 1 per occurrence). A search whose every clause is one
 //! such term then takes its matches from the bitmaps and scores them from the frequencies and the row sizes
 //! the index already holds, with FTS5's own formula and statistics: the answer is the one FTS5 would give.
@@ -32,23 +32,18 @@ use super::query::{Clause, TextQuery};
 use super::rank::{self, Matches, TermCollect};
 use super::score;
 use super::text;
+#[cfg(doc)]
+use super::tuning::Tuning;
+use super::tuning::{EnginePath, PathsTaken};
 use crate::error::StoreError;
 
-/// Documents a term must be in, at least, for its list to be kept: fewer are walked in FTS5 in a few ms.
-pub(crate) const FEWEST_DOCUMENTS: u64 = 20_000;
-/// Share of the search space's documents a term must be in, at least, for its list to be kept: at 1M documents
-/// a word in 50,000 costs 10–20 ms in FTS5, while a twentieth instead of a tenth adds a third to the lists'
-/// memory (docs/performance.md).
-const SHARE: f64 = 0.05;
+// Why the defaults of `Tuning`: a term in fewer than 20,000 documents is walked in FTS5 in a few ms; at 1M
+// documents a word in 50,000 costs 10–20 ms in FTS5, while a twentieth instead of a tenth of the documents
+// adds a third to the lists' memory (docs/performance.md).
 /// Documents sampled for the terms to consider.
 const SAMPLE: u32 = 2_000;
 /// A sampled term is considered from this part of the share on (the sample's share varies around the true one).
 const SAMPLE_MARGIN: f64 = 0.9;
-
-/// The fewest documents a term must be in for its list to be kept, in a search space of `documents`.
-pub(crate) fn fewest_documents(documents: u64) -> u64 {
-    FEWEST_DOCUMENTS.max((documents as f64 * SHARE).ceil() as u64)
-}
 
 /// One term's documents and weighted frequencies.
 #[derive(Debug)]
@@ -191,7 +186,9 @@ impl CommonTerms {
     /// The matches of `query` with the scores of those in `wanted` (all without it), when every clause of it is
     /// a term with a list, or all but one of several, which FTS5 then walks alone (a rare word next to common
     /// ones: its list is short, theirs are not walked); and, for several clauses, while the lists' row counts
-    /// still hold in a store whose generations add up to `generations`. `None` otherwise.
+    /// still hold in a store whose generations add up to `generations`. `None` otherwise. Notes the path it
+    /// took in `taken`.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn matches(
         &self,
         conn: &Connection,
@@ -200,6 +197,7 @@ impl CommonTerms {
         totals: Totals,
         generations: i64,
         wanted: Option<&RoaringBitmap>,
+        taken: &PathsTaken,
     ) -> Result<Option<Matches>, StoreError> {
         if self.lists.is_empty() || query.clauses.is_empty() {
             return Ok(None);
@@ -210,8 +208,12 @@ impl CommonTerms {
         }
         let unlisted: Vec<usize> = listed.iter().enumerate().filter(|(_, l)| l.is_none()).map(|(i, _)| i).collect();
         let walked = match unlisted[..] {
-            [] => None,
+            [] => {
+                taken.note(EnginePath::CommonTermsOnly);
+                None
+            }
             [i] if listed.len() > 1 => {
+                taken.note(EnginePath::CommonTermsAndOneWalked);
                 let mut collected = TermCollect::new(index, Vec::new());
                 rank::term_list(conn, index, &query.clauses[i].to_fts(), &mut collected)?;
                 Some(TermList::new(&collected))
@@ -335,6 +337,7 @@ mod tests {
     use crate::search::kept::Stamp;
     use crate::search::query::TextQuery;
     use crate::search::rank::TermCollect;
+    use crate::search::tuning::Tuned;
     use crate::search::{rank, run, snapshot};
     use crate::{demo, import_documents, Store};
 
@@ -350,7 +353,7 @@ mod tests {
 
     /// The demo's index, with the lists of its common terms.
     fn listed_index(conn: &mut Connection) -> SpaceIndex {
-        let mut index = SpaceIndex::build(conn, demo::DEMO_SPACE).unwrap();
+        let mut index = SpaceIndex::build(conn, demo::DEMO_SPACE, Tuned::defaults()).unwrap();
         index.common = CommonTerms::build(conn, &index, FEWEST).unwrap();
         index
     }
@@ -379,6 +382,7 @@ mod tests {
             assert!(list.docs.len() >= FEWEST, "{term} is in {} documents", list.docs.len());
         }
         let (totals, generations) = stamp(&conn);
+        let taken = Tuned::defaults().taken;
         let mut words: Vec<&String> = common.lists.keys().collect();
         words.sort();
         // A word without a list, in enough documents to be found next to common ones.
@@ -420,7 +424,7 @@ mod tests {
             let some: RoaringBitmap = every.all.iter().step_by(3).collect();
             for wanted in [None, Some(&some)] {
                 let listed = common
-                    .matches(&conn, &index, &query, totals, generations, wanted)
+                    .matches(&conn, &index, &query, totals, generations, wanted, taken)
                     .unwrap()
                     .expect("answered from the lists");
                 let fts5 = rank::matches(&conn, &index, &expression, wanted, &[]).unwrap();
@@ -436,7 +440,10 @@ mod tests {
             format!("{} {rare} wa*", words[0]),
         ] {
             let query = TextQuery::parse(&input);
-            assert!(common.matches(&conn, &index, &query, totals, generations, None).unwrap().is_none(), "{input}");
+            assert!(
+                common.matches(&conn, &index, &query, totals, generations, None, taken).unwrap().is_none(),
+                "{input}"
+            );
         }
         // FTS5, told the rows of the words with a list, scores as it does counting them itself.
         let mixed = TextQuery::parse(&format!("{} {rare} {}", words[0], words[1]));
@@ -464,14 +471,18 @@ mod tests {
         );
         import_documents(&store, "elsewhere", lines.as_bytes(), &mut |_| {}).unwrap();
         let (totals, generations) = stamp(&conn);
+        let taken = Tuned::defaults().taken;
         assert_ne!(generations, index.common.generations);
         let one = TextQuery::parse(&words[0]);
-        let listed =
-            index.common.matches(&conn, &index, &one, totals, generations, None).unwrap().expect("one word: its list");
+        let listed = index
+            .common
+            .matches(&conn, &index, &one, totals, generations, None, taken)
+            .unwrap()
+            .expect("one word: its list");
         let fts5 = rank::matches(&conn, &index, &one.to_fts().unwrap(), None, &[]).unwrap();
         assert_eq!(sorted(listed.scored), sorted(fts5.scored));
         let two = TextQuery::parse(&format!("{} {}", words[0], words[1]));
-        let answer = index.common.matches(&conn, &index, &two, totals, generations, None).unwrap();
+        let answer = index.common.matches(&conn, &index, &two, totals, generations, None, taken).unwrap();
         assert!(answer.is_none(), "several words: FTS5");
         assert!(index.common.known_rows(&two, generations).is_empty(), "and FTS5 counts their rows itself");
         let known = index.common.known_rows(&two, index.common.generations);
@@ -485,7 +496,7 @@ mod tests {
         let (_dir, store) = demo_store();
         let mut conn = store.conn().unwrap();
         let listed = listed_index(&mut conn);
-        let plain = SpaceIndex::build(&mut conn, demo::DEMO_SPACE).unwrap();
+        let plain = SpaceIndex::build(&mut conn, demo::DEMO_SPACE, Tuned::defaults()).unwrap();
         assert!(plain.common.lists.is_empty(), "a store this small keeps no lists by default");
         let config: Config = serde_json::from_value(demo::demo_configuration()["config"].clone()).unwrap();
         let mut words: Vec<&String> = listed.common.lists.keys().collect();
@@ -493,7 +504,7 @@ mod tests {
         let mut compared = 0;
         for input in [words[0].clone(), format!("{} {}", words[1], words[2]), format!("{} {}", words[3], "water")] {
             let words_alone = SearchRequest { input: Some(input.clone()), ..Default::default() };
-            let first = run::search(&conn, &plain, &config, &words_alone).unwrap();
+            let first = run::search(&conn, &plain, &config, &words_alone, Tuned::defaults()).unwrap();
             let clicks: Vec<SelectedFacet> = first
                 .facets
                 .iter()
@@ -507,8 +518,8 @@ mod tests {
             for request in &requests {
                 listed.kept.clear();
                 plain.kept.clear();
-                let a = run::search(&conn, &listed, &config, request).unwrap();
-                let b = run::search(&conn, &plain, &config, request).unwrap();
+                let a = run::search(&conn, &listed, &config, request, Tuned::defaults()).unwrap();
+                let b = run::search(&conn, &plain, &config, request, Tuned::defaults()).unwrap();
                 assert!(
                     a == b,
                     "{request:?}: {} from the lists, {} from FTS5 (or other facets or pages)",

@@ -15,6 +15,7 @@ use studio_model::FacetSetting;
 
 use super::index::{FieldIndex, SpaceIndex};
 use super::packed::Packed;
+use super::tuning::{EnginePath, Tuned};
 
 /// Counts, per value of `field`, the documents of `scope` having it (directly or through a descendant).
 /// With `only`, values outside it may be left at 0 when that saves work.
@@ -295,9 +296,8 @@ fn cores() -> usize {
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// Steps of counting (as [`costs`] estimates them) above which a second thread takes part: about a
-/// millisecond of work, well above the cost of starting a thread.
-pub(crate) const SHARED_WORK: f64 = 250_000.0;
+// The default of `Tuning::shared_work`, the steps of counting (as `costs` estimates them) above which a second
+// thread takes part: about a millisecond of work, well above the cost of starting a thread.
 
 /// Work for one thread of [`count_all`]: a job alone, a job's walk over the scope's documents in a range, or the
 /// fields of jobs walking the same scope together in the packed values, over the scope's documents in a range
@@ -316,8 +316,11 @@ fn middle(scope: &RoaringBitmap) -> u32 {
 /// The counts of every job, in order. With `index`, jobs that would walk the same sparse scope (the result,
 /// for every group without a selection of its own) walk it once together over its packed values, each thread
 /// half of its documents when there is enough work to share. Other work is shared between this thread and a
-/// second one, each taking the largest task left whenever it is free.
-pub(crate) fn count_all(jobs: &[CountJob], index: Option<&SpaceIndex>) -> Vec<Vec<u64>> {
+/// second one, each taking the largest task left whenever it is free, when `tuned` allows two threads and the
+/// work is above its shared work.
+pub(crate) fn count_all(jobs: &[CountJob], index: Option<&SpaceIndex>, tuned: Tuned) -> Vec<Vec<u64>> {
+    let shared_work = tuned.tuning.shared_work;
+    let two_threads = tuned.tuning.counting_threads >= 2 && cores() > 1;
     let together: Vec<usize> = index.map_or_else(Vec::new, |index| walking_together(jobs, index));
     let packed = index.filter(|_| together.len() > 1).and_then(SpaceIndex::packed);
     // The fields walked together, each once (a walk counts all of a field's values, whatever a group shows of
@@ -338,7 +341,8 @@ pub(crate) fn count_all(jobs: &[CountJob], index: Option<&SpaceIndex>) -> Vec<Ve
         let cost = scope.len() as f64 * packed.per_document();
         if shares.is_empty() {
             // No field found in the index: every job counts alone.
-        } else if cost >= SHARED_WORK && cores() > 1 {
+        } else if cost >= shared_work && two_threads {
+            tuned.taken.note(EnginePath::CountingTogetherHalved);
             let middle = middle(scope);
             tasks.push((Task::Together(packed, 0..middle), cost / 2.0));
             tasks.push((Task::Together(packed, middle..u32::MAX), cost / 2.0));
@@ -351,7 +355,8 @@ pub(crate) fn count_all(jobs: &[CountJob], index: Option<&SpaceIndex>) -> Vec<Ve
         let cost = job.cost();
         // A walk long enough to share is walked in two halves: one such walk can be most of a search's counting
         // (a selected concept's group over the documents of a selected language).
-        if cost >= SHARED_WORK && cores() > 1 && job.walks() {
+        if cost >= shared_work && two_threads && job.walks() {
+            tuned.taken.note(EnginePath::CountingWalkHalved);
             let middle = middle(&job.scope);
             tasks.push((Task::Part(i, 0..middle), cost / 2.0));
             tasks.push((Task::Part(i, middle..u32::MAX), cost / 2.0));
@@ -381,7 +386,10 @@ pub(crate) fn count_all(jobs: &[CountJob], index: Option<&SpaceIndex>) -> Vec<Ve
         }
     };
     let total: f64 = tasks.iter().map(|t| t.1).sum();
-    if tasks.len() < 2 || total < SHARED_WORK || cores() < 2 {
+    if tasks.iter().any(|t| matches!(t.0, Task::Together(..))) {
+        tuned.taken.note(EnginePath::CountingTogether);
+    }
+    if tasks.len() < 2 || total < shared_work || !two_threads {
         tasks.iter().for_each(|t| put(run(&t.0)));
         return out;
     }
@@ -399,6 +407,9 @@ pub(crate) fn count_all(jobs: &[CountJob], index: Option<&SpaceIndex>) -> Vec<Ve
     std::thread::scope(|s| {
         // Without a second thread (none can be started), this one takes every task.
         let helper = std::thread::Builder::new().spawn_scoped(s, work).ok();
+        if helper.is_some() {
+            tuned.taken.note(EnginePath::CountingSecondThread);
+        }
         work().into_iter().for_each(&mut put);
         if let Some(helper) = helper {
             // A task that panicked there panics the search, as it would have here.
@@ -439,6 +450,7 @@ pub(crate) mod tests {
     use super::{count_all, count_cut, count_values, cut_of, CountJob, Cut, Packed};
     use crate::search::facets::facet_group;
     use crate::search::index::{FacetValue, FieldIndex};
+    use crate::search::tuning::{Tuned, Tuning};
 
     /// A concept field over `n` documents shaped like real ones: one top concept above ten broader ones
     /// above 300 narrower ones of very unequal sizes; each document has one narrower concept.
@@ -700,9 +712,10 @@ pub(crate) mod tests {
                 selected: &[],
             },
         ];
-        assert!(jobs.iter().map(CountJob::cost).sum::<f64>() > super::SHARED_WORK, "the work is shared");
-        assert!(jobs[..2].iter().all(|j| j.walks() && j.cost() >= super::SHARED_WORK), "walked in halves");
-        let shared = count_all(&jobs, None);
+        let shared_work = Tuning::DEFAULT.shared_work;
+        assert!(jobs.iter().map(CountJob::cost).sum::<f64>() > shared_work, "the work is shared");
+        assert!(jobs[..2].iter().all(|j| j.walks() && j.cost() >= shared_work), "walked in halves");
+        let shared = count_all(&jobs, None, Tuned::defaults());
         for (job, counts) in jobs.iter().zip(&shared) {
             assert_eq!(counts, &count_values(job.field, &job.scope, job.only.as_deref()));
         }

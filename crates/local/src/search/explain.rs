@@ -12,6 +12,7 @@ use super::kept::Stamp;
 use super::recommend::{related_weights, Relation, AUTHOR_FIELD};
 use super::similar::{concept_weights, concepts_field, idf};
 use super::text_similar::{distinctive_terms, has_term};
+use super::tuning::Tuned;
 use crate::error::StoreError;
 
 /// One reason with its part of the score, before sorting.
@@ -108,8 +109,9 @@ pub(crate) fn by_text(
     stamp: &Stamp,
     source: u32,
     docs: &[u32],
+    tuned: Tuned,
 ) -> Result<Vec<Explanation>, StoreError> {
-    let terms = distinctive_terms(conn, index, source, stamp)?;
+    let terms = distinctive_terms(conn, index, source, stamp, tuned)?;
     docs.iter()
         .map(|&d| {
             let text = fetch::text_of(conn, index, d)?;

@@ -26,6 +26,7 @@ use super::common::Totals;
 use super::index::SpaceIndex;
 use super::query::TextQuery;
 use super::rank::{self, Matches};
+use super::tuning::{EnginePath, Tuned};
 use crate::error::StoreError;
 
 /// Most entries kept per search space.
@@ -68,21 +69,28 @@ impl KeptMatches {
         index: &SpaceIndex,
         query: &TextQuery,
         allowed: Option<&RoaringBitmap>,
+        tuned: Tuned,
     ) -> Result<Option<Found>, StoreError> {
         let Some(expression) = query.to_fts() else { return Ok(None) };
         let expression = expression.as_str();
         let stamp = Stamp::read(conn)?;
         if let Some(matches) = self.find(expression, &stamp, allowed) {
+            tuned.taken.note(EnginePath::KeptMatchesReused);
             return Ok(Some(Found { matches, exact: false }));
         }
         let listed = match Totals::of_record(&stamp.averages) {
-            Some(totals) => index.common.matches(conn, index, query, totals, stamp.generations, allowed)?,
+            Some(totals) => {
+                index.common.matches(conn, index, query, totals, stamp.generations, allowed, tuned.taken)?
+            }
             None => None,
         };
         let matches = Arc::new(match listed {
             Some(matches) => matches,
             None => {
                 let known = index.common.known_rows(query, stamp.generations);
+                if known.iter().any(Option::is_some) {
+                    tuned.taken.note(EnginePath::CommonTermsRowsTold);
+                }
                 rank::matches(conn, index, expression, allowed, &known)?
             }
         });
@@ -170,6 +178,7 @@ mod tests {
     use crate::search::index::SpaceIndex;
     use crate::search::query::TextQuery;
     use crate::search::rank;
+    use crate::search::tuning::Tuned;
     use crate::search::SearchEngine;
     use crate::{demo, import_documents, Store};
 
@@ -240,24 +249,24 @@ mod tests {
         let store = Store::open_dir(dir.path()).unwrap();
         demo::load_demo(&store, &mut |_| {}).unwrap();
         let mut conn = store.conn().unwrap();
-        let index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE).unwrap();
+        let index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE, Tuned::defaults()).unwrap();
         let query = TextQuery::parse("the water");
         let expression = "\"the\" \"water\"";
-        let first = index.kept.matches(&conn, &index, &query, None).unwrap().unwrap();
+        let first = index.kept.matches(&conn, &index, &query, None, Tuned::defaults()).unwrap().unwrap();
         assert!(first.exact && first.matches.all.len() > 20, "collected: {} matches", first.matches.all.len());
-        let again = index.kept.matches(&conn, &index, &query, None).unwrap().unwrap();
+        let again = index.kept.matches(&conn, &index, &query, None, Tuned::defaults()).unwrap().unwrap();
         assert!(!again.exact && Arc::ptr_eq(&again.matches, &first.matches), "kept");
 
         let some: RoaringBitmap = first.matches.all.iter().step_by(2).collect();
         assert!(
-            !index.kept.matches(&conn, &index, &query, Some(&some)).unwrap().unwrap().exact,
+            !index.kept.matches(&conn, &index, &query, Some(&some), Tuned::defaults()).unwrap().unwrap().exact,
             "a narrower selection"
         );
         index.kept.clear();
-        let narrow = index.kept.matches(&conn, &index, &query, Some(&some)).unwrap().unwrap();
+        let narrow = index.kept.matches(&conn, &index, &query, Some(&some), Tuned::defaults()).unwrap().unwrap();
         assert!(narrow.exact && narrow.matches.scored.len() == some.len() as usize);
         let other: RoaringBitmap = first.matches.all.iter().skip(1).step_by(2).collect();
-        let wider = index.kept.matches(&conn, &index, &query, Some(&other)).unwrap().unwrap();
+        let wider = index.kept.matches(&conn, &index, &query, Some(&other), Tuned::defaults()).unwrap().unwrap();
         assert!(wider.exact, "a selection outside what was scored is collected again");
 
         let lines = "{\"id\": \"x1\", \"title\": \"water water\", \"content\": \"the water of the river\"}\n\
@@ -268,7 +277,7 @@ mod tests {
         let again = lines.replace("water water", "fire fire").replace("the water of", "the fire of");
         for lines in [lines.to_owned(), again] {
             import_documents(&store, "elsewhere", lines.as_bytes(), &mut |_| {}).unwrap();
-            let after = index.kept.matches(&conn, &index, &query, None).unwrap().unwrap();
+            let after = index.kept.matches(&conn, &index, &query, None, Tuned::defaults()).unwrap().unwrap();
             assert!(after.exact, "the store's text index changed: collected again");
             let now = rank::matches(&conn, &index, expression, None, &[]).unwrap();
             assert_eq!(after.matches.all, now.all);

@@ -29,6 +29,7 @@ mod spaces;
 mod term_counts;
 mod text;
 mod text_similar;
+mod tuning;
 mod upkeep;
 
 use std::collections::HashMap;
@@ -44,6 +45,7 @@ pub use index::SpaceIndex;
 pub use query::{Clause, TextQuery};
 pub use run::FIELD_URI_PREFIX;
 pub use spaces::search_spaces;
+pub use tuning::{EnginePath, PathsTaken, Tuning};
 
 /// Registers the SQL functions the engine's queries use on a new connection of the store.
 pub(crate) fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
@@ -52,6 +54,7 @@ pub(crate) fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
 
 use crate::error::StoreError;
 use kept::Stamp;
+use tuning::Tuned;
 use upkeep::Upkeep;
 
 /// The `resultType` of getRecommendations.
@@ -68,15 +71,34 @@ pub struct SearchEngine {
     upkeep: Mutex<Upkeep>,
     /// The threads packing a large space's values ahead of its first search, until [`SearchEngine::settle`].
     packing: Mutex<Vec<std::thread::JoinHandle<()>>>,
+    tuning: Tuning,
+    taken: PathsTaken,
 }
 
-/// Documents in a search space from which its packed values are made ahead of the first search.
-const PACK_AHEAD: usize = 100_000;
-
 impl SearchEngine {
-    /// An engine with no index built yet.
+    /// An engine with no index built yet, with the default thresholds.
     pub fn new() -> Self {
         SearchEngine::default()
+    }
+
+    /// An engine with no index built yet, with the thresholds of `tuning` (the benchmark times one counting
+    /// thread; the tests make a small store take a large one's paths).
+    pub fn with_tuning(tuning: Tuning) -> Self {
+        SearchEngine { upkeep: Mutex::new(Upkeep::new(&tuning)), tuning, ..SearchEngine::default() }
+    }
+
+    /// The thresholds this engine uses.
+    pub fn tuning(&self) -> &Tuning {
+        &self.tuning
+    }
+
+    /// How often this engine took each of the paths only a large store takes with the default thresholds.
+    pub fn paths_taken(&self) -> &PathsTaken {
+        &self.taken
+    }
+
+    fn tuned(&self) -> Tuned<'_> {
+        Tuned { tuning: &self.tuning, taken: &self.taken }
     }
 
     /// The index of `space` as the store holds it now, built or rebuilt when the store changed since.
@@ -93,7 +115,7 @@ impl SearchEngine {
         let built = Arc::new(match snapshot::load(conn, space, current)? {
             Some(loaded) => loaded,
             None => {
-                let built = SpaceIndex::build(conn, space)?;
+                let built = SpaceIndex::build(conn, space, self.tuned())?;
                 // The snapshot is a cache: failing to write it (a read-only store, a busy writer) only
                 // means the next process builds the index again.
                 if let Err(e) = snapshot::save(conn, &built) {
@@ -103,7 +125,8 @@ impl SearchEngine {
             }
         });
         self.cache.write().unwrap_or_else(|e| e.into_inner()).insert(space.to_owned(), built.clone());
-        if built.rowids.len() >= PACK_AHEAD {
+        if built.rowids.len() >= self.tuning.pack_ahead {
+            self.taken.note(EnginePath::PackedAhead);
             // Every field's values per document, which most searches of words in a large space walk: made
             // now on a thread of its own (0.25 s at 1M documents) rather than in the first such search. A
             // search needing them meanwhile waits for them; without a thread, the first search makes them.
@@ -162,7 +185,7 @@ impl SearchEngine {
         request: &SearchRequest,
     ) -> Result<SearchResponse, BackendError> {
         let index = self.index(conn, &config.search_space)?;
-        Ok(run::search(conn, &index, config, request)?)
+        Ok(run::search(conn, &index, config, request, self.tuned())?)
     }
 
     /// The facet health of the facet fields of `space` (docs/api.md, Facet health).
@@ -201,14 +224,14 @@ impl SearchEngine {
             _ => None,
         };
         let docs = match &text {
-            Some(stamp) => text_similar::by_text(conn, &index, stamp, doc, number)?,
+            Some(stamp) => text_similar::by_text(conn, &index, stamp, doc, number, self.tuned())?,
             None => similar::by_concepts(&index, doc, number),
         };
         if !query.explain {
             return Ok(fetch::documents(conn, &index, config, &docs)?);
         }
         let explained = match &text {
-            Some(stamp) => explain::by_text(conn, &index, stamp, doc, &docs)?,
+            Some(stamp) => explain::by_text(conn, &index, stamp, doc, &docs, self.tuned())?,
             None => explain::by_concepts(&index, doc, &docs),
         };
         Ok(explained_documents(conn, &index, config, &docs, explained)?)

@@ -130,9 +130,10 @@ mod tests {
     use crate::search::counting::tests::field;
     use studio_model::FacetSetting;
 
-    use crate::search::counting::{count_all, cut_of, walking_together, CountJob, SHARED_WORK};
+    use crate::search::counting::{count_all, cut_of, walking_together, CountJob};
     use crate::search::facets::facet_group;
     use crate::search::index::SpaceIndex;
+    use crate::search::tuning::{Tuned, Tuning};
     use crate::{demo, Store};
 
     /// Groups walking the same documents together count what each counts walking alone, over sparse and dense
@@ -143,7 +144,7 @@ mod tests {
         let store = Store::open_dir(dir.path()).unwrap();
         demo::load_demo(&store, &mut |_| {}).unwrap();
         let mut conn = store.conn().unwrap();
-        let index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE).unwrap();
+        let index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE, Tuned::defaults()).unwrap();
         assert!(index.fields.iter().any(|f| !f.flat) && index.fields.iter().any(|f| f.flat), "both kinds of field");
         let n = index.rowids.len() as u32;
         let mut walked = 0;
@@ -187,8 +188,8 @@ mod tests {
             // The demo's scopes are all sparse: under 4,096 documents in roaring's one block.
             assert!(together.contains(&(jobs.len() - 1)), "a cut over a sparse scope walks too");
             walked += together.len();
-            let alone = count_all(&jobs, None);
-            let mut both = count_all(&jobs, Some(&index));
+            let alone = count_all(&jobs, None, Tuned::defaults());
+            let mut both = count_all(&jobs, Some(&index), Tuned::defaults());
             assert_eq!(both[..jobs.len() - 1], alone[..jobs.len() - 1], "every {step}th document");
             assert!(alone.iter().flatten().sum::<u64>() > 0, "something was counted");
             let (cut_alone, cut_together) = (alone.last().unwrap(), both.pop().unwrap());
@@ -216,10 +217,10 @@ mod tests {
             .map(|field| CountJob { field, scope: Cow::Borrowed(&result), only: None, cut: None, selected: &[] })
             .collect();
         let packed = index.packed().expect("packed values");
-        assert!(result.len() as f64 * packed.per_document() >= SHARED_WORK, "enough work to share");
+        assert!(result.len() as f64 * packed.per_document() >= Tuning::DEFAULT.shared_work, "enough work to share");
         assert_eq!(walking_together(&jobs, &index), vec![0, 1]);
-        let together = count_all(&jobs, Some(&index));
-        assert_eq!(together, count_all(&jobs, None));
+        let together = count_all(&jobs, Some(&index), Tuned::defaults());
+        assert_eq!(together, count_all(&jobs, None, Tuned::defaults()));
         assert_eq!(together[0].iter().sum::<u64>(), result.len(), "each document once in the flat field");
     }
 }

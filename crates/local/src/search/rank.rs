@@ -541,6 +541,7 @@ mod tests {
 
     use super::matches;
     use crate::search::index::SpaceIndex;
+    use crate::search::tuning::Tuned;
     use crate::{demo, Store};
 
     /// `matches` (the row sizes kept in the index, not looked up) finds every row FTS5 finds, scores exactly
@@ -551,7 +552,7 @@ mod tests {
         let store = Store::open_dir(dir.path()).unwrap();
         demo::load_demo(&store, &mut |_| {}).unwrap();
         let mut conn = store.conn().unwrap();
-        let index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE).unwrap();
+        let index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE, Tuned::defaults()).unwrap();
         let mut stmt = conn
             .prepare("SELECT rowid, bm25(documents_fts, 5.0, 2.0, 1.0) FROM documents_fts WHERE documents_fts MATCH ?1")
             .unwrap();

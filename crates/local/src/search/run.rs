@@ -13,6 +13,7 @@ use super::fetch;
 use super::index::{FieldIndex, SpaceIndex};
 use super::query::TextQuery;
 use super::score;
+use super::tuning::Tuned;
 use crate::error::StoreError;
 
 /// Prefix of the `uri` that `search_spaces` lists for a facet field: `urn:searchstudio:field:<field id>`.
@@ -93,12 +94,13 @@ impl Membership {
     }
 }
 
-/// Runs a search of `config` over `index`.
+/// Runs a search of `config` over `index`, with the thresholds of `tuned`.
 pub(crate) fn search(
     conn: &Connection,
     index: &SpaceIndex,
     config: &Config,
     request: &SearchRequest,
+    tuned: Tuned,
 ) -> Result<SearchResponse, StoreError> {
     let query = TextQuery::parse(request.input.as_deref().unwrap_or(""));
     let filters = filters(index, request);
@@ -110,7 +112,7 @@ pub(crate) fn search(
         })
     });
     // Every text match, with the scores of (at least) those the filters allow.
-    let found = index.kept.matches(conn, index, &query, allowed.as_ref())?;
+    let found = index.kept.matches(conn, index, &query, allowed.as_ref(), tuned)?;
     let base: &RoaringBitmap = found.as_ref().map_or(&index.all, |f| &f.matches.all);
     let result = match &allowed {
         None => base.clone(),
@@ -166,7 +168,7 @@ pub(crate) fn search(
         };
         groups.push((setting, Some((field, selected, job))));
     }
-    let counts = count_all(&jobs, Some(index));
+    let counts = count_all(&jobs, Some(index), tuned);
     let facets = groups
         .into_iter()
         .map(|(setting, group)| match group {

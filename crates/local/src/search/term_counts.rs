@@ -9,18 +9,20 @@
 //! `term_counts` with the sum of every scope's generation they were counted at. The plugin takes a word's rows
 //! from there while that sum is the store's; otherwise (an import since, a store too small to count ahead) it
 //! counts them as before.
-//! Terms in fewer than [`STORED_FROM`] rows are left out: a count of one stops within a few microseconds.
+//! Terms in fewer than 64 rows (the default of [`super::Tuning::term_counts_stored_from`]) are
+//! left out: a count of one stops within a few microseconds.
 
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
 use super::kept::Stamp;
 use crate::error::StoreError;
 
-/// Rows a term must be in to be kept.
-pub(crate) const STORED_FROM: u64 = 64;
+/// Rows a term must be in to be kept, by default.
+#[cfg(test)]
+pub(crate) const STORED_FROM: u64 = super::Tuning::DEFAULT.term_counts_stored_from;
 
 /// The rows of the store having `term` as last counted (the caller checks they are [`current`]); `None` for
-/// a term in fewer than [`STORED_FROM`] rows.
+/// a term in fewer rows than the count kept.
 pub(crate) fn rows(conn: &Connection, term: &str) -> Result<Option<u64>, StoreError> {
     let rows: Option<i64> = conn
         .prepare_cached("SELECT rows FROM term_counts WHERE term = ?1")?
@@ -38,10 +40,11 @@ pub(crate) fn current(conn: &Connection, generations: i64) -> Result<bool, Store
     Ok(made == Some(generations))
 }
 
-/// Counts every term's rows in one read of the store and keeps them, unless they are current already or the
+/// Counts every term's rows in one read of the store and keeps those of the terms in at least `stored_from`
+/// rows, unless they are current already or the
 /// store changed while they were counted (the next call counts again). Returns whether it wrote them.
 /// `conn` is a connection to the documents file (its tables unqualified).
-pub(crate) fn count(conn: &mut Connection) -> Result<bool, StoreError> {
+pub(crate) fn count(conn: &mut Connection, stored_from: u64) -> Result<bool, StoreError> {
     let (generations, terms) = {
         let tx = conn.transaction()?;
         let generations = Stamp::read(&tx)?.generations;
@@ -53,7 +56,7 @@ pub(crate) fn count(conn: &mut Connection) -> Result<bool, StoreError> {
         let mut each = vocabulary.query([])?;
         while let Some(row) = each.next()? {
             let rows: i64 = row.get(1)?;
-            if rows >= STORED_FROM as i64 {
+            if rows >= i64::try_from(stored_from).unwrap_or(i64::MAX) {
                 terms.push((row.get(0)?, rows));
             }
         }
@@ -105,9 +108,9 @@ mod tests {
         let before = Stamp::read(&conn).unwrap().generations;
         assert!(!current(&conn, before).unwrap(), "nothing is counted before the first count");
 
-        assert!(count(&mut reader).unwrap(), "the first count is written");
+        assert!(count(&mut reader, STORED_FROM).unwrap(), "the first count is written");
         assert!(current(&conn, before).unwrap());
-        assert!(!count(&mut reader).unwrap(), "a second one finds them current");
+        assert!(!count(&mut reader, STORED_FROM).unwrap(), "a second one finds them current");
         let every = vocabulary(&conn);
         let (kept, left_out): (Vec<_>, Vec<_>) = every.iter().partition(|(_, rows)| *rows >= STORED_FROM);
         assert!(kept.len() > 50 && !left_out.is_empty(), "{} terms kept, {} left out", kept.len(), left_out.len());
@@ -125,7 +128,7 @@ mod tests {
         let after = Stamp::read(&conn).unwrap().generations;
         assert_ne!(before, after);
         assert!(!current(&conn, after).unwrap(), "counts of an older store are not used");
-        assert!(count(&mut reader).unwrap(), "counted again");
+        assert!(count(&mut reader, STORED_FROM).unwrap(), "counted again");
         assert!(current(&conn, after).unwrap());
         assert_eq!(rows(&conn, common).unwrap(), Some(most + 1));
     }

@@ -14,24 +14,25 @@ use super::kept::Stamp;
 use super::rank;
 use super::score;
 use super::similar::{kth_highest, ROUNDING};
+use super::tuning::{EnginePath, Tuned, Tuning};
 use super::{fetch, term_counts, text};
 use crate::error::StoreError;
 
-/// Terms of the source document put into the `text` plugin's query.
-const TEXT_TERMS: usize = 12;
-/// Distinct terms of the source document whose document frequency is looked up.
-const TERMS_CONSIDERED: usize = 64;
+// The plugin's thresholds are those of `Tuning` (`text_terms`: the terms put into its query, 12;
+// `text_terms_considered`: the source's distinct terms whose rows are looked up, 64).
+
 /// Whether the `text` plugin may use a term found in `df` of the store's `total` documents: one only the
 /// source has finds nothing; one in more than a quarter of them says little about any one document; and
-/// past 1,000 documents one in more than a twentieth: each of a term's documents is scored, so a word in a
-/// tenth of 1M documents costs tens of milliseconds and ranks little better. docs/api.md (getSimilar).
-fn usable_term(df: u64, total: f64) -> bool {
-    df >= 2 && df <= most_usable(total)
+/// past `few` documents (1,000 by default) one in more than a twentieth: each of a term's documents is scored,
+/// so a word in a tenth of 1M documents costs tens of milliseconds and ranks little better. docs/api.md
+/// (getSimilar).
+fn usable_term(df: u64, total: f64, few: u64) -> bool {
+    df >= 2 && df <= most_usable(total, few)
 }
 
 /// The most documents of `total` a usable term may be in (see [`usable_term`]).
-fn most_usable(total: f64) -> u64 {
-    (total / 4.0).min((total / 20.0).max(1000.0)).max(0.0) as u64
+fn most_usable(total: f64, few: u64) -> u64 {
+    (total / 4.0).min((total / 20.0).max(few as f64)).max(0.0) as u64
 }
 const STOPWORDS: &[&str] = &[
     "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was", "one", "our", "out",
@@ -41,10 +42,8 @@ const STOPWORDS: &[&str] = &[
     "after", "most", "other", "only", "very", "just", "where", "while", "could", "should", "each", "both",
 ];
 
-/// Row counts an index remembers at most; past that it starts afresh.
-const TERMS_REMEMBERED: usize = 100_000;
-/// Rows a term's first count stops at; each further count stops at four times the last.
-const FIRST_COUNT: u64 = 1_024;
+// How many row counts an index remembers, and where a term's first count stops: `Tuning`'s
+// `text_terms_remembered` and `text_first_count`.
 
 /// What is known of the rows of the store having a term.
 #[derive(Debug, Clone, Copy)]
@@ -67,12 +66,16 @@ impl TermRows {
         (known.0 == generations).then(|| known.1.get(term).copied())?
     }
 
-    fn insert(&self, term: &str, generations: i64, rows: Rows) {
+    /// Remembers `rows` of `term`, forgetting every other count first when they are of other generations or
+    /// already `most`; returns whether it forgot counts of these generations.
+    fn insert(&self, term: &str, generations: i64, rows: Rows, most: usize) -> bool {
         let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
-        if known.0 != generations || known.1.len() >= TERMS_REMEMBERED {
+        let full = known.0 == generations && known.1.len() >= most;
+        if known.0 != generations || full {
             *known = (generations, HashMap::new());
         }
         known.1.insert(term.to_owned(), rows);
+        full
     }
 }
 
@@ -96,27 +99,18 @@ struct Candidate {
 /// kept counts (term_counts) while they are current, or remembered from an earlier document. Otherwise
 /// counting them walks its list in FTS5, and the sixty-four terms of a document at 1M have hundreds of
 /// thousands of rows between them. Most are rare
-/// enough, or common enough, to be settled by a short count: every term is counted up to [`FIRST_COUNT`]
-/// rows, then only those that could still be among the best twelve (a term in at least n rows weighs at most
-/// as if it were in n) are counted further, up to four times as far each round. The twelve found are those a
-/// count of every term would find.
+/// enough, or common enough, to be settled by a short count: every term is counted up to
+/// [`Tuning::text_first_count`] rows, then only those that could still be among the best twelve (a term in at
+/// least n rows weighs at most as if it were in n) are counted further, up to four times as far each round.
+/// The twelve found are those a count of every term would find.
 pub(crate) fn distinctive_terms(
     conn: &Connection,
     index: &SpaceIndex,
     doc: u32,
     stamp: &Stamp,
+    tuned: Tuned,
 ) -> Result<Vec<Distinctive>, StoreError> {
-    counting_from(conn, index, doc, stamp, FIRST_COUNT)
-}
-
-/// [`distinctive_terms`], counting every term up to `first_count` rows first.
-fn counting_from(
-    conn: &Connection,
-    index: &SpaceIndex,
-    doc: u32,
-    stamp: &Stamp,
-    first_count: u64,
-) -> Result<Vec<Distinctive>, StoreError> {
+    let tuning: &Tuning = tuned.tuning;
     let body = fetch::text_of(conn, index, doc)?;
     let mut tf: HashMap<String, u32> = HashMap::new();
     for t in text::tokens(&body) {
@@ -126,34 +120,61 @@ fn counting_from(
     }
     let mut terms: Vec<(String, u32)> = tf.into_iter().collect();
     terms.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    terms.truncate(TERMS_CONSIDERED);
+    if terms.len() > tuning.text_terms_considered {
+        tuned.taken.note(EnginePath::TextTermsCut);
+        terms.truncate(tuning.text_terms_considered);
+    }
     let total = Totals::of_record(&stamp.averages).map_or(1.0, |t| t.rows);
-    let most = most_usable(total) + 1;
+    let few = tuning.text_term_documents;
+    let most = most_usable(total, few) + 1;
     let generations = stamp.generations;
     let kept = term_counts::current(conn, generations)?;
     let mut candidates: Vec<Candidate> = Vec::with_capacity(terms.len());
+    // Where the terms' rows came from, noted once per call.
+    let (mut from_lists, mut from_counts, mut remembered) = (false, false, false);
     for (term, count) in terms {
         let listed = match index.common.store_rows(&term, generations) {
-            Some(rows) => Some(rows),
-            None if kept => term_counts::rows(conn, &term)?,
+            Some(rows) => {
+                from_lists = true;
+                Some(rows)
+            }
+            None if kept => term_counts::rows(conn, &term)?.inspect(|_| from_counts = true),
             None => None,
         };
         let rows = match listed {
             Some(rows) => Rows::Exact(rows),
-            None => index.term_rows.get(&term, generations).unwrap_or(Rows::AtLeast(0)),
+            None => match index.term_rows.get(&term, generations) {
+                Some(rows) => {
+                    remembered = true;
+                    rows
+                }
+                None => Rows::AtLeast(0),
+            },
         };
         candidates.push(Candidate { term, count, rows });
     }
-    let mut count_to = first_count.max(1);
+    for (path, taken) in [
+        (EnginePath::TextRowsFromLists, from_lists),
+        (EnginePath::TextRowsFromCounts, from_counts),
+        (EnginePath::TextRowsRemembered, remembered),
+    ] {
+        if taken {
+            tuned.taken.note(path);
+        }
+    }
+    let (mut stopped_short, mut forgot) = (false, false);
+    let mut count_to = tuning.text_first_count.max(1);
+    let text_terms = tuning.text_terms;
     loop {
-        let best = best_terms(&candidates, total);
-        let last = (best.len() == TEXT_TERMS).then(|| best[TEXT_TERMS - 1].weight);
+        let best = best_terms(&candidates, total, text_terms, few);
+        let last = (text_terms > 0 && best.len() == text_terms).then(|| best[text_terms - 1].weight);
         let limit = count_to.min(most);
         let mut open = false;
         for c in &mut candidates {
             let Rows::AtLeast(known) = c.rows else { continue };
             let could = last.is_none_or(|w| weight(c.count, known.max(2), total) >= w);
             if known >= most || !could {
+                stopped_short |= known > 0 && known < most;
                 continue;
             }
             open = true;
@@ -162,9 +183,15 @@ fn counting_from(
             }
             let rows = rank::rows_having(conn, &format!("\"{}\"", c.term), limit)?;
             c.rows = if rows < limit { Rows::Exact(rows) } else { Rows::AtLeast(limit) };
-            index.term_rows.insert(&c.term, generations, c.rows);
+            forgot |= index.term_rows.insert(&c.term, generations, c.rows, tuning.text_terms_remembered);
         }
         if !open {
+            if stopped_short {
+                tuned.taken.note(EnginePath::TextCountStoppedShort);
+            }
+            if forgot {
+                tuned.taken.note(EnginePath::TextRowsForgotten);
+            }
             return Ok(best);
         }
         count_to = count_to.saturating_mul(4);
@@ -176,19 +203,20 @@ fn weight(count: u32, rows: u64, total: f64) -> f64 {
     f64::from(count) * (total / rows as f64).ln()
 }
 
-/// The best twelve of the candidates whose rows are known and usable, best first (equal weights by term).
-fn best_terms(candidates: &[Candidate], total: f64) -> Vec<Distinctive> {
+/// The best `keep` of the candidates whose rows are known and usable (see [`usable_term`]), best first (equal
+/// weights by term).
+fn best_terms(candidates: &[Candidate], total: f64, keep: usize, few: u64) -> Vec<Distinctive> {
     let mut best: Vec<Distinctive> = candidates
         .iter()
         .filter_map(|c| match c.rows {
-            Rows::Exact(rows) if usable_term(rows, total) => {
+            Rows::Exact(rows) if usable_term(rows, total, few) => {
                 Some(Distinctive { weight: weight(c.count, rows, total), term: c.term.clone(), rows })
             }
             _ => None,
         })
         .collect();
     best.sort_unstable_by(|a, b| b.weight.total_cmp(&a.weight).then_with(|| a.term.cmp(&b.term)));
-    best.truncate(TEXT_TERMS);
+    best.truncate(keep);
     best
 }
 
@@ -204,10 +232,14 @@ pub(crate) fn by_text(
     stamp: &Stamp,
     doc: u32,
     limit: usize,
+    tuned: Tuned,
 ) -> Result<Vec<u32>, StoreError> {
     let Some(totals) = Totals::of_record(&stamp.averages) else { return Ok(Vec::new()) };
-    let terms = distinctive_terms(conn, index, doc, stamp)?;
-    let scored = any_term(conn, index, &terms, totals, doc, limit)?;
+    let terms = distinctive_terms(conn, index, doc, stamp, tuned)?;
+    let (scored, passed_over) = any_term(conn, index, &terms, totals, doc, limit)?;
+    if passed_over {
+        tuned.taken.note(EnginePath::TextDocumentsPassedOver);
+    }
     Ok(score::page(scored.into_iter().filter(|&(d, _)| d != doc), 0, limit))
 }
 
@@ -221,7 +253,7 @@ pub(crate) fn by_text(
 /// walked cannot be among the best, and each term left is read only for the documents found already (its
 /// list is still walked, but the positions of other rows are not read). The sums are added in another order
 /// than FTS5's, so every document within a rounding of the `keep`-th best is scored again exactly as FTS5
-/// sums its terms.
+/// sums its terms. Also says whether documents were passed over that way.
 fn any_term(
     conn: &Connection,
     index: &SpaceIndex,
@@ -229,9 +261,9 @@ fn any_term(
     totals: Totals,
     source: u32,
     keep: usize,
-) -> Result<Vec<(u32, f64)>, StoreError> {
+) -> Result<(Vec<(u32, f64)>, bool), StoreError> {
     if terms.is_empty() || keep == 0 {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), false));
     }
     let idf: Vec<f64> = terms.iter().map(|d| score::idf(totals.rows, d.rows as f64)).collect();
     let avgdl = totals.tokens / totals.rows;
@@ -274,10 +306,11 @@ fn any_term(
             }
         }
     }
-    Ok(rows
+    let scored = rows
         .into_iter()
         .map(|(dense, (tokens, frequencies))| (dense, score::bm25(&frequencies, &idf, f64::from(tokens), avgdl)))
-        .collect())
+        .collect();
+    Ok((scored, found.is_some()))
 }
 
 /// Partial scores by dense number.
@@ -317,12 +350,13 @@ mod tests {
 
     use rusqlite::Connection;
 
-    use super::{any_term, by_text, counting_from, distinctive_terms, term_counts, usable_term, Distinctive};
+    use super::{any_term, by_text, distinctive_terms, term_counts, usable_term, Distinctive};
     use crate::search::common::{CommonTerms, Totals};
     use crate::search::index::SpaceIndex;
     use crate::search::kept::Stamp;
     use crate::search::score;
     use crate::search::similar::numbers;
+    use crate::search::tuning::{Tuned, Tuning};
     use crate::{demo, import_documents, Store};
 
     /// A store whose search space "words" holds `documents` documents, each of a title word and `length` words
@@ -340,15 +374,19 @@ mod tests {
         (dir, store)
     }
 
+    fn usable_term_of(df: u64, total: f64) -> bool {
+        usable_term(df, total, Tuning::DEFAULT.text_term_documents)
+    }
+
     /// Terms of two documents up to a quarter of the store are used, and past 1,000 documents only up to a
     /// twentieth of it.
     #[test]
     fn common_terms_are_left_out_of_the_text_query() {
-        assert!(!usable_term(1, 100.0), "a term only the source has");
-        assert!(usable_term(2, 100.0));
-        assert!(usable_term(25, 100.0) && !usable_term(26, 100.0), "a quarter of a small store");
-        assert!(usable_term(1_000, 10_000.0) && !usable_term(1_001, 10_000.0), "past 1,000 documents");
-        assert!(usable_term(50_000, 1_000_000.0) && !usable_term(50_001, 1_000_000.0), "a twentieth of 1M");
+        assert!(!usable_term_of(1, 100.0), "a term only the source has");
+        assert!(usable_term_of(2, 100.0));
+        assert!(usable_term_of(25, 100.0) && !usable_term_of(26, 100.0), "a quarter of a small store");
+        assert!(usable_term_of(1_000, 10_000.0) && !usable_term_of(1_001, 10_000.0), "past 1,000 documents");
+        assert!(usable_term_of(50_000, 1_000_000.0) && !usable_term_of(50_001, 1_000_000.0), "a twentieth of 1M");
     }
 
     /// Counting each term's rows only as far as it could still be among the best twelve finds the twelve that
@@ -363,12 +401,12 @@ mod tests {
         });
         let mut conn = store.conn().unwrap();
         let stamp = Stamp::read(&conn).unwrap();
-        let short = SpaceIndex::build(&mut conn, "words").unwrap();
-        let full = SpaceIndex::build(&mut conn, "words").unwrap();
+        let short = SpaceIndex::build(&mut conn, "words", Tuned::defaults()).unwrap();
+        let full = SpaceIndex::build(&mut conn, "words", Tuned::defaults()).unwrap();
         let mut compared = 0;
         for source in (0..3000).step_by(61) {
-            let found = counting_from(&conn, &short, source, &stamp, 2).unwrap();
-            let every = counting_from(&conn, &full, source, &stamp, u64::MAX).unwrap();
+            let found = counting_from(&conn, &short, source, &stamp, 2);
+            let every = counting_from(&conn, &full, source, &stamp, u64::MAX);
             let view = |terms: &[super::Distinctive]| -> Vec<(String, u64, f64)> {
                 terms.iter().map(|d| (d.term.clone(), d.rows, d.weight)).collect()
             };
@@ -379,6 +417,18 @@ mod tests {
         let known = short.term_rows.known.lock().unwrap();
         let left = known.1.values().filter(|r| matches!(r, super::Rows::AtLeast(n) if *n < 1001)).count();
         assert!(left > 0, "some terms were left out after a short count, their rows not counted to the end");
+    }
+
+    /// The distinctive terms of `doc`, every term's rows counted up to `first_count` first.
+    fn counting_from(
+        conn: &Connection,
+        index: &SpaceIndex,
+        doc: u32,
+        stamp: &Stamp,
+        first_count: u64,
+    ) -> Vec<Distinctive> {
+        let tuning = Tuning { text_first_count: first_count, ..Tuning::DEFAULT };
+        distinctive_terms(conn, index, doc, stamp, Tuned { tuning: &tuning, ..Tuned::defaults() }).unwrap()
     }
 
     /// FTS5's ranking of `expression` over the documents of `index` without `source`: (dense number, bm25).
@@ -412,6 +462,7 @@ mod tests {
         let totals = Totals::of_record(&Stamp::read(conn).unwrap().averages).unwrap();
         let scored: Vec<(u32, f64)> = any_term(conn, index, terms, totals, source, keep)
             .unwrap()
+            .0
             .into_iter()
             .filter(|&(d, _)| d != source)
             .collect();
@@ -444,7 +495,7 @@ mod tests {
         let store = Store::open_dir(dir.path()).unwrap();
         demo::load_demo(&store, &mut |_| {}).unwrap();
         let mut conn = store.conn().unwrap();
-        let mut index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE).unwrap();
+        let mut index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE, Tuned::defaults()).unwrap();
         index.common = CommonTerms::build(&mut conn, &index, (demo::DEMO_DOCUMENTS / 100) as u64).unwrap();
         let sources = [0, 7, 50, 300, 301];
         let vocabulary = |conn: &Connection, term: &str| -> u64 {
@@ -458,13 +509,13 @@ mod tests {
             let kept_round = round == 1;
             if kept_round {
                 let mut reader = crate::store::documents_reader(&conn).unwrap().unwrap();
-                assert!(term_counts::count(&mut reader).unwrap());
+                assert!(term_counts::count(&mut reader, term_counts::STORED_FROM).unwrap());
             }
             let stamp = Stamp::read(&conn).unwrap();
             let generations = stamp.generations;
             let mut seen = BTreeSet::new();
             for source in sources {
-                let terms = distinctive_terms(&conn, &index, source, &stamp).unwrap();
+                let terms = distinctive_terms(&conn, &index, source, &stamp, Tuned::defaults()).unwrap();
                 assert!(terms.len() >= 5, "document {source} has distinctive terms ({})", terms.len());
                 for d in &terms {
                     assert_eq!(d.rows, vocabulary(&conn, &d.term), "round {round}: rows having {}", d.term);
@@ -480,7 +531,7 @@ mod tests {
                 }
                 ranked_as_fts5(&conn, &index, &terms, source, 1);
                 let (_, _, best) = ranked_as_fts5(&conn, &index, &terms, source, 10);
-                let found = by_text(&conn, &index, &stamp, source, 10).unwrap();
+                let found = by_text(&conn, &index, &stamp, source, 10, Tuned::defaults()).unwrap();
                 assert!(found.len() >= 5, "document {source} has similar ones ({found:?})");
                 assert_eq!(found, best);
             }
@@ -508,10 +559,10 @@ mod tests {
         });
         let mut conn = store.conn().unwrap();
         let stamp = Stamp::read(&conn).unwrap();
-        let index = SpaceIndex::build(&mut conn, "words").unwrap();
+        let index = SpaceIndex::build(&mut conn, "words", Tuned::defaults()).unwrap();
         let (mut pruned, mut compared) = (0, 0);
         for source in (0..4000).step_by(97) {
-            let terms = distinctive_terms(&conn, &index, source, &stamp).unwrap();
+            let terms = distinctive_terms(&conn, &index, source, &stamp, Tuned::defaults()).unwrap();
             for keep in [1, 5, 40] {
                 let (scored, matched, _) = ranked_as_fts5(&conn, &index, &terms, source, keep);
                 pruned += usize::from(scored < matched);

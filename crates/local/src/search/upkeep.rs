@@ -16,11 +16,8 @@ use rusqlite::Connection;
 use super::common::Totals;
 use super::kept::Stamp;
 use super::term_counts;
+use super::tuning::Tuning;
 use crate::error::StoreError;
-
-/// Rows of the full-text index (of every search space) from which the terms are counted ahead: below, the
-/// plugin's own counting takes a few milliseconds.
-pub(crate) const COUNTED_FROM: f64 = 100_000.0;
 
 /// Pages FTS5 writes in one step of the merge, one write transaction of about a tenth of a second here, so
 /// that an import waits for a step at most, never for the whole merge (33 s at 1M documents).
@@ -32,17 +29,30 @@ pub(crate) struct Upkeep {
     /// The store's generations the last upkeep was started at: one try per state of the store, so that a store
     /// that cannot take it (read-only, a full disk) is not walked again at every call.
     tried: Option<i64>,
-    /// Rows of full text from which the terms are counted ahead.
+    /// Rows of full text from which the terms are counted ahead ([`Tuning::term_counts_from`]: below, the
+    /// plugin's own counting takes a few milliseconds).
     pub(crate) counted_from: f64,
+    /// Rows a term must be in for its count to be kept.
+    stored_from: u64,
 }
 
 impl Default for Upkeep {
     fn default() -> Self {
-        Upkeep { job: None, tried: None, counted_from: COUNTED_FROM }
+        Upkeep::new(&Tuning::DEFAULT)
     }
 }
 
 impl Upkeep {
+    /// No upkeep started yet, with the thresholds of `tuning`.
+    pub(crate) fn new(tuning: &Tuning) -> Upkeep {
+        Upkeep {
+            job: None,
+            tried: None,
+            counted_from: tuning.term_counts_from,
+            stored_from: tuning.term_counts_stored_from,
+        }
+    }
+
     /// Starts the upkeep of the store `conn` opens, whose stamp is `stamp`, on a thread of its own when it was
     /// not kept at its present state, unless an upkeep is under way.
     pub(crate) fn start(&mut self, conn: &Connection, stamp: &Stamp) {
@@ -52,6 +62,7 @@ impl Upkeep {
         self.tried = Some(stamp.generations);
         let rows = Totals::of_record(&stamp.averages).map_or(0.0, |t| t.rows);
         let count = rows >= self.counted_from;
+        let stored_from = self.stored_from;
         let mut reader = match crate::store::documents_reader(conn) {
             Ok(Some(reader)) => reader,
             Ok(None) => return,
@@ -65,7 +76,7 @@ impl Upkeep {
                 tracing::warn!("could not merge the store's full-text index: {e}");
             }
             if count {
-                if let Err(e) = term_counts::count(&mut reader) {
+                if let Err(e) = term_counts::count(&mut reader, stored_from) {
                     tracing::warn!("could not count the store's terms: {e}");
                 }
             }

@@ -1,17 +1,91 @@
 //! The engine against a brute-force oracle: for many random corpora (hierarchical concepts, a second
 //! search space, re-imported ids) and random queries, selections and facet settings, the total, the page
-//! of ids and every facet group agree exactly.
+//! of ids and every facet group agree exactly; with the engine's default thresholds, and with thresholds so
+//! low ([`LOWERED`]) that these small corpora take every path a large store takes, each of which the run
+//! must have taken ([`SEARCH_PATHS`], [`SIMILAR_PATHS`]).
 
 mod corpus;
 mod explain;
 mod oracle;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+use std::ops::Range;
 
 use corpus::*;
 use oracle::Clause;
-use studio_local::{import_concepts, import_documents, SearchEngine, Store};
+use studio_local::{import_concepts, import_documents, EnginePath, SearchEngine, Store, Tuning};
 use studio_model::{Config, FacetSetting, SearchRequest, SelectedFacet};
+
+/// Thresholds under which a corpus of a few dozen documents takes the paths of a large store: words in 30 % of
+/// the documents get common-term lists, any counting is shared with a second thread and its walks split in
+/// halves, the packed values are made ahead, the store's terms in four rows or more are counted ahead, and the
+/// `text` plugin counts a term's rows one at a time, remembers few counts, considers few terms and keeps fewer.
+pub const LOWERED: Tuning = Tuning {
+    common_terms_documents: 1,
+    common_terms_share: 0.3,
+    counting_threads: 2,
+    shared_work: 1.0,
+    pack_ahead: 1,
+    text_terms: 3,
+    text_terms_considered: 6,
+    text_term_documents: Tuning::DEFAULT.text_term_documents,
+    text_first_count: 1,
+    text_terms_remembered: 4,
+    term_counts_from: 0.0,
+    term_counts_stored_from: 4,
+};
+
+/// The paths the search comparison must take with [`LOWERED`].
+const SEARCH_PATHS: &[EnginePath] = &[
+    EnginePath::CommonTermsListed,
+    EnginePath::CommonTermsOnly,
+    EnginePath::CommonTermsAndOneWalked,
+    EnginePath::CommonTermsRowsTold,
+    EnginePath::CountingSecondThread,
+    EnginePath::CountingWalkHalved,
+    EnginePath::CountingTogetherHalved,
+    EnginePath::CountingTogether,
+    EnginePath::PackedAhead,
+    EnginePath::KeptMatchesReused,
+];
+
+/// The paths the similar documents' comparison must take with [`LOWERED`].
+pub const SIMILAR_PATHS: &[EnginePath] = &[
+    EnginePath::TextCountStoppedShort,
+    EnginePath::TextRowsFromCounts,
+    EnginePath::TextRowsFromLists,
+    EnginePath::TextRowsRemembered,
+    EnginePath::TextRowsForgotten,
+    EnginePath::TextTermsCut,
+    EnginePath::TextDocumentsPassedOver,
+];
+
+/// Times each path was taken, over the engines of a run.
+#[derive(Default, Debug)]
+pub struct Taken(HashMap<EnginePath, u64>);
+
+impl Taken {
+    /// Adds what `engine` took.
+    pub fn add(&mut self, engine: &SearchEngine) {
+        for path in EnginePath::ALL {
+            *self.0.entry(path).or_default() += engine.paths_taken().count(path);
+        }
+    }
+
+    /// Fails unless each of `paths` was taken.
+    pub fn assert_took(&self, paths: &[EnginePath]) {
+        let never: Vec<&EnginePath> = paths.iter().filter(|p| self.0.get(p).copied().unwrap_or(0) == 0).collect();
+        assert!(never.is_empty(), "paths never taken: {never:?} (taken: {:?})", self.0);
+    }
+}
+
+/// Each path of the engine is one the comparisons with lowered thresholds must take.
+#[test]
+fn every_path_is_checked() {
+    for path in EnginePath::ALL {
+        assert!(SEARCH_PATHS.contains(&path) || SIMILAR_PATHS.contains(&path), "{path:?} is checked by no run");
+    }
+}
 
 const FIELDS: &[&str] =
     &["dyn_uri_topic", "dyn_uri_place", "dyn_lit_author", "dyn_flt_sentiment", "dyn_uri_all_concepts"];
@@ -121,12 +195,28 @@ pub(crate) fn load(c: &Corpus) -> (tempfile::TempDir, Store) {
 
 #[test]
 fn engine_agrees_with_brute_force() {
+    let checked_ranked = compare_searches(0..60, Tuning::default(), &mut Taken::default());
+    assert!(checked_ranked > 50, "the runs compared enough ranked pages ({checked_ranked})");
+}
+
+/// With thresholds lowered, the engine takes each path of a large store, and still agrees.
+#[test]
+fn engine_with_lowered_thresholds_agrees_with_brute_force() {
+    let mut taken = Taken::default();
+    let checked_ranked = compare_searches(100..160, LOWERED, &mut taken);
+    assert!(checked_ranked > 50, "the runs compared enough ranked pages ({checked_ranked})");
+    taken.assert_took(SEARCH_PATHS);
+}
+
+/// Compares the engine's searches with `tuning` against the oracle's over the corpora of `seeds`, noting the
+/// paths taken in `taken`; returns how many ranked pages of several documents were compared.
+fn compare_searches(seeds: Range<u64>, tuning: Tuning, taken: &mut Taken) -> usize {
     let mut checked_ranked = 0;
-    for seed in 0..60u64 {
+    for seed in seeds {
         let mut rng = Rng::new(seed);
         let c = corpus(&mut rng);
         let (_dir, store) = load(&c);
-        let engine = SearchEngine::new();
+        let engine = SearchEngine::with_tuning(tuning);
         let mut conn = store.conn().unwrap();
         let in_space: Vec<usize> = (0..c.docs.len()).filter(|&i| c.docs[i].space == "s").collect();
         let mut previous = None;
@@ -222,8 +312,9 @@ fn engine_agrees_with_brute_force() {
                 );
             }
         }
+        taken.add(&engine);
     }
-    assert!(checked_ranked > 50, "the runs compared enough ranked pages ({checked_ranked})");
+    checked_ranked
 }
 
 #[test]

@@ -261,3 +261,41 @@ pub fn health(c: &Corpus, id: &str) -> (i64, i64, i32, Vec<i64>, i64) {
     }
     (carrying.len() as i64, used.len() as i64, by_depth.len() as i32, by_depth, largest)
 }
+
+/// bm25 of every document (all spaces, as FTS5 sees them) for `"a" OR "b" OR …` of single words, the words'
+/// parts added in the order of `terms` as the engine adds them; `None` for a document with none of them.
+pub fn scores_of_any(docs: &[Doc], terms: &[String]) -> Vec<Option<f64>> {
+    let cols: Vec<[Vec<String>; 3]> = docs.iter().map(columns).collect();
+    let n = docs.len() as f64;
+    let total: usize = cols.iter().map(|c| c.iter().map(Vec::len).sum::<usize>()).sum();
+    let avgdl = total as f64 / n;
+    let clauses: Vec<Clause> = terms.iter().map(|t| Clause { tokens: vec![t.clone()], prefix: false }).collect();
+    let idf: Vec<f64> = clauses
+        .iter()
+        .map(|c| {
+            let hit = cols.iter().filter(|cs| cs.iter().any(|col| hits(col, c) > 0)).count() as f64;
+            let idf = ((n - hit + 0.5) / (hit + 0.5)).ln();
+            if idf <= 0.0 {
+                1e-6
+            } else {
+                idf
+            }
+        })
+        .collect();
+    let weights = [5.0, 2.0, 1.0];
+    let (k1, b) = (1.2, 0.75);
+    cols.iter()
+        .map(|cs| {
+            let freq: Vec<f64> = clauses
+                .iter()
+                .map(|c| cs.iter().zip(weights).map(|(col, w)| hits(col, c) as f64 * w).sum::<f64>())
+                .collect();
+            if freq.iter().all(|&f| f == 0.0) {
+                return None;
+            }
+            let norm = k1 * (1.0 - b + b * cs.iter().map(Vec::len).sum::<usize>() as f64 / avgdl);
+            let sum: f64 = freq.iter().zip(&idf).map(|(&f, &idf)| idf * (f * (k1 + 1.0)) / (f + norm)).sum();
+            Some(-sum)
+        })
+        .collect()
+}
