@@ -72,6 +72,11 @@ impl Taken {
         }
     }
 
+    /// The times `path` was taken.
+    pub fn count(&self, path: EnginePath) -> u64 {
+        self.0.get(&path).copied().unwrap_or(0)
+    }
+
     /// Fails unless each of `paths` was taken.
     pub fn assert_took(&self, paths: &[EnginePath]) {
         let never: Vec<&EnginePath> = paths.iter().filter(|p| self.0.get(p).copied().unwrap_or(0) == 0).collect();
@@ -206,6 +211,18 @@ fn engine_with_lowered_thresholds_agrees_with_brute_force() {
     let checked_ranked = compare_searches(100..160, LOWERED, &mut taken);
     assert!(checked_ranked > 50, "the runs compared enough ranked pages ({checked_ranked})");
     taken.assert_took(SEARCH_PATHS);
+}
+
+/// With one counting thread (as the benchmark times the engine), no work is shared however large, and the
+/// answers agree.
+#[test]
+fn engine_on_one_counting_thread_agrees_with_brute_force() {
+    let mut taken = Taken::default();
+    compare_searches(200..215, Tuning { counting_threads: 1, ..LOWERED }, &mut taken);
+    for path in [EnginePath::CountingSecondThread, EnginePath::CountingWalkHalved, EnginePath::CountingTogetherHalved] {
+        assert_eq!(taken.count(path), 0, "{path:?} on one thread");
+    }
+    taken.assert_took(&[EnginePath::CountingTogether, EnginePath::CommonTermsOnly]);
 }
 
 /// Compares the engine's searches with `tuning` against the oracle's over the corpora of `seeds`, noting the
