@@ -217,3 +217,27 @@ fn a_documents_file_beyond_salvage_names_every_space_and_the_command_to_load_it_
     close(backend);
     assert_eq!(seen(dir.path(), DEMO_SPACE, "solar").total, demo::DEMO_DOCUMENTS as i64);
 }
+
+#[test]
+fn a_pulled_space_that_lost_its_documents_is_named_with_its_pull() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_dir(dir.path()).unwrap();
+    let lines = (0..50).map(|i| json!({"id": format!("s{i}"), "title": format!("shop {i}")}).to_string());
+    import_documents(&store, "shop", lines.collect::<Vec<_>>().join("\n").as_bytes(), &mut |_| {}).unwrap();
+    // The bookmark `studio pull` keeps of a finished pull.
+    store
+        .conn()
+        .unwrap()
+        .execute(
+            "INSERT INTO pulls (source, remote_id, local_id, search_space, next_start, total, finished, updated_at)
+             VALUES ('https://search.example.org', 7, 1, 'shop', 50, 50, 1, '2026-01-01T00:00:00.000Z')",
+            [],
+        )
+        .unwrap();
+    store.close().unwrap();
+    damage::overwrite_header(&dir.path().join(DOCUMENTS_FILE));
+
+    let report = recover(dir.path()).unwrap();
+    let named: Vec<&str> = report.lost_documents.iter().map(|l| l.get_back.as_str()).collect();
+    assert_eq!(named, ["studio pull --from https://search.example.org --config 7"], "{report:#?}");
+}
