@@ -21,7 +21,7 @@ use crate::StartError;
 
 pub use studio_local::backup::{self, Backups, Policy};
 pub use studio_local::check;
-pub use studio_local::recover::{self, RecoverReport};
+pub use studio_local::recover::{self, LostDocuments, RecoverReport};
 
 /// What the app found when it opened the local store, for the UI to show the editor or the recovery screen.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]

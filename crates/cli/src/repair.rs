@@ -60,8 +60,11 @@ pub fn recover(cli: &Cli) -> Result<(), CliError> {
          entries and {} documents",
         report.configurations, report.from_backup, report.drafts, report.versions, report.history, report.documents
     );
-    for space in &report.reimport {
-        println!("search space {space} lost documents: import (or pull) them again");
+    if report.text_rebuilt {
+        println!("the full-text index was built again from the documents");
+    }
+    for lost in &report.lost_documents {
+        println!("{}", lost.message);
     }
     if report.moved_aside.is_empty() {
         println!("nothing was damaged: the store is as it was");

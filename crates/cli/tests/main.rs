@@ -18,5 +18,6 @@ mod real_servers;
 mod security;
 mod server_process;
 mod store_faults;
+mod store_recover;
 mod upstream;
 mod web_sign_in;

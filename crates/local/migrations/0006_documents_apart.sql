@@ -1,14 +1,20 @@
 -- The document tables move to their own file (attached as `docs`): the configurations, drafts, published
 -- versions and history stay here, synced at every commit and backed up; the documents, rebuildable by an
 -- import, no longer share their file. Rows already in the documents file (from a move that stopped half
--- way) are replaced.
-DELETE FROM docs.document_facets;
-DELETE FROM docs.documents;
-DELETE FROM docs.facet_fields;
-DELETE FROM docs.concepts;
-DELETE FROM docs.concept_broader;
-DELETE FROM docs.generations;
-DELETE FROM docs.index_snapshots;
+-- way) are replaced. A precious file made new (a first start beside an existing documents file, or
+-- `studio recover` rebuilding a damaged studio.db) has nothing to move: the documents file is then left as it is.
+CREATE TEMP TABLE moving AS SELECT (
+    EXISTS (SELECT 1 FROM main.documents) OR EXISTS (SELECT 1 FROM main.facet_fields)
+    OR EXISTS (SELECT 1 FROM main.concepts) OR EXISTS (SELECT 1 FROM main.concept_broader)
+    OR EXISTS (SELECT 1 FROM main.generations) OR EXISTS (SELECT 1 FROM main.index_snapshots)
+) AS yes;
+DELETE FROM docs.document_facets WHERE (SELECT yes FROM temp.moving);
+DELETE FROM docs.documents WHERE (SELECT yes FROM temp.moving);
+DELETE FROM docs.facet_fields WHERE (SELECT yes FROM temp.moving);
+DELETE FROM docs.concepts WHERE (SELECT yes FROM temp.moving);
+DELETE FROM docs.concept_broader WHERE (SELECT yes FROM temp.moving);
+DELETE FROM docs.generations WHERE (SELECT yes FROM temp.moving);
+DELETE FROM docs.index_snapshots WHERE (SELECT yes FROM temp.moving);
 INSERT INTO docs.documents SELECT * FROM main.documents;
 INSERT INTO docs.document_facets SELECT * FROM main.document_facets;
 INSERT INTO docs.facet_fields SELECT * FROM main.facet_fields;
@@ -26,3 +32,4 @@ DROP TABLE main.concepts;
 DROP TABLE main.concept_broader;
 DROP TABLE main.generations;
 DROP TABLE main.index_snapshots;
+DROP TABLE temp.moving;

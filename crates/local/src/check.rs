@@ -179,7 +179,8 @@ fn truncated(file: &Path) -> Option<Problem> {
 fn problem(file: &Path, kind: ProblemKind, detail: String) -> Problem {
     let name = file.file_name();
     let action = if name.is_some_and(|n| n == DOCUMENTS_FILE) {
-        "run `studio recover`: it keeps the documents it can read and names the search spaces to import again"
+        "run `studio recover`: it keeps the documents it can read and names each search space that lost some, with \
+         the command that loads them again"
     } else if name.is_some_and(|n| n == TEXT_FILE) {
         "run `studio recover`: it builds the full-text index again from the documents"
     } else {

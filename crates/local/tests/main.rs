@@ -11,6 +11,7 @@ mod faults;
 mod import;
 mod migrations;
 mod odd_input;
+mod recover_documents;
 mod refresh;
 mod search_overrides;
 mod shape;

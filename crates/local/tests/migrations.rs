@@ -198,3 +198,21 @@ async fn a_documents_file_of_version_one_gains_the_term_counts_and_keeps_its_doc
     assert_eq!(answer.total, expected.total);
     assert_eq!(answer.result.len(), expected.result.len());
 }
+
+#[test]
+fn a_new_studio_db_beside_a_documents_file_leaves_its_documents_as_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_dir(dir.path()).unwrap();
+    let report = studio_local::import_documents(&store, "news", documents().as_bytes(), &mut |_| {}).unwrap();
+    assert!(report.imported > 0);
+    store.close().unwrap();
+    // studio.db is gone (deleted by hand, or set aside by `studio recover`): a new one is made by every migration.
+    for name in [DB_FILE, "studio.db-wal", "studio.db-shm"] {
+        let _ = std::fs::remove_file(dir.path().join(name));
+    }
+    let store = Store::open_dir(dir.path()).unwrap();
+    let conn = store.conn().unwrap();
+    let kept: i64 =
+        conn.query_row("SELECT count(*) FROM documents WHERE search_space = 'news'", [], |r| r.get(0)).unwrap();
+    assert_eq!(kept as u64, report.imported, "the documents file was emptied");
+}

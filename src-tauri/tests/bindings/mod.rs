@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use search_studio::connections::{Connection, ConnectionInput, Connections, SignInInput, SignInMethod};
 use search_studio::secrets::SecretStorage;
-use search_studio::store::{Policy, RecoverReport, StoreStatus};
+use search_studio::store::{LostDocuments, Policy, RecoverReport, StoreStatus};
 use search_studio::{BackupSettings, ConnectionState, Folder, Progress, Settings, Theme};
 use studio_remote::oidc::DEFAULT_CLIENT_ID;
 use studio_sync::CopyPlan;
@@ -36,6 +36,7 @@ fn generated() -> String {
         Progress::decl(&cfg),
         ConnectionState::decl(&cfg),
         StoreStatus::decl(&cfg),
+        LostDocuments::decl(&cfg),
         RecoverReport::decl(&cfg),
         Folder::decl(&cfg),
         BackupSettings::decl(&cfg),

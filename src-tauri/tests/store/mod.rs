@@ -64,6 +64,46 @@ fn a_damaged_store_waits_for_recover_which_brings_the_configurations_back_withou
     assert!(h.invoke("recover_store", json!({})).is_err(), "a healthy store is not recovered again");
 }
 
+/// The total of the demo space, searched through the first configuration using it.
+fn demo_total(h: &Harness) -> i64 {
+    let list = h.ok("list_configurations", json!({}));
+    let id = list["configurations"].as_array().unwrap().iter().find(|c| c["config"]["searchSpace"] == "demo").unwrap()
+        ["id"]
+        .clone();
+    h.ok("search", json!({"id": id, "request": {}}))["total"].as_i64().unwrap()
+}
+
+#[test]
+fn recover_of_a_damaged_studio_db_keeps_the_demo_documents() {
+    let dir = closed_store_with("Harbour Search");
+    overwrite_header(&dir.path().join("studio.db"));
+    let h = harness_in(dir, Duration::from_secs(60));
+    assert_eq!(h.ok("store_status", json!({}))["state"], "damaged");
+
+    let report = h.ok("recover_store", json!({}));
+    assert_eq!(report["documents"], 2400, "{report}");
+    assert_eq!(report["lostDocuments"], json!([]), "{report}");
+    assert_eq!(demo_total(&h), 2400, "the demo space answers as before: {report}");
+}
+
+#[test]
+fn recover_of_a_damaged_documents_file_names_the_demo_space_in_the_clis_words() {
+    let dir = closed_store_with("Harbour Search");
+    overwrite_header(&dir.path().join("studio-documents.db"));
+    let h = harness_in(dir, Duration::from_secs(60));
+    assert_eq!(h.ok("store_status", json!({}))["state"], "damaged");
+
+    let report = h.ok("recover_store", json!({}));
+    let lost = &report["lostDocuments"];
+    assert_eq!(lost.as_array().map(Vec::len), Some(1), "{report}");
+    assert_eq!(lost[0]["searchSpace"], "demo");
+    assert_eq!(lost[0]["kept"], 0);
+    assert_eq!(lost[0]["getBack"], "studio demo-data");
+    let message = lost[0]["message"].as_str().unwrap();
+    assert!(message.starts_with("search space demo: 0 documents kept") && message.contains("`studio demo-data`"));
+    assert!(titles(&h).contains(&"Harbour Search".to_owned()), "the configurations are kept: {report}");
+}
+
 #[test]
 #[ignore = "the store cannot close its pooled connections yet (Store::close)"]
 fn a_clean_exit_leaves_only_the_store_files_and_a_backup() {

@@ -1,5 +1,5 @@
-//! Copying the documents that can still be read from a damaged file into the new store, and naming the
-//! search spaces that lost some (their documents must be imported, or pulled, again).
+//! Copying the documents that can still be read from a damaged file into the new store, and telling how
+//! many each search space had (their documents must be imported, or pulled, again: `lost.rs` says how).
 //!
 //! The persisted index snapshots are not copied (they are a cache); the full-text index is rebuilt from
 //! the copied documents and every generation is bumped, so that no index built from the old file is used.
@@ -19,16 +19,17 @@ const TABLES: [&str; 6] =
 /// Rows written per transaction.
 const BATCH: usize = 5_000;
 
-/// What a copy kept.
+/// What a copy found.
 #[derive(Debug, Default)]
 pub(crate) struct Copied {
-    /// Search spaces that had documents the copy could not read.
-    pub reimport: BTreeSet<String>,
+    /// The search spaces that may have lost documents, with how many documents each had in the damaged file
+    /// (`None`: the file cannot tell). A space the copy read whole is not among them.
+    pub expected: BTreeMap<String, Option<usize>>,
 }
 
 /// Copies every readable row of the document tables of `source` into `target`. `spaces` are the search
-/// spaces the configurations use: when the source cannot even say how many documents each space had,
-/// those are the spaces named for import.
+/// spaces the store knows (its configurations and pulls): when the source cannot even say how many
+/// documents each space had, those are the spaces named.
 pub(crate) fn copy(
     source: &Connection,
     target: &mut Connection,
@@ -55,25 +56,30 @@ pub(crate) fn copy(
     }
     target.execute_batch("UPDATE generations SET generation = generation + 1;")?;
     crate::text_index::rebuild(target)?;
-    let reimport = match expected {
+    let expected = match expected {
         Some(expected) => expected
             .into_iter()
             .filter(|(space, n)| per_space.get(space).copied().unwrap_or(0) < *n)
-            .map(|(space, _)| space)
+            .map(|(space, n)| (space, Some(n)))
             .collect(),
         None if incomplete || per_space.is_empty() => {
-            spaces.iter().chain(per_space.keys()).filter(|s| !s.is_empty()).cloned().collect()
+            spaces.iter().chain(per_space.keys()).filter(|s| !s.is_empty()).map(|s| (s.clone(), None)).collect()
         }
-        None => BTreeSet::new(),
+        None => BTreeMap::new(),
     };
-    Ok(Copied { reimport })
+    Ok(Copied { expected })
 }
 
-/// How many documents each search space had, if the damaged file can still say.
+/// How many documents each search space had, if the damaged file can still say: read from the index of
+/// (search space, id) first, which a damaged page of the table's own rows leaves whole, else from the table.
 fn counts(source: &Connection) -> Option<BTreeMap<String, usize>> {
-    let mut stmt = source.prepare("SELECT search_space, count(*) FROM documents GROUP BY search_space").ok()?;
-    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))).ok()?;
-    rows.map(|r| r.map(|(s, n)| (s, n as usize))).collect::<Result<_, _>>().ok()
+    let by = |from: &str| -> Option<BTreeMap<String, usize>> {
+        let sql = format!("SELECT search_space, count(*) FROM documents {from} GROUP BY search_space");
+        let mut stmt = source.prepare(&sql).ok()?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))).ok()?;
+        rows.map(|r| r.map(|(s, n)| (s, n as usize))).collect::<Result<_, _>>().ok()
+    };
+    by("INDEXED BY sqlite_autoindex_documents_1").or_else(|| by("NOT INDEXED"))
 }
 
 /// Writes rows in batches, one transaction each; a row the target refuses (a facet of a document that

@@ -5,13 +5,20 @@
 //! published version and history entry found in either source, the newer copy of each configuration (draft,
 //! list) winning, and with every document that can be read.
 //!
+//! A file that is not damaged is never moved, emptied or rewritten: a damaged `studio.db` beside an intact
+//! documents file gets a new `studio.db` while the documents, their full-text index and so every search space
+//! stay as they are; a damaged full-text index alone is built again from the documents. The search spaces
+//! that did lose documents are named with how many were kept and lost and the command that loads them again
+//! (`lost.rs`).
+//!
 //! Run it while no server or app has the store open.
 
 mod documents;
+mod lost;
 pub(crate) mod merge;
 pub(crate) mod salvage;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use chrono::Utc;
@@ -25,6 +32,7 @@ use crate::check::inspect;
 use crate::error::StoreError;
 use crate::store::{Store, DB_FILE};
 use crate::store::{DOCUMENTS_FILE, TEXT_FILE};
+pub use lost::LostDocuments;
 use merge::{join_rows, parse, Merged, Precious};
 use salvage::open_read_only;
 
@@ -41,8 +49,11 @@ pub struct RecoverReport {
     /// Configurations whose copy came from the backup (the store had lost it or its last changes).
     pub from_backup: usize,
     pub documents: usize,
-    /// Search spaces that lost documents: import (or pull) them again.
-    pub reimport: Vec<String>,
+    /// Whether the full-text index was built again from the documents (it was damaged, or documents were
+    /// copied out of a damaged file).
+    pub text_rebuilt: bool,
+    /// The search spaces that lost documents, each with how to get them back.
+    pub lost_documents: Vec<LostDocuments>,
 }
 
 /// Recovers the store in `data_dir`. A healthy store is left as it is (the report then only counts).
@@ -82,22 +93,32 @@ pub fn recover(data_dir: &Path) -> Result<RecoverReport, StoreError> {
     // of one file (older stores kept documents beside the configurations).
     let spaces = search_spaces(&conn);
     let separate_documents = documents_aside.is_some() || documents.exists();
-    let mut reimport = BTreeSet::new();
+    let mut expected: BTreeMap<String, Option<usize>> = BTreeMap::new();
+    let mut add = |space: String, n: Option<usize>| {
+        let slot = expected.entry(space).or_insert(n);
+        *slot = (*slot).max(n);
+    };
+    report.text_rebuilt = rebuild_text;
     for file in [&precious_aside, &documents_aside].into_iter().flatten() {
+        // Whether the file held documents when its list of tables cannot be read.
+        let held_documents = Some(file) == documents_aside.as_ref() || !separate_documents;
         let Ok(source) = open_read_only(file) else {
-            reimport.extend(spaces.iter().cloned());
+            if held_documents {
+                spaces.iter().for_each(|s| add(s.clone(), None));
+            }
             continue;
         };
         let holds_documents = match salvage::table_names(&source) {
             Some(names) => names.iter().any(|n| n == "documents"),
-            None => Some(file) == documents_aside.as_ref() || !separate_documents,
+            None => held_documents,
         };
         if holds_documents {
-            reimport.extend(documents::copy(&source, &mut conn, &spaces)?.reimport);
+            documents::copy(&source, &mut conn, &spaces)?.expected.into_iter().for_each(|(s, n)| add(s, n));
+            report.text_rebuilt = true;
         }
     }
     count(&conn, &mut report);
-    report.reimport = reimport.into_iter().collect();
+    report.lost_documents = lost::lost_documents(&conn, &expected);
     drop(conn);
     drop(store);
     Ok(report)
@@ -213,9 +234,10 @@ fn insert_rows(conn: &Connection, table: &str, columns: &[String], rows: &[Vec<V
     }
 }
 
-/// The search spaces the configurations use.
+/// The search spaces the store knows of: those its configurations use and those it pulled.
 fn search_spaces(conn: &Connection) -> BTreeSet<String> {
-    let Ok(mut stmt) = conn.prepare("SELECT DISTINCT search_space FROM configurations") else {
+    let sql = "SELECT search_space FROM configurations UNION SELECT search_space FROM pulls";
+    let Ok(mut stmt) = conn.prepare(sql) else {
         return BTreeSet::new();
     };
     let rows = stmt.query_map([], |r| r.get::<_, String>(0));

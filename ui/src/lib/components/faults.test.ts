@@ -23,7 +23,11 @@ const DAMAGED: StoreStatus = {
 
 const REPORT: RecoverReport = {
   movedAside: ['/home/ana/.local/share/search-studio/studio.db.damaged-20261123T221500Z'],
-  configurations: 3, drafts: 1, versions: 2, history: 9, fromBackup: 3, documents: 0, reimport: ['demo'],
+  configurations: 3, drafts: 1, versions: 2, history: 9, fromBackup: 3, documents: 0, textRebuilt: true,
+  lostDocuments: [{
+    searchSpace: 'demo', kept: 0, lost: null, getBack: 'studio demo-data',
+    message: 'search space demo: 0 documents kept, the others lost (the damaged file cannot tell how many); to get them back, run `studio demo-data`',
+  }],
 };
 
 const FULL = 'the disk holding /data/studio.db is full: free some space and save again';
@@ -54,7 +58,8 @@ describe('the recovery screen', () => {
     expect(report.textContent).toContain('3 configurations, 1 draft, 2 published versions and 9 history entries saved.');
     expect(report.textContent).toContain('3 configurations were taken from the newest backup.');
     expect(report.textContent).toContain('studio.db.damaged-20261123T221500Z');
-    expect(report.textContent).toContain('Import the documents of these search spaces again: demo.');
+    // The shell's words, shown as they are.
+    expect(screen.getByTestId('lost-documents').textContent).toBe(REPORT.lostDocuments[0].message);
     expect(ready).toBe(0);
     await fireEvent.click(screen.getByRole('button', { name: 'Open the editor' }));
     expect(ready).toBe(1);

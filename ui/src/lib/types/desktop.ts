@@ -122,6 +122,24 @@ message: string | null, };
 
 export type StoreStatus = { "state": "ready" } | { "state": "damaged", file: string, problem: string, message: string, dataDir: string, } | { "state": "behindBackup", configurations: Array<string>, dataDir: string, };
 
+export type LostDocuments = { searchSpace: string, 
+/**
+ * Its documents the recovered store holds.
+ */
+kept: number, 
+/**
+ * Its documents that could not be read; `None` when the damaged file cannot tell how many it had.
+ */
+lost: number | null, 
+/**
+ * The command that loads them again.
+ */
+getBack: string, 
+/**
+ * All of it in one sentence, as the CLI and the desktop say it.
+ */
+message: string, };
+
 export type RecoverReport = { 
 /**
  * The damaged files, under their new names.
@@ -132,9 +150,14 @@ movedAside: Array<string>, configurations: number, drafts: number, versions: num
  */
 fromBackup: number, documents: number, 
 /**
- * Search spaces that lost documents: import (or pull) them again.
+ * Whether the full-text index was built again from the documents (it was damaged, or documents were
+ * copied out of a damaged file).
  */
-reimport: Array<string>, };
+textRebuilt: boolean, 
+/**
+ * The search spaces that lost documents, each with how to get them back.
+ */
+lostDocuments: Array<LostDocuments>, };
 
 export type Folder = "data" | "backups";
 
