@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is needed and runs the whole test suite: the Rust workspace, then the web UI (Vitest and
 # Playwright in headless Chromium), then the desktop app under Xvfb. Ends with one line:
-# "tests: N passed, N failed".
+# "tests: N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -36,11 +36,13 @@ run_part with_lints cargo test --workspace --locked --no-fail-fast
 [ -f scripts/test-ui.sh ] && run_part bash scripts/test-ui.sh test
 [ -f scripts/test-desktop.sh ] && run_part bash scripts/test-desktop.sh
 
-# Sum cargo's "test result" lines and the parts' own "<suite>: N passed, N failed" lines.
-passed=$( { grep -Eo 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{print $4}';
-            grep -E '^[a-z0-9-]+: [0-9]+ passed, [0-9]+ failed$' "$log" | awk '{print $2}'; } | awk '{s += $1} END {print s + 0}')
-failed=$( { grep -Eo '[0-9]+ passed; [0-9]+ failed;' "$log" | awk '{print $3}';
-            grep -E '^[a-z0-9-]+: [0-9]+ passed, [0-9]+ failed$' "$log" | awk '{print $4}'; } | awk '{s += $1} END {print s + 0}')
+# Sum cargo's "test result" lines (its ignored tests are skipped ones) and the parts' own
+# "<suite>: N passed, N failed, N skipped" lines.
+parts() { grep -E '^[a-z0-9-]+: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log" | awk "{print \$$1}"; }
+total() { awk '{s += $1} END {print s + 0}'; }
+passed=$( { grep -Eo 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{print $4}'; parts 2; } | total)
+failed=$( { grep -Eo '[0-9]+ passed; [0-9]+ failed;' "$log" | awk '{print $3}'; parts 4; } | total)
+skipped=$( { grep -Eo '[0-9]+ failed; [0-9]+ ignored;' "$log" | awk '{print $3}'; parts 6; } | total)
 echo
-echo "tests: $passed passed, $failed failed"
+echo "tests: $passed passed, $failed failed, $skipped skipped"
 exit "$status"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end tests of the real desktop binary under Xvfb with tauri-driver and WebKitWebDriver.
-# Prints "desktop-e2e: N passed, N failed" at the end.
+# Prints "desktop-e2e: N passed, N failed, N skipped" at the end.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -12,7 +12,7 @@ if [ ! -f ui/dist/index.html ] || [ -n "$(find ui/src ui/index.html -newer ui/di
   bash scripts/test-ui.sh build || exit 1
 fi
 build_programs || exit 1
-start_xvfb || { echo "desktop-e2e: 0 passed, 1 failed"; exit 1; }
+start_xvfb || { echo "desktop-e2e: 0 passed, 1 failed, 0 skipped"; exit 1; }
 
 log=$(mktemp)
 trap 'rm -f "$log"; kill "$XVFB_PID" 2>/dev/null' EXIT
@@ -25,5 +25,8 @@ passed=$(grep -E '^# pass [0-9]+' "$log" | awk '{print $3}' | tail -1)
 failed=$(grep -E '^# fail [0-9]+' "$log" | awk '{print $3}' | tail -1)
 # A test that ran out of time is counted by node:test as cancelled: a failure here.
 cancelled=$(grep -E '^# cancelled [0-9]+' "$log" | awk '{print $3}' | tail -1)
-echo "desktop-e2e: ${passed:-0} passed, $(( ${failed:-1} + ${cancelled:-0} )) failed"
+# Skipped and to-do tests ({ skip }, { todo }) did not run: counted apart, not as passes.
+skipped=$(grep -E '^# skipped [0-9]+' "$log" | awk '{print $3}' | tail -1)
+todo=$(grep -E '^# todo [0-9]+' "$log" | awk '{print $3}' | tail -1)
+echo "desktop-e2e: ${passed:-0} passed, $(( ${failed:-1} + ${cancelled:-0} )) failed, $(( ${skipped:-0} + ${todo:-0} )) skipped"
 exit "$status"

@@ -144,14 +144,34 @@ pub fn install_state_with<R: Runtime, M: Manager<R>>(
     Ok(geometry)
 }
 
-/// Waits for what the shell still writes in the background (a renewed refresh token), then takes the exit
-/// backup and closes the store, before the app ends.
+/// How long the exit waits for the long tasks under way to stop once asked.
+const TASKS_WAIT: Duration = Duration::from_secs(30);
+
+/// How long the exit waits for the search engine's own work on the store (its upkeep) to end.
+const ENGINE_WAIT: Duration = Duration::from_secs(10);
+
+/// Ends what uses the store and closes it before the app ends, so that only the store's files and backups
+/// remain (docs/choices.md, "Closing the desktop app"): waits for what the shell still writes in the
+/// background (a renewed refresh token), stops the long tasks (an import keeps the batches it wrote) and waits
+/// for them, takes the exit backup and closes the store (every pooled connection, whoever holds a clone of
+/// the store), then waits for the search engine's upkeep, whose own connection is the last to close.
 pub fn finish_writes<R: Runtime, M: Manager<R>>(app: &M) {
     if let Some(connections) = app.try_state::<ConnectionStore>() {
         tauri::async_runtime::block_on(connections.flush());
     }
+    if let Some(tasks) = app.try_state::<Tasks>() {
+        let running = tasks.stop_all(TASKS_WAIT);
+        if running > 0 {
+            tracing::warn!("{running} task(s) did not stop within {TASKS_WAIT:?}; closing the store anyway");
+        }
+    }
     if let Some(life) = app.try_state::<store::StoreLife>() {
         life.close();
+    }
+    if let Some(slot) = app.try_state::<BackendSlot>() {
+        if !slot.settle(ENGINE_WAIT) {
+            tracing::warn!("the store's upkeep did not end within {ENGINE_WAIT:?}; its log is read at the next start");
+        }
     }
 }
 

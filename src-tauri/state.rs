@@ -4,7 +4,8 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
+use std::time::{Duration, Instant};
 
 use studio_local::LocalBackend;
 use studio_model::Backend;
@@ -76,6 +77,18 @@ impl BackendSlot {
     pub fn data_dir(&self) -> &PathBuf {
         &self.data_dir
     }
+
+    /// Waits, at most `limit`, for the work the search engine does on a thread of its own (the store's
+    /// upkeep, which holds a connection of its own to the documents file) to end; false when it had not.
+    pub fn settle(&self, limit: Duration) -> bool {
+        let engine = Arc::clone(self.local.engine());
+        let (done, settled) = std::sync::mpsc::channel();
+        let spawned = std::thread::Builder::new().name("studio-settle".into()).spawn(move || {
+            engine.settle();
+            let _ = done.send(());
+        });
+        spawned.is_ok() && settled.recv_timeout(limit).is_ok()
+    }
 }
 
 /// Where progress reports go (the window's event bus, or a test's list).
@@ -86,12 +99,18 @@ pub type ProgressSink = Arc<dyn Fn(Progress) + Send + Sync>;
 pub struct Tasks {
     next: Arc<AtomicU64>,
     running: Arc<Mutex<HashMap<u64, Arc<AtomicBool>>>>,
+    /// Notified each time a task ends.
+    ended: Arc<Condvar>,
     sink: ProgressSink,
 }
 
 impl Tasks {
     pub fn new(sink: ProgressSink) -> Self {
-        Tasks { next: Arc::default(), running: Arc::default(), sink }
+        Tasks { next: Arc::default(), running: Arc::default(), ended: Arc::default(), sink }
+    }
+
+    fn running(&self) -> MutexGuard<'_, HashMap<u64, Arc<AtomicBool>>> {
+        self.running.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Sends one progress report.
@@ -122,8 +141,25 @@ impl Tasks {
     }
 
     pub fn finish(&self, id: u64) {
-        if let Ok(mut running) = self.running.lock() {
-            running.remove(&id);
+        self.running().remove(&id);
+        self.ended.notify_all();
+    }
+
+    /// Asks every task under way to stop, and waits, at most `limit`, until they have ended (an import stops
+    /// between two lines, keeping the batches it wrote); the number still running then.
+    pub fn stop_all(&self, limit: Duration) -> usize {
+        let deadline = Instant::now() + limit;
+        let mut running = self.running();
+        for flag in running.values() {
+            flag.store(true, Ordering::Relaxed);
         }
+        while !running.is_empty() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            running = self.ended.wait_timeout(running, left).unwrap_or_else(|poisoned| poisoned.into_inner()).0;
+        }
+        running.len()
     }
 }

@@ -50,7 +50,7 @@ test('closing the window takes the exit backup', async () => {
   assert.ok(existsSync(backups) && readdirSync(backups).some((n) => n.endsWith('.db')), `no exit backup in ${backups}`);
 });
 
-test('closing the window leaves no -wal or -shm file', { skip: 'Store::close empties both logs at exit, but the app ends its process while the backend slot still holds pooled connections, so the emptied -wal and -shm files stay' }, async () => {
+test('closing the window leaves no -wal or -shm file', async () => {
   const dir = await usedStore();
   assert.deepEqual(logs(dir), [], `left behind in ${dir}`);
 });

@@ -134,11 +134,50 @@ test('without /api-docs, "Make active" is refused naming the operation, and then
   }
 });
 
-test('screenshot of the editor on a server that offers the nine operations only', async ({ page }) => {
+test('screenshot of the editor on a server that offers the nine operations only, showing what such a server gives', async ({ page, front }) => {
   await tab(page, 'Facets');
   await page.evaluate(() => document.fonts.ready);
+  const list = await front.api('GET', '/api/configurations');
+  const open = list.configurations.find((c) => c.config.title === 'Production shop');
+  const active = list.configurations.find((c) => c.id === list.activeId);
+
+  // The list: every configuration the server has, the one open marked current, the server's active one marked.
+  for (const c of list.configurations) {
+    assertEqual(await page.getByRole('button', { name: new RegExp(c.config.title.replace(/[()]/g, '\\$&')) }).isVisible(), true, `“${c.config.title}” in the list`);
+  }
+  assertEqual((await page.locator('.config-item[aria-current="true"]').textContent()).includes('Production shop'), true, 'the open configuration is current');
+  assertEqual(await page.locator('.config-item').filter({ hasText: active.config.title }).locator('.badge-active').count(), 1, 'the active one marked');
+  // What the server lacks: shown as not offered, with the reason.
+  const actionsOf = actions(page);
+  for (const [name, reason] of [['Make active', 'making a configuration active'], ['Delete', 'deleting a configuration']]) {
+    const button = actionsOf.getByRole('button', { name });
+    assertEqual([await button.isDisabled(), await button.getAttribute('title')], [true, `This server does not offer ${reason}.`], name);
+  }
+
+  // The Facets pane: the facet chosen from the fields found in results, marked so.
+  assertEqual(await page.getByRole('tab', { name: /^Facets/ }).getAttribute('aria-selected'), 'true', 'the Facets pane shown');
+  assertEqual(await text(page.locator('.item-list > li .item-sub')).then((subs) => subs.map((t) => t.includes('found in results'))), [true], 'the facet marked as found in results');
+
+  // The preview: the server's own answer for the open configuration, and its facet with values.
+  const answer = await front.api('POST', `/api/configurations/${open.id}/search`, {});
+  await until('the server’s results in the preview', async () =>
+    JSON.stringify(await text(inPreview(page, '[data-testid="result"] .sa-result-title'))) === JSON.stringify(answer.result.map((d) => d.title)));
+  assertEqual(await inPreview(page, '[data-testid="result-count"]').textContent(), `${answer.total.toLocaleString('en-US')} results`, 'the result count');
+  const facets = open.config.filter.facetsToShow.map((f) => f.title);
+  assertEqual(await text(inPreview(page, '.sa-facet-title')), facets, 'the facet in the preview');
+  assertEqual((await inPreview(page, `[data-facet="${facets[0]}"] .sa-refiner-btn`).count()) > 0, true, 'its values');
+
+  // The server is named and answers.
+  const badge = await page.getByTestId('connection').textContent();
+  assertEqual([badge.includes(new URL(front.url).host), badge.includes('online')], [true, true], `the connection badge (${badge.trim()})`);
+  // Nothing failed: no error notice, no bare "Not Found".
+  assertEqual(await text(page.locator('[role="alert"]')), [], 'errors shown');
+  await noBareNotFound(page);
+
   const path = join(process.env.E2E_ARTIFACTS ?? tmpdir(), 'api-only.png');
-  await page.screenshot({ path });
+  const png = await page.screenshot({ path });
+  // The whole window: a PNG's width and height are the first fields of its header chunk.
+  assertEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1600, 1000], 'the screenshot’s size');
   console.log(`      screenshot: ${path}`);
 });
 

@@ -51,6 +51,15 @@ pub enum StoreError {
     /// The store holds more documents than the in-memory index can number.
     #[error("search space {0} holds too many documents for the index (more than 4 billion)")]
     TooManyDocuments(String),
+    /// The store was closed (the app is ending); a new start opens it again.
+    #[error("the store {path} is closed: the app is ending; start it again to go on")]
+    Closed { path: String },
+    /// Closing the store found connections still in use after waiting for them.
+    #[error(
+        "the store {path} was not closed: {open} connection(s) still in use after {waited:?}; nothing is lost, \
+         its logs stay beside it and are read at the next start"
+    )]
+    StillInUse { path: String, open: usize, waited: std::time::Duration },
     /// A blocking task of the engine could not finish.
     #[error("a background task failed: {0}")]
     Task(String),

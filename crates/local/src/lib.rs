@@ -8,6 +8,7 @@ mod backend;
 pub mod backup;
 pub mod check;
 mod configs;
+mod connections;
 pub mod demo;
 mod error;
 mod import;

@@ -20,6 +20,7 @@ use r2d2::{Pool, PooledConnection};
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
+use crate::connections::{Closing, Connections};
 use crate::error::StoreError;
 
 /// The precious file's name inside the data directory.
@@ -62,10 +63,14 @@ const TEXT_SCHEMA: &str = include_str!("../migrations/text.sql");
 /// How long a connection waits for another's write before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A pool of connections to one store. Cheap to clone.
+/// How long closing the store waits for the connections in use to be given back.
+const CLOSE_WAIT: Duration = Duration::from_secs(10);
+
+/// A pool of connections to one store. Cheap to clone; closing one clone closes the store for all.
 #[derive(Clone)]
 pub struct Store {
-    pool: Pool<SqliteConnectionManager>,
+    pool: Pool<Connections>,
+    closing: Closing,
     path: PathBuf,
     documents: PathBuf,
     text: PathBuf,
@@ -101,13 +106,15 @@ impl Store {
             )?;
             crate::search::register_functions(c)
         });
-        let pool = Pool::builder()
+        let closing = Closing::default();
+        let pool = closing
+            .builder()
             .max_size(8)
             .min_idle(Some(1))
             .connection_timeout(Duration::from_secs(30))
-            .build(manager)
+            .build(closing.manager(manager))
             .map_err(|source| StoreError::Open { path: path.display().to_string(), source })?;
-        let store = Store { pool, path: path.to_owned(), documents, text };
+        let store = Store { pool, closing, path: path.to_owned(), documents, text };
         store.migrate().map_err(|e| e.at(path))?;
         // A store whose index cannot be built now (a damaged documents file, a full disk) still opens: its
         // configurations are reachable, searches say what is wrong, and the next open tries again.
@@ -134,22 +141,38 @@ impl Store {
         &self.text
     }
 
-    /// A connection from the pool, for one unit of work.
-    pub fn conn(&self) -> Result<PooledConnection<SqliteConnectionManager>, StoreError> {
+    /// A connection from the pool, for one unit of work; [`StoreError::Closed`] once the store is closed.
+    pub fn conn(&self) -> Result<PooledConnection<Connections>, StoreError> {
+        if self.closing.is_closed() {
+            return Err(StoreError::Closed { path: self.path.display().to_string() });
+        }
         Ok(self.pool.get()?)
     }
 
-    /// Closes the store at a clean exit: the logs are written into their files and emptied, so that once
-    /// the last clone of this store is gone nothing but the three files remains.
-    /// When it fails (a full disk cannot take the log's pages) nothing is lost: the logs stay beside the
-    /// files and are read at the next open.
+    /// Closes the store at a clean exit, for every clone of it: the logs are written into their files and
+    /// emptied, no connection is handed out any more, and every pooled connection is closed (the ones in use
+    /// when they are given back, waited for up to 10 s), so that nothing but the three files remains, whoever
+    /// still holds a clone. Closing a closed store does nothing.
+    /// When it fails (a full disk cannot take the log's pages, a connection still in use) nothing is lost:
+    /// the logs stay beside the files and are read at the next open.
     pub fn close(self) -> Result<(), StoreError> {
+        if self.closing.is_closed() {
+            return Ok(());
+        }
         let conn = self.conn()?;
-        conn.execute_batch(
+        self.closing.close();
+        let checkpoint = conn.execute_batch(
             "PRAGMA main.wal_checkpoint(TRUNCATE); PRAGMA docs.wal_checkpoint(TRUNCATE);
              PRAGMA text.wal_checkpoint(TRUNCATE);",
-        )
-        .map_err(|e| StoreError::from(e).at(&self.path))
+        );
+        // Given back to a closed pool: closed.
+        drop(conn);
+        let open = self.closing.wait_closed(&self.pool, CLOSE_WAIT);
+        checkpoint.map_err(|e| StoreError::from(e).at(&self.path))?;
+        if open > 0 {
+            return Err(StoreError::StillInUse { path: self.path.display().to_string(), open, waited: CLOSE_WAIT });
+        }
+        Ok(())
     }
 
     fn migrate(&self) -> Result<(), StoreError> {

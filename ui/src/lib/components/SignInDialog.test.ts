@@ -111,6 +111,27 @@ describe('in the app', () => {
     expect(screen.getByTestId('connection').textContent).toMatch(/Staging · signed in/);
   });
 
+  test('Ctrl+S pressed while the dialog another request opened is up is held, and the save lands once signed in', async () => {
+    localStorage.clear();
+    const store = new FakeBackend([{ title: 'News', searchSpace: 'demo' }]);
+    const shell = fakeDesktop([LOCAL, remote()], 'c-staging', store);
+    render(App, { props: { backend: shell.over(store) } });
+    const title = (await screen.findByLabelText('Title')) as HTMLInputElement;
+    await fireEvent.input(title, { target: { value: 'News, saved as the dialog opened' } });
+    // The connection check finds the sign-in ended first and opens the dialog.
+    shell.endSignIn('c-staging');
+    shell.workspace.checkConnection.mockRejectedValueOnce(new BackendError('unauthorized', 'the sign-in has ended'));
+    await fireEvent.click(screen.getByTestId('connection'));
+    await screen.findByTestId('sign-in-dialog');
+    await fireEvent.keyDown(window, { key: 's', ctrlKey: true });
+
+    await fireEvent.input(screen.getByLabelText('Password'), { target: { value: PASSWORD } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(screen.queryByTestId('sign-in-dialog')).toBeNull());
+    await waitFor(() => expect(store.configs.get(1)!.config.title).toBe('News, saved as the dialog opened'));
+    expect(await screen.findByText('Saved.')).toBeTruthy();
+  });
+
   test('cancelling the sign-in fails the save as before and keeps the draft', async () => {
     localStorage.clear();
     const store = new FakeBackend([{ title: 'News', searchSpace: 'demo' }]);
