@@ -182,6 +182,21 @@ test('the skip link is the first Tab stop and puts the preview one Tab away', as
   assertEqual(inside, true, 'one Tab after the skip link is inside the preview');
 });
 
+test('while a colour is half typed the preview keeps the last valid one, and the field says what is wrong', async ({ page }) => {
+  await tab(page, 'Layout');
+  const field = page.locator('#f-config-layout-navbar-backgroundColor');
+  const navbar = () => page.locator(`${frame} ${host} .sa-navbar`).evaluate((e) => getComputedStyle(e).backgroundColor);
+  await field.fill('#7b1fa2');
+  await until('the typed colour', async () => (await navbar()) === 'rgb(123, 31, 162)');
+  await field.fill('#2e7d3');
+  await until('the field says what is wrong', () => page.locator('[data-error-key="config.layout.navbar.backgroundColor"]').isVisible());
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+  assertEqual(await navbar(), 'rgb(123, 31, 162)', 'the navbar keeps the last valid colour');
+  await field.fill('#2e7d32');
+  await until('the next valid colour', async () => (await navbar()) === 'rgb(46, 125, 50)');
+  await page.getByRole('button', { name: 'Discard' }).click();
+});
+
 test('compare at 100%: the sides scroll together; differences read in the editor’s labels, a reorder names what moved', async ({ page }) => {
   await page.setViewportSize({ width: 1600, height: 1000 });
   await tab(page, 'Layout');
