@@ -82,8 +82,8 @@ test('compare: the draft next to the published version, in step over a query, a 
   assertEqual(await bg(mine('.sa-navbar')), 'rgb(123, 31, 162)', 'the draft’s navbar');
   const published = await bg(theirs('.sa-navbar'));
   assertEqual(published !== 'rgb(123, 31, 162)', true, 'the published navbar keeps its colour');
-  assertEqual(await page.getByTestId('compare-diff-count').textContent(), '1 setting differ', 'one setting differs');
-  await page.getByRole('button', { name: 'layout.navbar.backgroundColor' }).click();
+  assertEqual(await page.getByTestId('compare-diff-count').textContent(), '1 setting differs', 'one setting differs');
+  await page.getByRole('button', { name: 'Navbar background', exact: true }).click();
   await until('the differing field focused', async () => (await focusedId(page)) === 'f-config-layout-navbar-backgroundColor');
 
   const count = (side) => side('[data-testid="result-count"]').textContent();

@@ -1,7 +1,8 @@
 // End-to-end: the built UI served by a real `studio serve` with the demo data, in headless Chromium; then
 // (api-only.mjs) the same UI on the double of a team's production server, which offers the nine operations only; then
 // (web-sign-in.mjs) signing in through the server's OpenID Connect provider; the designer's tools (designer.mjs);
-// the accessibility check's contrast against axe-core's (contrast.mjs); and the editor's own accessibility (audit.mjs).
+// the accessibility check's contrast against axe-core's (contrast.mjs); the editor's own accessibility (audit.mjs);
+// and the room the preview gets: zoom, full window, folded columns, the comparison (canvas.mjs).
 // Usage: node e2e/run.mjs   (needs target/debug/studio, ui/dist, /usr/bin/chromium and the test servers'
 // packages: npm ci --prefix crates/testkit/servers)
 // Prints one line per test and ends with `ui-e2e: N passed, M failed`; exits non-zero on a failure.
@@ -13,6 +14,7 @@ import { runWebSignIn } from './web-sign-in.mjs';
 import { runDesigner } from './designer.mjs';
 import { runAudit } from './audit.mjs';
 import { runContrast } from './contrast.mjs';
+import { runCanvas } from './canvas.mjs';
 
 const host = '[data-testid="preview-host"]';
 const inPreview = (page, css) => page.locator(`${host} ${css}`);
@@ -227,9 +229,11 @@ try {
   const contrast = await runContrast(browser);
   console.log('  the editor’s own accessibility:');
   const audit = await runAudit(browser);
+  console.log('  the room the preview gets (zoom, full window, folded columns, compare):');
+  const canvas = await runCanvas(browser);
   summary = {
-    passed: summary.passed + apiOnly.passed + webSignIn.passed + designer.passed + contrast.passed + audit.passed,
-    failed: summary.failed + apiOnly.failed + webSignIn.failed + designer.failed + contrast.failed + audit.failed,
+    passed: summary.passed + apiOnly.passed + webSignIn.passed + designer.passed + contrast.passed + audit.passed + canvas.passed,
+    failed: summary.failed + apiOnly.failed + webSignIn.failed + designer.failed + contrast.failed + audit.failed + canvas.failed,
   };
 } finally {
   await close();

@@ -1,13 +1,14 @@
 // The configuration as the preview shows it: every value the rules refuse (a half-typed number, a colour
-// being typed) is replaced by the template's, so the preview always renders something sensible while the
-// editor marks the field. The merge is the editor's own (mergeConfig of ../editor/rules), so the preview
+// being typed) is replaced by the base's, so the preview always renders something sensible while the editor
+// marks the field. The editor passes the configuration it showed last as the base (the template's for the
+// first), so that a refused value keeps the last valid one instead of flickering to the template's. The merge is the editor's own (mergeConfig of ../editor/rules), so the preview
 // shows what the server would store. The same cleaned settings are sent along with the preview's searches.
 import type { Config, FacetField, FacetGroup, FacetSetting, Refiner } from '../types/generated';
 import { mergeConfig } from '../editor/rules';
 
-/** The edited settings merged over the template as the server would store them, refused keys left out. */
-export function effectiveConfig(config: unknown, template: Config): Config {
-  return mergeConfig(template, config).value;
+/** The edited settings merged over `base` as the server would merge them, refused keys keeping the base's value. */
+export function effectiveConfig(config: unknown, base: Config): Config {
+  return mergeConfig(base, config).value;
 }
 
 /** The field id a facet or detail setting names: its `uri` is the field id or the field's listed URI. */

@@ -1,0 +1,249 @@
+// End-to-end: the room the preview gets, at the window sizes designers use (1280×800, 1440×900, 1920×1080), in
+// headless Chromium against a real `studio serve` with the demo data: a toolbar whose every control is where a
+// click lands, a preview never cut off at any width or zoom, actual size, full window and folded columns kept
+// over a reload, and a comparison read at actual size with its differences in the editor's words.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, assertEqual, runAlone, runWithServer, suite, until } from './harness.mjs';
+
+const { test, run } = suite();
+
+const frame = '#preview [data-testid="preview-frame"]';
+const host = '[data-testid="preview-host"]';
+const tab = (page, name) => page.getByRole('tab', { name: new RegExp(`^${name}`) }).click();
+const zoomSelect = (page) => page.getByRole('combobox', { name: 'Zoom' });
+
+/** Writes docs/NAME.png (or into SCREENSHOT_DIR): the README shows them. */
+async function shot(page, name) {
+  const dir = process.env.SCREENSHOT_DIR ?? join(ROOT, 'docs');
+  mkdirSync(dir, { recursive: true });
+  await page.evaluate(() => document.fonts.ready);
+  await page.screenshot({ path: join(dir, `${name}.png`) });
+}
+
+/**
+ * Every control of the preview's toolbar that is not the element hit at its own centre, or that sticks out of
+ * the window: what a designer would find covered or cut off.
+ */
+function hiddenControls(page) {
+  return page.evaluate(() => {
+    const bar = document.querySelector('.preview-bar');
+    const out = [];
+    for (const el of bar.querySelectorAll('button, select, input:not([type="radio"]), .segmented label, h2')) {
+      const r = el.getBoundingClientRect();
+      const name = el.getAttribute('aria-label') || el.textContent.trim() || el.tagName;
+      if (r.width === 0) continue;
+      if (r.left < 0 || r.right > innerWidth || r.top < 0 || r.bottom > innerHeight) {
+        out.push(`${name} is cut off (${Math.round(r.left)}–${Math.round(r.right)})`);
+        continue;
+      }
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (!hit || !(el === hit || el.contains(hit))) out.push(`${name} is covered by ${hit?.textContent?.trim().slice(0, 30) || hit?.tagName}`);
+      if (el.tagName === 'H2' && r.height > 40) out.push(`${name} wraps onto two lines`);
+    }
+    return out;
+  });
+}
+
+/** How far the scaled preview's right edge lies past its frame's content box (≤ 0: inside), and the frame's scroll room. */
+function overhang(page, frameCss = frame) {
+  return page.locator(frameCss).first().evaluate((f) => {
+    const scaler = f.querySelector('.preview-scaler');
+    const style = getComputedStyle(f);
+    const right = f.getBoundingClientRect().left + f.clientWidth - parseFloat(style.paddingRight);
+    const drawn = scaler.getBoundingClientRect().right;
+    return { past: drawn - right, scrolls: f.scrollWidth > f.clientWidth };
+  });
+}
+
+test('opens the demo configuration with real results', async ({ page, server }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(server.url + '/');
+  await page.locator('#token-input').fill(server.token);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await until('ten results in the preview', async () => (await page.locator(`${host} [data-testid="result"]`).count()) === 10);
+});
+
+test('at 1280×800, 1440×900 and 1920×1080 every toolbar control is visible and is what a click at its centre hits', async ({ page }) => {
+  for (const [width, height] of [[1280, 800], [1440, 900], [1920, 1080]]) {
+    await page.setViewportSize({ width, height });
+    for (const kind of ['Desktop', 'Phone']) {
+      await page.getByText(kind, { exact: true }).click();
+      await until(`every control clear at ${width}×${height} (${kind})`, async () => (await hiddenControls(page)).length === 0 || JSON.stringify(await hiddenControls(page)) === '[]');
+      assertEqual(await hiddenControls(page), [], `toolbar at ${width}×${height} (${kind})`);
+    }
+    await page.getByText('Desktop', { exact: true }).click();
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const top = () => page.locator(frame).evaluate((f) => f.querySelector('.preview-scaler').getBoundingClientRect().top);
+  const before = await top();
+  await page.getByRole('button', { name: 'Inspect' }).click();
+  assertEqual(await top(), before, 'Inspect does not move the preview');
+  await page.getByRole('button', { name: 'Inspect' }).click();
+});
+
+test('the scaled preview’s right edge stays inside its pane at every preset and zoom, or the pane scrolls', async ({ page }) => {
+  for (const [width, height] of [[1280, 800], [1440, 900], [1920, 1080]]) {
+    await page.setViewportSize({ width, height });
+    for (const preset of ['1440', '1280', '1024', '768', '390']) {
+      await page.getByRole('combobox', { name: 'Width presets' }).selectOption(preset);
+      for (const zoom of ['fit', '0.5', '1']) {
+        await zoomSelect(page).selectOption(zoom);
+        await until(`${preset} px at ${zoom} drawn`, async () =>
+          (await page.locator(`${frame} ${host}`).evaluate((e) => e.style.width)) === `${preset}px`);
+        const o = await overhang(page);
+        assertEqual(o.past <= 0.5 || o.scrolls, true, `${preset} px at ${zoom} in ${width}×${height}: ${o.past} px past the pane, scrolls ${o.scrolls}`);
+        if (zoom === 'fit') assertEqual(o.past <= 0.5 && !o.scrolls, true, `${preset} px fits whole at Fit in ${width}×${height} (${o.past} px past)`);
+      }
+    }
+  }
+  await page.getByRole('combobox', { name: 'Width presets' }).selectOption('1280');
+  await zoomSelect(page).selectOption('fit');
+});
+
+test('100% draws the body text at its own size; Ctrl+- and Ctrl+0 zoom; the zoom is kept over a reload', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  /** The summary's font size as drawn on the screen: its computed size through the preview's scale. */
+  const drawnText = () => page.locator(`${frame} ${host}`).evaluate((h) => {
+    const p = h.shadowRoot.querySelector('.sa-summary, [data-part="summary"], .sa-result p');
+    const scale = h.getBoundingClientRect().width / h.offsetWidth;
+    return parseFloat(getComputedStyle(p).fontSize) * scale;
+  });
+  const own = await page.locator(`${frame} ${host}`).evaluate((h) => parseFloat(getComputedStyle(h.shadowRoot.querySelector('.sa-summary, [data-part="summary"], .sa-result p')).fontSize));
+  assertEqual((await drawnText()) < own - 2, true, `at Fit in 1280×800 the text is drawn smaller (${await drawnText()} px)`);
+  await zoomSelect(page).selectOption('1');
+  await until('text at its own size', async () => Math.abs((await drawnText()) - own) < 0.01);
+  const o = await overhang(page);
+  assertEqual(o.scrolls, true, 'at 100% the preview scrolls sideways in its pane');
+
+  await page.locator(frame).focus();
+  await page.keyboard.press('Control+-');
+  await until('one step smaller', async () => (await zoomSelect(page).inputValue()) === '0.9');
+  await page.keyboard.press('Control+0');
+  await until('back to actual size', async () => (await zoomSelect(page).inputValue()) === '1');
+  await page.reload();
+  await until('the preview again', async () => (await page.locator(`${frame} ${host} [data-testid="result"]`).count()) === 10);
+  assertEqual(await zoomSelect(page).inputValue(), '1', 'zoom kept for this configuration');
+  await page.evaluate(() => document.fonts.ready);
+  await until('text at its own size after the reload', async () => Math.abs((await drawnText()) - own) < 0.01);
+  await shot(page, 'preview-100');
+  await zoomSelect(page).selectOption('fit');
+});
+
+test('any width from 320 to 2560 px; a refused one is said and the preview keeps the last', async ({ page }) => {
+  const widthField = page.getByRole('spinbutton', { name: 'Width' });
+  await widthField.fill('1100');
+  await until('1100 px', async () => (await page.locator(`${frame} ${host}`).evaluate((e) => e.style.width)) === '1100px');
+  await widthField.fill('90');
+  await until('the refusal said', () => page.getByText('Width must be a whole number of pixels from 320 to 2560.').isVisible());
+  assertEqual(await page.locator(`${frame} ${host}`).evaluate((e) => e.style.width), '1100px', 'the last valid width kept');
+  await page.getByText('Tablet', { exact: true }).click();
+  await until('a tablet screen with its height', async () =>
+    (await page.locator(`${frame} ${host}`).evaluate((e) => [e.style.width, e.style.height].join())) === '768px,1024px');
+  await page.getByRole('spinbutton', { name: 'Height' }).fill('600');
+  await until('the height typed', async () => (await page.locator(`${frame} ${host}`).evaluate((e) => e.style.height)) === '600px');
+  await page.getByText('Desktop', { exact: true }).click();
+});
+
+test('full window and folded columns are kept over a reload; Esc leaves the full window', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const frameWidth = () => page.locator(frame).evaluate((f) => f.getBoundingClientRect().width);
+  const inPane = await frameWidth();
+  await page.getByRole('button', { name: 'Fold the configuration list' }).click();
+  await page.getByRole('button', { name: 'Fold the editor' }).click();
+  const folded = await frameWidth();
+  assertEqual(folded > inPane + 500, true, `folding gives the preview the room (${inPane} → ${folded} px)`);
+  await page.reload();
+  await until('the preview again', async () => (await page.locator(`${frame} ${host} [data-testid="result"]`).count()) === 10);
+  assertEqual(await page.getByRole('button', { name: 'Unfold the editor' }).isVisible(), true, 'the editor stays folded');
+  assertEqual(await page.getByRole('button', { name: 'Unfold the configuration list' }).isVisible(), true, 'the list stays folded');
+  await page.getByRole('button', { name: 'Unfold the configuration list' }).click();
+  await page.getByRole('button', { name: 'Unfold the editor' }).click();
+  await until('unfolded', async () => Math.abs((await frameWidth()) - inPane) < 2);
+
+  await page.getByRole('button', { name: 'Full window' }).click();
+  await until('the preview over the whole window', async () => Math.abs((await frameWidth()) - 1280) < 20);
+  await page.reload();
+  await until('the preview again', async () => (await page.locator(`${frame} ${host} [data-testid="result"]`).count()) === 10);
+  assertEqual(Math.abs((await frameWidth()) - 1280) < 20, true, 'still full window after the reload');
+  await page.getByRole('button', { name: 'Full window' }).focus();
+  await page.keyboard.press('Escape');
+  await until('back in its pane', async () => Math.abs((await frameWidth()) - inPane) < 2);
+});
+
+test('the skip link is the first Tab stop and puts the preview one Tab away', async ({ page }) => {
+  await page.reload();
+  await until('the preview again', async () => (await page.locator(`${frame} ${host} [data-testid="result"]`).count()) === 10);
+  await page.keyboard.press('Tab');
+  assertEqual(await page.evaluate(() => document.activeElement?.textContent), 'Skip to the preview', 'first Tab stop');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  const inside = await page.evaluate(() => !!document.activeElement?.closest('[data-testid="preview-host"]'));
+  assertEqual(inside, true, 'one Tab after the skip link is inside the preview');
+});
+
+test('while a colour is half typed the preview keeps the last valid one, and the field says what is wrong', async ({ page }) => {
+  await tab(page, 'Layout');
+  const field = page.locator('#f-config-layout-navbar-backgroundColor');
+  const navbar = () => page.locator(`${frame} ${host} .sa-navbar`).evaluate((e) => getComputedStyle(e).backgroundColor);
+  await field.fill('#7b1fa2');
+  await until('the typed colour', async () => (await navbar()) === 'rgb(123, 31, 162)');
+  await field.fill('#2e7d3');
+  await until('the field says what is wrong', () => page.locator('[data-error-key="config.layout.navbar.backgroundColor"]').isVisible());
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+  assertEqual(await navbar(), 'rgb(123, 31, 162)', 'the navbar keeps the last valid colour');
+  await field.fill('#2e7d32');
+  await until('the next valid colour', async () => (await navbar()) === 'rgb(46, 125, 50)');
+  await page.getByRole('button', { name: 'Discard' }).click();
+});
+
+test('compare at 100%: the sides scroll together; differences read in the editor’s labels, a reorder names what moved', async ({ page }) => {
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  await tab(page, 'Layout');
+  await page.locator('#f-config-layout-navbar-backgroundColor').fill('#7b1fa2');
+  await tab(page, 'Facets');
+  const handles = page.getByRole('button', { name: /^Reorder / });
+  assertEqual((await handles.count()) >= 3, true, 'the demo has three facets or more');
+  const first = /^Reorder (.+): position 1 of/.exec(await handles.first().getAttribute('aria-label'))[1];
+  const handle = page.getByRole('button', { name: `Reorder ${first}:`, exact: false });
+  await handle.focus();
+  await page.keyboard.press('ArrowDown');
+  await handle.focus();
+  await page.keyboard.press('ArrowDown');
+  await until(`${first} third`, async () => (await handle.getAttribute('aria-label')).includes('position 3 of'));
+  await page.getByRole('button', { name: 'Compare' }).click();
+  const list = page.getByTestId('compare-diff-list');
+  await until('the differences listed', async () => (await list.locator('li').count()) >= 2);
+  const lines = await list.locator('li').allTextContents();
+  assertEqual(lines.some((l) => /^Navbar background: #[0-9a-f]{6} → #7b1fa2$/.test(l)), true, `the colour in the field’s label (${JSON.stringify(lines)})`);
+  assertEqual(lines.includes(`${first} moved from 1st to 3rd`), true, `the reorder names what moved (${JSON.stringify(lines)})`);
+  assertEqual(await page.getByTestId('compare-diff-count').textContent(), `${lines.length} settings differ`, 'counted');
+
+  await page.getByRole('button', { name: 'Full window' }).click();
+  await zoomSelect(page).selectOption('1');
+  const theirs = page.locator(`[data-testid="compare-theirs"] [data-testid="preview-frame"]`);
+  const mine = page.locator(`[data-testid="compare-mine"] [data-testid="preview-frame"]`);
+  await until('both sides with results', async () =>
+    (await theirs.locator('[data-testid="result"]').count()) === 10 && (await mine.locator('[data-testid="result"]').count()) === 10);
+  await mine.evaluate((f) => f.scrollTo(300, 400));
+  await until('the other side scrolled with it', async () =>
+    JSON.stringify(await theirs.evaluate((f) => [f.scrollLeft, f.scrollTop])) === JSON.stringify(await mine.evaluate((f) => [f.scrollLeft, f.scrollTop])) &&
+    (await theirs.evaluate((f) => f.scrollTop)) > 0);
+  await page.getByLabel('Show differences').check();
+  await until('the navbar outlined on both sides', async () =>
+    (await theirs.locator('[data-part="navbar"][data-differs]').count()) === 1 && (await mine.locator('[data-part="navbar"][data-differs]').count()) === 1);
+  assertEqual(await mine.locator('[data-part="results"][data-differs]').count(), 0, 'an unchanged part is not outlined');
+  await mine.evaluate((f) => f.scrollTo(0, 0));
+  await shot(page, 'compare-full-window');
+  await page.keyboard.press('Escape');
+  await zoomSelect(page).selectOption('fit');
+  await page.getByRole('button', { name: 'Compare' }).click();
+  await page.getByRole('button', { name: 'Discard' }).click();
+});
+
+/** Runs this part: its own `studio serve` with the demo data, and one page. */
+export async function runCanvas(browser) {
+  return runWithServer(run, browser, { page: { viewport: { width: 1280, height: 800 } } });
+}
+
+await runAlone(import.meta, 'canvas', runCanvas);
