@@ -1,51 +1,67 @@
-//! `studio-bench --desktop APP`: the desktop app as a whole, as a user meets it. Each launch spawns the real
-//! app binary under X (Xvfb when no DISPLAY is set), on a fresh data directory (so the demo data is loaded as a
-//! new user gets it), then once more on the same directory (what a user sees every day), and times each from
-//! spawning the process to the preview's first results on screen, which the app marks on its standard output
-//! when asked to ([`studio_model::marks`]): no WebDriver session is added to what is timed. A few seconds
-//! after the results, the proportional set size of the whole process tree (the app and WebKit's processes)
-//! is read from /proc.
+//! `studio-bench --desktop APP`: the desktop app as a whole, as a user meets it, beside an empty Tauri window.
+//! Each launch round spawns the real app binary under X (Xvfb when no DISPLAY is set) on a fresh data directory
+//! (so the demo data is loaded as a new user gets it), then once more on the same directory (what a user sees
+//! every day), then the empty window of crates/bench/fixtures/empty-window (the floor: the same Tauri and
+//! WebKit with nothing in them). Each is timed from spawning the process to its first-results mark on its
+//! standard output ([`studio_model::marks`]: the app's preview showing results, the empty window's page
+//! loaded), so no WebDriver session is added to what is timed. A few seconds after the mark, the proportional
+//! set size of the whole process tree (the program and WebKit's processes) is read from /proc.
 //!
-//! This module only watches the app from outside; it never changes the app's data other than by running it.
+//! This module only watches the programs from outside; it never changes the app's data other than by running it.
 
+mod display;
+mod launch;
 mod memory;
 
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::fmt;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Serialize;
 use studio_bench::BenchError;
-use studio_model::marks::{FIRST_RESULTS_LINE, MARK_FIRST_RESULTS};
 
-pub use memory::{tree_memory, ProcessMemory};
+use display::Display;
+use launch::{launch, Launch, Program, Wait};
+
+/// The empty window's binary name (crates/bench/fixtures/empty-window), looked for beside the app's.
+pub const FLOOR_BINARY: &str = "studio-empty-window";
+
+/// What the app's idle PSS may exceed the empty window's by (reported, not asserted).
+const TARGET_OVER_FLOOR_MB: f64 = 40.0;
+
+/// How soon the everyday launch should show its first results (reported, not asserted).
+const TARGET_FIRST_RESULTS_S: f64 = 0.6;
 
 /// How a desktop run goes.
 #[derive(Debug, Clone)]
 pub struct DesktopOptions {
     /// The app binary (a release build: `cargo build --release -p search-studio`).
     pub app: PathBuf,
-    /// Launch pairs (first launch, then everyday launch); medians and maxima are over these.
+    /// The empty window's binary (a release build: `cargo build --release -p studio-empty-window`).
+    pub floor: PathBuf,
+    /// Launch rounds (first launch, everyday launch, empty window); medians and maxima are over these.
     pub launches: usize,
-    /// How long a launch may take to show results before the run fails.
-    pub timeout: Duration,
-    /// How long after the first results the memory is read, the app being idle.
-    pub idle: Duration,
+    pub wait: Wait,
 }
 
 impl DesktopOptions {
+    /// Options for `app`, with the empty window beside it (`FLOOR_BINARY` in the same directory).
     pub fn new(app: PathBuf) -> Self {
-        DesktopOptions { app, launches: 5, timeout: Duration::from_secs(60), idle: Duration::from_secs(3) }
+        let floor = app.with_file_name(FLOOR_BINARY);
+        DesktopOptions {
+            app,
+            floor,
+            launches: 5,
+            wait: Wait { timeout: Duration::from_secs(60), idle: Duration::from_secs(3) },
+        }
     }
 }
 
 /// The figures of a desktop run: seconds to first results and idle PSS in MB, median and maximum over the
-/// launches, for the everyday launch (the `desktop_first_results_s` and `desktop_pss_mb` of docs/performance.md)
-/// and for the first launch on a fresh data directory.
+/// launches, for the everyday launch (the `desktop_first_results_s` and `desktop_pss_mb` of docs/performance.md),
+/// for the first launch on a fresh data directory, and for the empty window (the floor).
 #[derive(Debug, Clone, Serialize)]
 pub struct DesktopReport {
     pub launches: usize,
@@ -61,130 +77,15 @@ pub struct DesktopReport {
     pub desktop_pss_by_process_mb: BTreeMap<String, f64>,
     pub desktop_first_launch_pss_mb: f64,
     pub desktop_first_launch_pss_by_process_mb: BTreeMap<String, f64>,
-}
-
-/// One launch: when the results showed, and the process tree's memory once idle.
-struct Launch {
-    first_results: Duration,
-    memory: Vec<ProcessMemory>,
-}
-
-/// The X display the app is shown on: DISPLAY, or an Xvfb started here and ended on drop.
-struct Display {
-    name: String,
-    server: Option<Child>,
-}
-
-impl Display {
-    fn open() -> Result<Display, BenchError> {
-        if let Some(name) = std::env::var("DISPLAY").ok().filter(|d| !d.is_empty()) {
-            return Ok(Display { name, server: None });
-        }
-        // -displayfd: Xvfb picks a free display and prints its number, so a stale lock of an earlier run is no
-        // obstacle (as scripts/lib.sh starts it for the end-to-end tests).
-        let mut server = Command::new("Xvfb")
-            .args(["-displayfd", "1", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(BenchError::NoXvfb)?;
-        let mut line = String::new();
-        if let Some(out) = server.stdout.take() {
-            // Xvfb keeps its standard output open while it runs; it ends it (and so this read) if it fails.
-            let _ = BufReader::new(out).read_line(&mut line);
-        }
-        let number = line.trim();
-        if number.is_empty() || !number.chars().all(|c| c.is_ascii_digit()) {
-            let _ = server.kill();
-            let _ = server.wait();
-            return Err(BenchError::XvfbFailed);
-        }
-        Ok(Display { name: format!(":{number}"), server: Some(server) })
-    }
-}
-
-impl Drop for Display {
-    fn drop(&mut self) {
-        if let Some(server) = &mut self.server {
-            let _ = server.kill();
-            let _ = server.wait();
-        }
-    }
-}
-
-/// The last lines of the app's log, for an error message.
-fn log_tail(log: &Path) -> String {
-    let text = std::fs::read_to_string(log).unwrap_or_default();
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(8)..].join("\n")
-}
-
-/// Ends the app as closing its window does (SIGTERM: the exit backup is taken, the store closed), or kills it
-/// when it has not ended within 20 s.
-fn stop(child: &mut Child) {
-    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while Instant::now() < deadline {
-        if let Ok(Some(_)) = child.try_wait() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-}
-
-/// Launches the app on `data`, waits for its first results, then for it to be idle, reads its memory and ends it.
-fn launch(options: &DesktopOptions, display: &Display, data: &Path, log: &Path) -> Result<Launch, BenchError> {
-    let app = &options.app;
-    let log_file = std::fs::File::create(log).map_err(BenchError::file("write", log))?;
-    let started = Instant::now();
-    let mut child = Command::new(app)
-        .env("SEARCH_STUDIO_DATA_DIR", data)
-        .env("DISPLAY", &display.name)
-        .env(MARK_FIRST_RESULTS, "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(log_file)
-        .spawn()
-        .map_err(|source| BenchError::AppStart { app: app.clone(), source })?;
-    let (marks, marked) = mpsc::channel();
-    if let Some(out) = child.stdout.take() {
-        // Reads (and so drains) the app's output to its end; the moment is taken as the line arrives.
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines() {
-                match line {
-                    Ok(line) if line.trim() == FIRST_RESULTS_LINE => {
-                        let _ = marks.send(Instant::now());
-                    }
-                    Ok(_) => {}
-                    Err(_) => break,
-                }
-            }
-        });
-    }
-    let shown = loop {
-        match marked.recv_timeout(Duration::from_millis(50)) {
-            Ok(at) => break at,
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {}
-        }
-        if let Ok(Some(status)) = child.try_wait() {
-            return Err(BenchError::AppEnded { app: app.clone(), status, log: log_tail(log) });
-        }
-        if started.elapsed() > options.timeout {
-            stop(&mut child);
-            return Err(BenchError::NoResults {
-                app: app.clone(),
-                seconds: options.timeout.as_secs(),
-                log: log_tail(log),
-            });
-        }
-    };
-    std::thread::sleep(options.idle);
-    let memory = tree_memory(child.id());
-    stop(&mut child);
-    Ok(Launch { first_results: shown.duration_since(started), memory: memory? })
+    /// Seconds from spawning the empty window to its page loaded and shown.
+    pub desktop_floor_shown_s: f64,
+    pub desktop_floor_shown_max_s: f64,
+    /// The empty window's idle PSS, median and maximum, and by process name (of the launch with the median).
+    pub desktop_floor_pss_mb: f64,
+    pub desktop_floor_pss_max_mb: f64,
+    pub desktop_floor_pss_by_process_mb: BTreeMap<String, f64>,
+    /// `desktop_pss_mb` less `desktop_floor_pss_mb`: what the app adds to an empty window.
+    pub desktop_pss_over_floor_mb: f64,
 }
 
 /// The median of `values` (the upper one of an even count); 0 for none.
@@ -217,66 +118,103 @@ fn memory_figures(launches: &[Launch]) -> (Vec<f64>, BTreeMap<String, f64>) {
     (totals, split)
 }
 
+fn seconds(launches: &[Launch]) -> Vec<f64> {
+    launches.iter().map(|l| l.first_results.as_secs_f64()).collect()
+}
+
 fn load_average() -> f64 {
     let text = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     text.split_whitespace().next().and_then(|l| l.parse().ok()).unwrap_or(0.0)
 }
 
+/// The launches of one run, by what was launched.
+struct Rounds {
+    first: Vec<Launch>,
+    daily: Vec<Launch>,
+    floor: Vec<Launch>,
+}
+
+impl Rounds {
+    fn report(&self, load_average: f64) -> DesktopReport {
+        let (first_s, daily_s, floor_s) = (seconds(&self.first), seconds(&self.daily), seconds(&self.floor));
+        let (first_mb, first_split) = memory_figures(&self.first);
+        let (daily_mb, daily_split) = memory_figures(&self.daily);
+        let (floor_mb, floor_split) = memory_figures(&self.floor);
+        let (pss, floor_pss) = (median(&daily_mb), median(&floor_mb));
+        DesktopReport {
+            launches: self.daily.len(),
+            load_average,
+            desktop_first_results_s: median(&daily_s),
+            desktop_first_results_max_s: max(&daily_s),
+            desktop_first_launch_results_s: median(&first_s),
+            desktop_first_launch_results_max_s: max(&first_s),
+            desktop_pss_mb: pss,
+            desktop_pss_max_mb: max(&daily_mb),
+            desktop_pss_by_process_mb: daily_split,
+            desktop_first_launch_pss_mb: median(&first_mb),
+            desktop_first_launch_pss_by_process_mb: first_split,
+            desktop_floor_shown_s: median(&floor_s),
+            desktop_floor_shown_max_s: max(&floor_s),
+            desktop_floor_pss_mb: floor_pss,
+            desktop_floor_pss_max_mb: max(&floor_mb),
+            desktop_floor_pss_by_process_mb: floor_split,
+            desktop_pss_over_floor_mb: ((pss - floor_pss) * 10.0).round() / 10.0,
+        }
+    }
+}
+
+/// A binary that is not there: the error the spawn would give, said before anything is launched.
+fn missing(binary: &Path) -> Option<std::io::Error> {
+    (!binary.is_file()).then(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"))
+}
+
 /// Runs the launches of `options` and gathers their figures.
 pub fn run(options: &DesktopOptions) -> Result<DesktopReport, BenchError> {
-    if !options.app.is_file() {
-        return Err(BenchError::AppStart {
-            app: options.app.clone(),
-            source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
-        });
+    if let Some(source) = missing(&options.app) {
+        return Err(BenchError::AppStart { app: options.app.clone(), source });
+    }
+    if missing(&options.floor).is_some() {
+        return Err(BenchError::NoFloor(options.floor.clone()));
     }
     let load = load_average();
     let display = Display::open()?;
     let scratch = std::env::temp_dir().join(format!("studio-bench-desktop-{}", std::process::id()));
-    let result = launches(options, &display, &scratch);
+    let result = rounds(options, &display, &scratch);
     let _ = std::fs::remove_dir_all(&scratch);
-    let (first, daily) = result?;
-    let seconds = |list: &[Launch]| -> Vec<f64> { list.iter().map(|l| l.first_results.as_secs_f64()).collect() };
-    let (first_s, daily_s) = (seconds(&first), seconds(&daily));
-    let (first_mb, first_split) = memory_figures(&first);
-    let (daily_mb, daily_split) = memory_figures(&daily);
-    Ok(DesktopReport {
-        launches: daily.len(),
-        load_average: load,
-        desktop_first_results_s: median(&daily_s),
-        desktop_first_results_max_s: max(&daily_s),
-        desktop_first_launch_results_s: median(&first_s),
-        desktop_first_launch_results_max_s: max(&first_s),
-        desktop_pss_mb: median(&daily_mb),
-        desktop_pss_max_mb: max(&daily_mb),
-        desktop_pss_by_process_mb: daily_split,
-        desktop_first_launch_pss_mb: median(&first_mb),
-        desktop_first_launch_pss_by_process_mb: first_split,
-    })
+    Ok(result?.report(load))
 }
 
-/// The launch pairs: each on a fresh data directory under `scratch`, then again on the same one.
-fn launches(
-    options: &DesktopOptions,
-    display: &Display,
-    scratch: &Path,
-) -> Result<(Vec<Launch>, Vec<Launch>), BenchError> {
-    let (mut first, mut daily) = (Vec::new(), Vec::new());
+/// The launch rounds: the app on a fresh data directory under `scratch`, again on the same one, then the empty
+/// window, so that the app and its floor alternate under the same load.
+fn rounds(options: &DesktopOptions, display: &Display, scratch: &Path) -> Result<Rounds, BenchError> {
+    let mut rounds = Rounds { first: Vec::new(), daily: Vec::new(), floor: Vec::new() };
     for n in 1..=options.launches.max(1) {
         let dir = scratch.join(format!("launch-{n}"));
         let data = dir.join("data");
         std::fs::create_dir_all(&data).map_err(BenchError::file("create", &data))?;
-        first.push(launch(options, display, &data, &dir.join("first.log"))?);
-        daily.push(launch(options, display, &data, &dir.join("everyday.log"))?);
+        let app = Program { binary: &options.app, env: vec![("SEARCH_STUDIO_DATA_DIR", data.as_os_str())] };
+        rounds.first.push(launch(&app, display, options.wait, &dir.join("first.log"))?);
+        rounds.daily.push(launch(&app, display, options.wait, &dir.join("everyday.log"))?);
+        let floor = Program { binary: &options.floor, env: Vec::<(&str, &OsStr)>::new() };
+        rounds.floor.push(launch(&floor, display, options.wait, &dir.join("floor.log"))?);
     }
-    Ok((first, daily))
+    Ok(rounds)
+}
+
+/// "met" or "missed", for a figure against its target.
+fn verdict(met: bool) -> &'static str {
+    if met {
+        "met"
+    } else {
+        "missed"
+    }
 }
 
 impl fmt::Display for DesktopReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "desktop app, {} launch pairs (load average {:.2} at the start)",
+            "desktop app, {} launch rounds (load average {:.2} at the start)",
             self.launches, self.load_average
         )?;
         writeln!(f, "{:<34} {:>10} {:>10}", "", "median", "max")?;
@@ -287,19 +225,87 @@ impl fmt::Display for DesktopReport {
                 self.desktop_first_launch_results_s,
                 self.desktop_first_launch_results_max_s,
             ),
+            ("page shown, empty window (s)", self.desktop_floor_shown_s, self.desktop_floor_shown_max_s),
             ("idle PSS, everyday launch (MB)", self.desktop_pss_mb, self.desktop_pss_max_mb),
+            ("idle PSS, empty window (MB)", self.desktop_floor_pss_mb, self.desktop_floor_pss_max_mb),
         ];
         for (label, median, max) in rows {
             writeln!(f, "{label:<34} {median:>10.3} {max:>10.3}")?;
         }
-        writeln!(f, "idle PSS by process (MB)           everyday      first")?;
-        let names: std::collections::BTreeSet<&String> =
-            self.desktop_pss_by_process_mb.keys().chain(self.desktop_first_launch_pss_by_process_mb.keys()).collect();
+        writeln!(f, "idle PSS by process (MB)           everyday      first      empty")?;
+        let splits = [
+            &self.desktop_pss_by_process_mb,
+            &self.desktop_first_launch_pss_by_process_mb,
+            &self.desktop_floor_pss_by_process_mb,
+        ];
+        let names: std::collections::BTreeSet<&String> = splits.iter().flat_map(|s| s.keys()).collect();
         for name in names {
-            let daily = self.desktop_pss_by_process_mb.get(name).copied().unwrap_or(0.0);
-            let first = self.desktop_first_launch_pss_by_process_mb.get(name).copied().unwrap_or(0.0);
-            writeln!(f, "  {name:<32} {daily:>10.1} {first:>10.1}")?;
+            let [daily, first, floor] = splits.map(|s| s.get(name).copied().unwrap_or(0.0));
+            writeln!(f, "  {name:<32} {daily:>10.1} {first:>10.1} {floor:>10.1}")?;
         }
-        writeln!(f, "  {:<32} {:>10.1} {:>10.1}", "total", self.desktop_pss_mb, self.desktop_first_launch_pss_mb)
+        writeln!(
+            f,
+            "  {:<32} {:>10.1} {:>10.1} {:>10.1}",
+            "total", self.desktop_pss_mb, self.desktop_first_launch_pss_mb, self.desktop_floor_pss_mb
+        )?;
+        let over = self.desktop_pss_over_floor_mb;
+        writeln!(
+            f,
+            "the app over the empty window: {over:.1} MB (target at most {TARGET_OVER_FLOOR_MB:.0} MB: {})",
+            verdict(over <= TARGET_OVER_FLOOR_MB)
+        )?;
+        writeln!(
+            f,
+            "first results, everyday launch: {:.3} s (target at most {TARGET_FIRST_RESULTS_S} s: {})",
+            self.desktop_first_results_s,
+            verdict(self.desktop_first_results_s <= TARGET_FIRST_RESULTS_S)
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::process::Command;
+
+    use super::*;
+
+    /// A launch whose memory is read from the real process tree of `shell`, run by sh (given the time to start
+    /// its children: what is read is what the figures are checked against, whatever it holds).
+    fn measured(shell: &str, seconds: u64) -> Launch {
+        let mut child = Command::new("sh").args(["-c", shell]).spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        let memory = memory::tree_memory(child.id());
+        let _ = child.kill();
+        let _ = child.wait();
+        Launch { first_results: Duration::from_secs(seconds), memory: memory.unwrap() }
+    }
+
+    #[test]
+    fn the_report_puts_the_app_beside_the_empty_window() {
+        let app = || measured("sleep 30 & sleep 30 & wait", 2);
+        let rounds =
+            Rounds { first: vec![app()], daily: vec![app(), app(), app()], floor: vec![measured("sleep 30; :", 1)] };
+        let report = rounds.report(1.5);
+
+        let (daily, _) = memory_figures(&rounds.daily);
+        let (floor, _) = memory_figures(&rounds.floor);
+        assert_eq!(report.desktop_pss_mb, median(&daily));
+        assert_eq!(report.desktop_floor_pss_mb, floor[0]);
+        assert!(report.desktop_floor_pss_mb > 0.0, "{report:?}");
+        let over = report.desktop_pss_mb - report.desktop_floor_pss_mb;
+        assert!((report.desktop_pss_over_floor_mb - over).abs() < 0.051, "{report:?}");
+        assert_eq!(report.desktop_floor_shown_s, 1.0);
+        assert_eq!(report.desktop_floor_pss_by_process_mb.keys().collect::<Vec<_>>(), ["sh", "sleep"]);
+        assert!(report.desktop_pss_by_process_mb.contains_key("sleep"), "{report:?}");
+
+        let json = serde_json::to_value(&report).unwrap();
+        for key in ["desktop_pss_mb", "desktop_floor_pss_mb", "desktop_pss_over_floor_mb"] {
+            assert!(json[key].is_number(), "{key} in {json}");
+        }
+        let parts: f64 =
+            ["sh", "sleep"].iter().filter_map(|p| json["desktop_floor_pss_by_process_mb"][p].as_f64()).sum();
+        assert!((parts - report.desktop_floor_pss_mb).abs() < 0.11, "the parts add up: {json}");
+        let table = report.to_string();
+        assert!(table.contains("the app over the empty window"), "{table}");
     }
 }

@@ -66,6 +66,9 @@ pub enum BenchError {
     /// The desktop app ended before its preview showed results.
     #[error("the desktop app {} ended ({status}) before showing results; its log ends with:\n{log}", app.display())]
     AppEnded { app: PathBuf, status: std::process::ExitStatus, log: String },
+    /// The empty window the desktop app is measured beside is not built.
+    #[error("no empty window at {}: build it with `cargo build --release -p studio-empty-window` (it is looked for beside the app), or name it with --floor", .0.display())]
+    NoFloor(PathBuf),
     /// The desktop app showed no results in time (or is a build that does not mark them).
     #[error("the desktop app {} showed no results within {seconds} s (a build older than the first-results mark never says); its log ends with:\n{log}", app.display())]
     NoResults { app: PathBuf, seconds: u64, log: String },

@@ -20,7 +20,9 @@ use studio_bench::{BenchError, BenchOptions, BenchReport, Comparator};
 /// this run's reports and those read with --from.
 ///
 /// --desktop APP measures the desktop app as a whole instead (docs/performance.md, The desktop app as a
-/// whole): time to the first results shown and the idle memory of its process tree, over --launches launches.
+/// whole): time to the first results shown and the idle memory of its process tree, over --launches launches,
+/// each round also launching an empty Tauri window (--floor, by default studio-empty-window beside APP: build
+/// both with `cargo build --release -p search-studio -p studio-empty-window`) for the memory's floor.
 ///
 /// --preview DIR times settings edits in the web UI's preview (headless Chromium) over a store kept with --dir
 /// (docs/performance.md, The preview's answer to an edit).
@@ -63,9 +65,14 @@ struct Args {
     /// Measure the desktop app binary APP (a release build) instead of the engines
     #[arg(long, value_name = "APP")]
     desktop: Option<PathBuf>,
-    /// With --desktop: launch pairs (first launch on a fresh data directory, then everyday launch) [default: 5]
+    /// With --desktop: launch rounds (first launch on a fresh data directory, everyday launch, empty window)
+    /// [default: 5]
     #[arg(long, value_name = "N", requires = "desktop")]
     launches: Option<usize>,
+    /// With --desktop: the empty Tauri window measured beside the app (crates/bench/fixtures/empty-window, a
+    /// release build) [default: studio-empty-window in APP's directory]
+    #[arg(long, value_name = "PATH", requires = "desktop")]
+    floor: Option<PathBuf>,
     /// Time settings edits in the web UI's preview over the benchmark store in DIR (kept with --dir, e.g.
     /// DIR/docs-1000000) instead of the engines
     #[arg(long, value_name = "DIR", conflicts_with = "desktop")]
@@ -136,6 +143,9 @@ fn run_desktop(app: &Path, args: &Args) -> Result<(), BenchError> {
     let mut options = desktop::DesktopOptions::new(app.to_owned());
     if let Some(launches) = args.launches {
         options.launches = launches.max(1);
+    }
+    if let Some(floor) = &args.floor {
+        options.floor = floor.clone();
     }
     let report = desktop::run(&options)?;
     if args.json {
