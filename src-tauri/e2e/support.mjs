@@ -254,7 +254,18 @@ export function literal(text) {
 export const connectionEntry = (name) => `//li[@data-connection][.//strong[normalize-space(.)=${literal(name)}]]`;
 
 export async function openSettings(session) {
-  await session.click(await session.waitFor("//button[normalize-space(.)='Settings']"));
+  // Right after the window is shown its page may still be laid out (the header settling as the first answers
+  // arrive): a click WebKit finds intercepted by another element is tried again until the button takes it.
+  const settings = await session.waitFor("//button[normalize-space(.)='Settings']");
+  await waitUntil(async () => {
+    try {
+      await session.click(settings);
+      return true;
+    } catch (e) {
+      if (String(e.message).includes('element click intercepted')) return false;
+      throw e;
+    }
+  }, 'the Settings button to take a click', 10000);
   await session.waitFor("//button[normalize-space(.)='Add a connection']", 'the connections in Settings');
 }
 
