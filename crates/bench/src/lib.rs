@@ -269,16 +269,7 @@ fn time_searches(
             out.push(Answer::of_response(&engine.search(conn, config, &q.request())?));
         }
     }
-    // Each search is timed as one of words not searched before: the engine keeps the text matches of its
-    // last searches (for the preview's next search of the same words), which the first pass filled.
-    let (mut search, mut facets) = (Vec::new(), Vec::new());
-    for q in &workload.searches {
-        engine.forget_kept_matches();
-        measure(&mut search, || engine.search(conn, config, &q.request()))?;
-    }
-    for q in &workload.facet_only {
-        measure(&mut facets, || engine.search(conn, config, &q.request()))?;
-    }
+    let (search, facets) = time_search_and_facets(engine, conn, config, workload)?;
     // The same words with no facet selected: every match is scored and the counts cover every match.
     let mut unfiltered = Vec::new();
     for q in &workload.searches {
@@ -319,6 +310,19 @@ fn time_on_one_thread(
     for q in workload.searches.iter().chain(&workload.facet_only) {
         engine.search(conn, config, &q.request())?;
     }
+    let (search, facets) = time_search_and_facets(engine, conn, config, workload)?;
+    Ok(vec![stats("search", search), stats("facets only", facets)])
+}
+
+/// The searches and the facet-only queries, each timed once. Each search is timed as one of words not searched
+/// before: the engine keeps the text matches of its last searches (for the preview's next search of the same
+/// words), which an earlier pass filled.
+fn time_search_and_facets(
+    engine: &SearchEngine,
+    conn: &mut rusqlite::Connection,
+    config: &studio_model::Config,
+    workload: &Workload,
+) -> Result<(Vec<Sample>, Vec<Sample>), BenchError> {
     let (mut search, mut facets) = (Vec::new(), Vec::new());
     for q in &workload.searches {
         engine.forget_kept_matches();
@@ -327,7 +331,7 @@ fn time_on_one_thread(
     for q in &workload.facet_only {
         measure(&mut facets, || engine.search(conn, config, &q.request()))?;
     }
-    Ok(vec![stats("search", search), stats("facets only", facets)])
+    Ok((search, facets))
 }
 
 /// The benchmark's calls of our engine timed over a benchmark store of `docs` documents kept in `dir` by an
