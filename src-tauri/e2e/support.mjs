@@ -203,7 +203,10 @@ export function designersAuthFile(dir) {
 }
 
 export async function openDriver(dataDir, env = {}) {
-  const driver = await startDriver(display, { SEARCH_STUDIO_DATA_DIR: dataDir, ...env });
+  // WebKit keeps the page's storage (the preview's zoom and folded columns) under XDG_DATA_HOME, beside the app's
+  // identifier: each app gets a directory of its own, so that no test opens with what an earlier one left there.
+  const webData = tempDir('studio-webkit-');
+  const driver = await startDriver(display, { SEARCH_STUDIO_DATA_DIR: dataDir, XDG_DATA_HOME: webData, ...env });
   drivers.push(driver);
   stops.push(() => {
     driver.kill();
@@ -254,18 +257,7 @@ export function literal(text) {
 export const connectionEntry = (name) => `//li[@data-connection][.//strong[normalize-space(.)=${literal(name)}]]`;
 
 export async function openSettings(session) {
-  // Right after the window is shown its page may still be laid out (the header settling as the first answers
-  // arrive): a click WebKit finds intercepted by another element is tried again until the button takes it.
-  const settings = await session.waitFor("//button[normalize-space(.)='Settings']");
-  await waitUntil(async () => {
-    try {
-      await session.click(settings);
-      return true;
-    } catch (e) {
-      if (String(e.message).includes('element click intercepted')) return false;
-      throw e;
-    }
-  }, 'the Settings button to take a click', 10000);
+  await session.click(await session.waitFor("//button[normalize-space(.)='Settings']"));
   await session.waitFor("//button[normalize-space(.)='Add a connection']", 'the connections in Settings');
 }
 
