@@ -9,10 +9,12 @@ pub const IMPORT_TEXT: &str = "import text";
 pub const IMPORT_CHECKPOINTS: &str = "import checkpoints";
 /// The engine packing a large search space's values ahead of its first search.
 pub const PACKING: &str = "packing";
-/// The engine's upkeep of the store: the full-text index merged, a large store's terms counted.
+/// The engine's upkeep of the store: the full-text index merged.
 pub const UPKEEP: &str = "store upkeep";
+/// The engine's upkeep of a large store: every term's rows counted, beside the merge.
+pub const TERM_COUNTS: &str = "term counts";
 /// The automatic backups of an open store.
 pub const BACKUPS: &str = "studio-backups";
 
 /// Every name above.
-pub const BACKGROUND: [&str; 5] = [IMPORT_TEXT, IMPORT_CHECKPOINTS, PACKING, UPKEEP, BACKUPS];
+pub const BACKGROUND: [&str; 6] = [IMPORT_TEXT, IMPORT_CHECKPOINTS, PACKING, UPKEEP, TERM_COUNTS, BACKUPS];

@@ -112,6 +112,9 @@ impl SearchEngine {
         if let Some(found) = self.cached(space, current) {
             return Ok(found);
         }
+        // The store's upkeep (the full-text merge, the term counts) needs none of this index: started first, it
+        // runs on its own thread beside the build, on the second core.
+        self.keep_store(conn);
         let built = Arc::new(match snapshot::load(conn, space, current)? {
             Some(loaded) => loaded,
             None => {
@@ -138,7 +141,6 @@ impl SearchEngine {
             threads.retain(|t| !t.is_finished());
             threads.extend(packing.ok());
         }
-        self.keep_store(conn);
         Ok(built)
     }
 
@@ -158,8 +160,8 @@ impl SearchEngine {
         for thread in packing {
             let _ = thread.join();
         }
-        let job = self.upkeep.lock().unwrap_or_else(|e| e.into_inner()).take_job();
-        if let Some(job) = job {
+        let jobs = self.upkeep.lock().unwrap_or_else(|e| e.into_inner()).take_jobs();
+        for job in jobs {
             let _ = job.join();
         }
     }

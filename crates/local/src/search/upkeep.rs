@@ -1,6 +1,8 @@
-//! Work the engine does for the store on a thread of its own, once per state of the store, after an index is
-//! built or loaded and when the `text` plugin finds the store changed: the full-text index merged into one
-//! segment, then, in a large store, every term's rows counted ([`term_counts`]).
+//! Work the engine does for the store on threads of its own, once per state of the store, when an index is
+//! about to be built or loaded and when the `text` plugin finds the store changed: the full-text index merged
+//! into one segment and, in a large store, every term's rows counted ([`term_counts`]), side by side: the count
+//! reads the index as it stood when it began (the merge changes how the index is laid out, not what it says),
+//! so the two and the index build share the machine's cores rather than wait for each other.
 //!
 //! FTS5 does not merge its index's segments as documents are written (documents file version 3 sets its
 //! `automerge` to 0 and its crisis merges to 64 segments a level: merging during an import was a large part of
@@ -25,7 +27,7 @@ const MERGE_STEP_PAGES: i64 = 1000;
 
 /// The thread keeping the store, and what it was last started for.
 pub(crate) struct Upkeep {
-    job: Option<JoinHandle<()>>,
+    jobs: Vec<JoinHandle<()>>,
     /// The store's generations the last upkeep was started at: one try per state of the store, so that a store
     /// that cannot take it (read-only, a full disk) is not walked again at every call.
     tried: Option<i64>,
@@ -46,47 +48,52 @@ impl Upkeep {
     /// No upkeep started yet, with the thresholds of `tuning`.
     pub(crate) fn new(tuning: &Tuning) -> Upkeep {
         Upkeep {
-            job: None,
+            jobs: Vec::new(),
             tried: None,
             counted_from: tuning.term_counts_from,
             stored_from: tuning.term_counts_stored_from,
         }
     }
 
-    /// Starts the upkeep of the store `conn` opens, whose stamp is `stamp`, on a thread of its own when it was
+    /// Starts the upkeep of the store `conn` opens, whose stamp is `stamp`, on threads of its own when it was
     /// not kept at its present state, unless an upkeep is under way.
     pub(crate) fn start(&mut self, conn: &Connection, stamp: &Stamp) {
-        if self.job.as_ref().is_some_and(|j| !j.is_finished()) || self.tried == Some(stamp.generations) {
+        if self.jobs.iter().any(|j| !j.is_finished()) || self.tried == Some(stamp.generations) {
             return;
         }
         self.tried = Some(stamp.generations);
         let rows = Totals::of_record(&stamp.averages).map_or(0.0, |t| t.rows);
         let count = rows >= self.counted_from;
         let stored_from = self.stored_from;
-        let mut reader = match crate::store::documents_reader(conn) {
-            Ok(Some(reader)) => reader,
-            Ok(None) => return,
+        let reader = || match crate::store::documents_reader(conn) {
+            Ok(reader) => reader,
             Err(e) => {
                 tracing::warn!("could not start the upkeep of the store: {e}");
-                return;
+                None
             }
         };
-        let job = std::thread::Builder::new().name(crate::threads::UPKEEP.into()).spawn(move || {
-            if let Err(e) = merge_full_text(&reader) {
-                tracing::warn!("could not merge the store's full-text index: {e}");
-            }
-            if count {
+        self.jobs.clear();
+        if let Some(reader) = reader() {
+            let merge = std::thread::Builder::new().name(crate::threads::UPKEEP.into()).spawn(move || {
+                if let Err(e) = merge_full_text(&reader) {
+                    tracing::warn!("could not merge the store's full-text index: {e}");
+                }
+            });
+            self.jobs.extend(merge.ok());
+        }
+        if let Some(mut reader) = reader().filter(|_| count) {
+            let counts = std::thread::Builder::new().name(crate::threads::TERM_COUNTS.into()).spawn(move || {
                 if let Err(e) = term_counts::count(&mut reader, stored_from) {
                     tracing::warn!("could not count the store's terms: {e}");
                 }
-            }
-        });
-        self.job = job.ok();
+            });
+            self.jobs.extend(counts.ok());
+        }
     }
 
-    /// The thread under way, if any, for the caller to wait for.
-    pub(crate) fn take_job(&mut self) -> Option<JoinHandle<()>> {
-        self.job.take()
+    /// The threads under way, if any, for the caller to wait for.
+    pub(crate) fn take_jobs(&mut self) -> Vec<JoinHandle<()>> {
+        std::mem::take(&mut self.jobs)
     }
 }
 
