@@ -130,15 +130,29 @@ fn test_write(dir: &std::path::Path) -> std::io::Result<()> {
     written
 }
 
+/// The 200 body of a probe: `{"status": "ok"}` (alive) or `{"status": "ready"}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProbeBody {
+    pub status: &'static str,
+}
+
 /// `GET /healthz`: the process answers.
-pub async fn healthz() -> Json<serde_json::Value> {
-    Json(serde_json::json!({ "status": "ok" }))
+#[utoipa::path(get, path = "/healthz", tag = "probes", security(()),
+    responses((status = 200, body = ProbeBody, description = "`{\"status\": \"ok\"}`: the server answers, whatever the store's or an upstream's state")))]
+pub async fn healthz() -> Json<ProbeBody> {
+    Json(ProbeBody { status: "ok" })
 }
 
 /// `GET /readyz`: 200 `{"status": "ready"}`, or 503 with the reason.
+#[utoipa::path(get, path = "/readyz", tag = "probes", security(()),
+    responses(
+        (status = 200, body = ProbeBody, description = "`{\"status\": \"ready\"}`: the store is open and takes writes"),
+        (status = 503, body = NotReadyBody, description = "Not ready: `reason` is `starting` (the store is being opened \
+            and migrated), `damaged` (a store file is damaged: stop the server, run `studio recover`) or `disk_full` \
+            (the disk refuses writes)")))]
 pub async fn readyz(State(readiness): State<Readiness>) -> Response {
     match readiness.check().await {
-        Ok(()) => Json(serde_json::json!({ "status": "ready" })).into_response(),
+        Ok(()) => Json(ProbeBody { status: "ready" }).into_response(),
         Err((reason, message)) => {
             let status = StatusCode::SERVICE_UNAVAILABLE;
             let error = ErrorBody {
