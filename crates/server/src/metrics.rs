@@ -1,6 +1,6 @@
 //! `/metrics` in the Prometheus text format (prometheus-client): requests by operation and status, their
 //! latency by operation, and, read when scraped, the documents and configurations of each search space,
-//! the store's file sizes and the age of its newest backup, and the JWKS reads of the provider.
+//! the store's file sizes and the age of its newest backup.
 //!
 //! Answered to loopback only unless networks are allowed (`--metrics-allow`), or on an address of its own
 //! (`--metrics-listen`): the figures name search spaces and sizes that are nobody else's business.
@@ -68,11 +68,6 @@ pub struct Metrics {
     configurations: Family<SpaceLabels, Gauge>,
     file_bytes: Family<FileLabels, Gauge>,
     backup_age: Gauge<f64, AtomicU64>,
-    /// Counted by the provider's key set each time it reads the JWKS.
-    pub jwks_reads: Counter,
-    /// Counted by the upstream's sign-in each time it renews its token, and when that fails.
-    pub token_renewals: Counter,
-    pub token_renewal_failures: Counter,
     store: OnceLock<Store>,
 }
 
@@ -96,25 +91,12 @@ impl Metrics {
         let configurations = Family::<SpaceLabels, Gauge>::default();
         let file_bytes = Family::<FileLabels, Gauge>::default();
         let backup_age = Gauge::<f64, AtomicU64>::default();
-        let (jwks_reads, token_renewals, token_renewal_failures) =
-            (Counter::default(), Counter::default(), Counter::default());
         registry.register("http_requests", "Requests answered, by operation and status", requests.clone());
         registry.register("http_request_duration_seconds", "Time to answer a request, by operation", latency.clone());
         registry.register("documents", "Documents of each search space", documents.clone());
         registry.register("configurations", "Configurations using each search space", configurations.clone());
         registry.register("store_file_bytes", "Size of each store file", file_bytes.clone());
         registry.register("newest_backup_age_seconds", "Age of the store's newest backup", backup_age.clone());
-        registry.register("jwks_reads", "Reads of the OpenID Connect provider's key set", jwks_reads.clone());
-        registry.register(
-            "upstream_token_renewals",
-            "Access tokens renewed towards the upstream",
-            token_renewals.clone(),
-        );
-        registry.register(
-            "upstream_token_renewal_failures",
-            "Failed renewals of the upstream's access token",
-            token_renewal_failures.clone(),
-        );
         Metrics {
             registry,
             requests,
@@ -123,9 +105,6 @@ impl Metrics {
             configurations,
             file_bytes,
             backup_age,
-            jwks_reads,
-            token_renewals,
-            token_renewal_failures,
             store: OnceLock::new(),
         }
     }
