@@ -65,6 +65,11 @@ ensure_test_servers() {
   fi
 }
 
+# systemd-analyze, which checks the server package's unit (scripts/test-service-unit.sh).
+ensure_systemd_analyze() {
+  command -v systemd-analyze >/dev/null 2>&1 || ensure_packages systemd
+}
+
 # tauri-driver, the WebDriver bridge to the desktop app.
 ensure_tauri_driver() {
   command -v tauri-driver >/dev/null 2>&1 && return 0

@@ -33,6 +33,7 @@ run_part cargo fmt --all --check
 run_part with_lints cargo test --workspace --locked --no-fail-fast
 [ -f scripts/test-fuzz.sh ] && run_part bash scripts/test-fuzz.sh
 [ -f scripts/test-api-schema.sh ] && run_part bash scripts/test-api-schema.sh
+[ -f scripts/test-service-unit.sh ] && run_part bash scripts/test-service-unit.sh
 [ -f scripts/test-ui.sh ] && run_part bash scripts/test-ui.sh test
 [ -f scripts/test-desktop.sh ] && run_part bash scripts/test-desktop.sh
 

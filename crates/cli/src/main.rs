@@ -16,7 +16,7 @@ mod signin;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use studio_local::{LocalBackend, Store, StoreError};
 use studio_model::BackendError;
 
@@ -33,8 +33,9 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Serve the API under /api, its OpenAPI document at /api-docs, /healthz, and the web UI at /
-    Serve(serve::ServeArgs),
+    /// Serve the API under /api, its OpenAPI document at /api-docs, /healthz, /readyz, /metrics, and the web UI
+    /// at /; as a service: a configuration file, systemd readiness, SIGHUP reloads the auth file
+    Serve(Box<serve::ServeArgs>),
     /// Write one configuration envelope (or, with --all, a bundle of every configuration) as JSON to FILE,
     /// or to standard output
     #[command(override_usage = "studio export-config ID [FILE]\n       studio export-config --all [FILE]")]
@@ -144,9 +145,10 @@ fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
         .map_err(|e| CliError::Server(format!("cannot start the async runtime: {e}")))
 }
 
-pub fn run(cli: Cli) -> Result<(), CliError> {
+pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), CliError> {
     match &cli.command {
-        Command::Serve(args) => serve::run(&cli, args),
+        // Which of serve's settings were given (a flag, a variable) decides what its configuration file sets.
+        Command::Serve(args) => serve::run(&cli, args, matches.subcommand_matches("serve").unwrap_or(matches)),
         Command::ExportConfig { args, all } => config_files::export(&cli, args, *all),
         Command::Pull(args) => pull::run(&cli, args),
         Command::ImportConfig { file } => config_files::import(&cli, file),
@@ -160,8 +162,9 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
 }
 
 fn main() -> ExitCode {
-    let args = Cli::parse();
-    match run(args) {
+    let matches = Cli::command().get_matches();
+    let args = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    match run(args, &matches) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

@@ -17,6 +17,7 @@ mod oidc_serve;
 mod real_servers;
 mod security;
 mod server_process;
+mod service;
 mod store_faults;
 mod store_recover;
 mod upstream;

@@ -176,8 +176,14 @@ fn a_full_disk_answers_507_keeps_reads_and_saves_again_once_space_is_freed() {
     }
     let (status, _) = server.post("/api/configurations/1/search", &json!({"input": "anything"}));
     assert_eq!(status, 200, "a search on the full disk answers");
+    let (status, ready) = server.get("/readyz");
+    assert_eq!(status, 503, "not ready while the disk refuses writes: {ready}");
+    assert_eq!(ready["reason"], "disk_full", "{ready}");
+    assert!(ready["message"].as_str().unwrap_or_default().contains("is full"), "{ready}");
 
     disk.free();
+    let (status, ready) = server.get("/readyz");
+    assert_eq!(status, 200, "ready again once space is freed: {ready}");
     let (status, body) = server.post("/api/configurations", &new_config("after freeing"));
     assert_eq!(status, 200, "saves work again without a restart: {body}");
     assert!(titles(&server).contains(&"after freeing".to_owned()));
@@ -326,10 +332,15 @@ fn a_damaged_page_of_the_documents_answers_searches_with_what_to_do_and_keeps_co
     }
     let server = serve(&data);
     assert_eq!(titles(&server).len(), 30, "the configurations are listed");
+    assert_eq!(server.get("/readyz").0, 200, "ready before the damage is met");
     let (status, body) = server.post("/api/configurations/1/search", &json!({"input": "climate water"}));
     assert_eq!(status, 500, "{body}");
     let message = body["message"].as_str().unwrap_or_default();
     assert!(message.contains("damaged") && message.contains("studio recover"), "{body}");
+    let (status, ready) = server.get("/readyz");
+    assert_eq!(status, 503, "not ready once a damaged file was met: {ready}");
+    assert_eq!(ready["reason"], "damaged");
+    assert!(ready["message"].as_str().unwrap_or_default().contains("studio recover"), "{ready}");
 }
 
 #[test]

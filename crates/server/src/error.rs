@@ -14,6 +14,18 @@ use utoipa::ToSchema;
 pub struct AppError {
     pub status: StatusCode,
     pub message: String,
+    /// What the failure says about the store, for the readiness probe (crate::probes).
+    pub fault: Option<StoreFault>,
+}
+
+/// A failure that says the store cannot serve as it should: carried in the answer's extensions so that
+/// `/readyz` learns of it from the request that met it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreFault {
+    /// A store file is damaged; the message says which and what to do.
+    Damaged(String),
+    /// The disk holding the store refused a write.
+    DiskFull(String),
 }
 
 /// The body of every non-200 answer.
@@ -29,7 +41,7 @@ pub struct ErrorBody {
 
 impl AppError {
     pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
-        AppError { status, message: message.into() }
+        AppError { status, message: message.into(), fault: None }
     }
 
     pub fn bad_request(message: impl Into<String>) -> Self {
@@ -48,6 +60,11 @@ impl AppError {
 impl From<BackendError> for AppError {
     fn from(e: BackendError) -> Self {
         let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::BAD_GATEWAY);
+        let fault = match &e {
+            BackendError::StoreDamaged(_) => Some(StoreFault::Damaged(e.to_string())),
+            BackendError::InsufficientStorage(_) => Some(StoreFault::DiskFull(e.to_string())),
+            _ => None,
+        };
         if status == StatusCode::INTERNAL_SERVER_ERROR {
             tracing::error!(error = %e, "request failed");
             // A damaged store is said as such: someone must act, and the message says how.
@@ -55,7 +72,7 @@ impl From<BackendError> for AppError {
                 return AppError::new(status, "the server failed to complete the request; its log says why");
             }
         }
-        AppError::new(status, e.to_string())
+        AppError { fault, ..AppError::new(status, e.to_string()) }
     }
 }
 
@@ -66,6 +83,10 @@ impl IntoResponse for AppError {
             error: self.status.canonical_reason().unwrap_or("Error").to_owned(),
             message: self.message,
         };
-        (self.status, Json(body)).into_response()
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(fault) = self.fault {
+            response.extensions_mut().insert(fault);
+        }
+        response
     }
 }

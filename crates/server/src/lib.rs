@@ -7,8 +7,11 @@ pub mod auth;
 pub mod error;
 pub mod extract;
 pub mod listen;
+pub mod metrics;
 mod openapi;
+pub mod probes;
 pub mod routes;
+pub mod service;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -53,7 +56,7 @@ pub fn router(backend: Arc<dyn Backend>, auth: Arc<Auth>, ui_dir: Option<PathBuf
         .with_state(state);
     let app = Router::new()
         .nest("/api", api)
-        .route("/healthz", get(healthz))
+        .route("/healthz", get(probes::healthz))
         .route("/api-docs", get(api_docs).with_state(docs))
         .method_not_allowed_fallback(method_not_allowed);
     let app = match ui_dir.filter(|dir| dir.join("index.html").is_file()) {
@@ -62,7 +65,8 @@ pub fn router(backend: Arc<dyn Backend>, auth: Arc<Auth>, ui_dir: Option<PathBuf
     };
     // Requests are logged (at debug level) by method, path and status; never with their headers, which
     // carry the bearer token.
-    app.layer(axum::middleware::map_response_with_state(csp, security_headers))
+    app.layer(axum::middleware::from_fn(service::name_operation))
+        .layer(axum::middleware::map_response_with_state(csp, security_headers))
         .layer(TraceLayer::new_for_http().make_span_with(request_span))
 }
 
@@ -117,10 +121,6 @@ async fn api_docs(axum::extract::State(docs): axum::extract::State<ApiDocs>) -> 
 /// there) or its headers (the bearer token).
 fn request_span(request: &axum::http::Request<axum::body::Body>) -> tracing::Span {
     tracing::debug_span!("request", method = %request.method(), path = %request.uri().path())
-}
-
-async fn healthz() -> Json<serde_json::Value> {
-    Json(serde_json::json!({ "status": "ok" }))
 }
 
 async fn not_found() -> AppError {

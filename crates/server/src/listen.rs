@@ -7,13 +7,15 @@
 //! what a request means; the router does.
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::time::Duration;
 
-use axum::extract::Request;
+use axum::extract::{ConnectInfo, Request};
 use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
+use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
@@ -65,6 +67,20 @@ pub fn with_limits(app: Router, limits: Limits) -> Router {
     }))
 }
 
+/// The router of one connection, which tells each request who sent it (`ConnectInfo`, which `/metrics`
+/// reads).
+fn with_peer(
+    app: Router,
+    peer: SocketAddr,
+) -> impl tower::Service<Request<Incoming>, Response = Response, Error = std::convert::Infallible, Future: Send> + Clone
+{
+    use tower::ServiceExt;
+    app.map_request(move |mut request: Request<Incoming>| {
+        request.extensions_mut().insert(ConnectInfo(peer));
+        request
+    })
+}
+
 /// The size of a request's head as sent: the request line and every header line.
 fn head_bytes(request: &Request) -> usize {
     let line = request.method().as_str().len() + request.uri().to_string().len() + 12;
@@ -89,9 +105,9 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits, shutdown:
     let graceful = GracefulShutdown::new();
     tokio::pin!(shutdown);
     loop {
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok(accepted) => accepted,
                 Err(e) => {
                     tracing::warn!(error = %e, "could not accept a connection");
                     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -104,7 +120,7 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits, shutdown:
             .timer(TokioTimer::new())
             .header_read_timeout(limits.header_timeout)
             .max_buf_size(max_buf)
-            .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+            .serve_connection(TokioIo::new(stream), TowerToHyperService::new(with_peer(app.clone(), peer)));
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             if let Err(e) = connection.await {

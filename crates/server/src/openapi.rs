@@ -29,6 +29,8 @@ use crate::routes::{configurations, search, searchspaces};
         search::search,
         searchspaces::list,
         searchspaces::facet_health,
+        crate::probes::healthz,
+        crate::probes::readyz,
     ),
     modifiers(&BearerAuth),
     security(("bearer" = []))

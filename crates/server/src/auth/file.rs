@@ -97,7 +97,7 @@ impl Auth {
             }
             users.push(FileUser { digest, principal: Principal::with_grants(entry.name.clone(), grants) });
         }
-        Ok(Auth { users, groups, provider: None })
+        Ok(Auth::of(users, groups))
     }
 
     /// One user, `name`, with a fresh random token granting everything. Returns the token to show once.
@@ -111,16 +111,16 @@ impl Auth {
             search_spaces: vec!["*".to_owned()],
         };
         let principal = Principal::with_grants(name.to_owned(), [&everything]);
-        (Auth { users: vec![FileUser { digest, principal }], groups: HashMap::new(), provider: None }, token)
+        (Auth::of(vec![FileUser { digest, principal }], HashMap::new()), token)
     }
 
     /// The principal an auth-file token belongs to. Every digest is compared, in constant time.
-    pub(super) fn file_principal(&self, token: &str) -> Option<&Principal> {
+    pub(super) fn file_principal(&self, token: &str) -> Option<Principal> {
         let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
         let mut found = None;
-        for user in &self.users {
+        for user in &self.callers().users {
             if bool::from(user.digest.ct_eq(&digest)) {
-                found = Some(&user.principal);
+                found = Some(user.principal.clone());
             }
         }
         found

@@ -11,7 +11,7 @@ pub mod provider;
 mod web;
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use axum::extract::{Request, State};
 use axum::http::header::AUTHORIZATION;
@@ -108,12 +108,41 @@ impl Principal {
 /// The callers the server knows: the auth file's users and groups, and the provider whose tokens it also
 /// accepts, if any.
 pub struct Auth {
-    users: Vec<file::FileUser>,
-    groups: HashMap<String, Grant>,
+    /// The auth file's users and groups, replaced whole when the file is read again ([`Auth::reload`]); a
+    /// request holds the ones it started with.
+    callers: RwLock<Arc<FileCallers>>,
     provider: Option<ProviderTokens>,
 }
 
+/// What one reading of the auth file holds.
+struct FileCallers {
+    users: Vec<file::FileUser>,
+    groups: HashMap<String, Grant>,
+}
+
 impl Auth {
+    fn of(users: Vec<file::FileUser>, groups: HashMap<String, Grant>) -> Auth {
+        Auth { callers: RwLock::new(Arc::new(FileCallers { users, groups })), provider: None }
+    }
+
+    /// The users and groups in force now.
+    fn callers(&self) -> Arc<FileCallers> {
+        // A panic while the lock was held cannot leave a half-written value: the value is swapped whole.
+        self.callers.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+
+    /// Takes the users and groups of `other` (the auth file read again), keeping this one's provider.
+    /// Requests already authenticated keep the rights they had.
+    pub fn replace_users(&self, other: Auth) {
+        let fresh = other.callers();
+        *self.callers.write().unwrap_or_else(std::sync::PoisonError::into_inner) = fresh;
+    }
+
+    /// How many users the auth file in force names.
+    pub fn user_count(&self) -> usize {
+        self.callers().users.len()
+    }
+
     /// Also accepts the access tokens `provider` verifies; their groups claim names this file's groups.
     pub fn with_provider_tokens(mut self, provider: ProviderTokens) -> Auth {
         self.provider = Some(provider);
@@ -139,7 +168,7 @@ impl Auth {
             .filter(|token| !token.is_empty())
             .ok_or_else(|| AppError::unauthorized("the Authorization header must be `Bearer <token>`"))?;
         if let Some(principal) = self.file_principal(token) {
-            return Ok(principal.clone());
+            return Ok(principal);
         }
         match &self.provider {
             Some(provider) if provider::looks_like_jwt(token) => {
@@ -154,7 +183,9 @@ impl Auth {
     /// path's leading `/` (Keycloak writes `/designers`) is not part of the name; unknown groups grant
     /// nothing.
     fn token_principal(&self, user: provider::TokenUser) -> Principal {
-        let grants = user.groups.iter().filter_map(|group| self.groups.get(group.strip_prefix('/').unwrap_or(group)));
+        let callers = self.callers();
+        let grants =
+            user.groups.iter().filter_map(|group| callers.groups.get(group.strip_prefix('/').unwrap_or(group)));
         Principal::with_grants(user.name, grants)
     }
 }
