@@ -301,6 +301,27 @@ test('while a colour is half typed the preview keeps the last valid one, and the
   await page.getByRole('button', { name: 'Discard' }).click();
 });
 
+test('a refused value in one facet’s settings keeps that facet’s last valid value in the preview', async ({ page }) => {
+  await tab(page, 'Facets');
+  const index = await page.locator(`${frame} ${host} [data-facet="Author"]`).getAttribute('data-index');
+  const terms = () => page.locator(`${frame} ${host} [data-facet="Author"] .sa-refiner-btn`).count();
+  const field = page.locator(`#f-config-filter-facetsToShow-${index}-maximumTerms`);
+  if (!(await field.isVisible())) await page.getByRole('button', { name: /^Author / }).click();
+  await field.fill('3');
+  await until('three authors', async () => (await terms()) === 3);
+  for (const half of ['', '5000', '0']) {
+    await field.fill(half);
+    await until(`the field says “${half}” is refused`, () => page.locator(`[data-error-key="config.filter.facetsToShow.${index}.maximumTerms"]`).isVisible());
+    // A search the edit started (the facet's settings shape the answer) shows “Searching…” until its answer is drawn.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+    await until('no search under way', async () => (await page.locator(`${frame} ${host} .sa-loading`).count()) === 0);
+    assertEqual(await terms(), 3, `with “${half}” typed the facet keeps its last valid maximum`);
+  }
+  await field.fill('4');
+  await until('the next valid maximum', async () => (await terms()) === 4);
+  await page.getByRole('button', { name: 'Discard' }).click();
+});
+
 test('compare at 100%: the sides scroll together; differences read in the editor’s labels, a reorder names what moved', async ({ page }) => {
   await page.setViewportSize({ width: 1600, height: 1000 });
   await tab(page, 'Layout');
