@@ -149,6 +149,8 @@ test('below 1280 px the menu opens by keyboard, Tab moves in it, Esc closes it a
 test('through the menu a width preset applies and Inspect switches; Inspect never moves the preview, at any size', async ({ page }) => {
   await page.setViewportSize({ width: 800, height: 600 });
   await more(page).click();
+  await until('the menu open', () => menu(page).isVisible());
+  await shot(page, 'preview-narrow');
   await menu(page).getByRole('combobox', { name: 'Width presets' }).selectOption('768');
   await until('768 px chosen in the menu', async () => (await page.locator(`${frame} ${host}`).evaluate((e) => e.style.width)) === '768px');
   assertEqual(await page.getByRole('radio', { name: 'Tablet' }).isChecked(), true, 'the preset’s kind of screen');
