@@ -65,7 +65,8 @@ test('opens the demo configuration with real results', async ({ page, server }) 
   await until('ten results in the preview', async () => (await page.locator(`${host} [data-testid="result"]`).count()) === 10);
 });
 
-const SIZES = [[1920, 1080], [1440, 900], [1280, 800], [1024, 768], [800, 600]];
+// 1180×760: the preview in its own column beside the list and the editor, narrower than at 1024.
+const SIZES = [[1920, 1080], [1440, 900], [1280, 800], [1180, 760], [1024, 768], [800, 600]];
 const more = (page) => page.getByRole('button', { name: 'More', exact: true });
 const menu = (page) => page.getByRole('group', { name: 'More preview controls' });
 const scalerTop = (page) => page.locator(frame).evaluate((f) => f.querySelector('.preview-scaler').getBoundingClientRect().top);
