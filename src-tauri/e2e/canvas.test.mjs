@@ -1,7 +1,7 @@
 // End to end on the real desktop binary: the preview's zoom and full window in the real WebKit window, driven by
 // the real pointer and keyboard. "100%" draws the preview's text at its own size (WebKit scales with a transform,
 // as Chromium does), Ctrl+- steps down, Ctrl+0 returns to actual size, and Full window covers the window until
-// Esc.
+// Esc. In a narrower window the toolbar keeps one row, and Full window is reached through its "More" menu.
 
 import { after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,6 +32,13 @@ const textSize = (session) =>
     const p = host.shadowRoot.querySelector('.sa-summary, [data-part="summary"], .sa-result p');
     const own = parseFloat(getComputedStyle(p).fontSize);
     return { own, drawn: own * host.getBoundingClientRect().width / host.offsetWidth };`);
+const MORE = "//div[contains(@class,'preview-bar')]//button[@aria-expanded and starts-with(normalize-space(.),'More')]";
+/** Whether the toolbar's button `name` is on the toolbar's row (not folded into its menu). */
+const onRow = (session, name) =>
+  session.execute(
+    `return [...document.querySelectorAll('.preview-bar > [data-group] button')].some((b) => b.textContent.trim() === arguments[0]);`,
+    [name],
+  );
 const frameWidth = (session) =>
   session.execute(`return document.querySelector('#preview [data-testid=preview-frame]').getBoundingClientRect().width;`);
 
@@ -71,6 +78,16 @@ test('zoom and full window in the real window', async () => {
   await saveShot(session, 'desktop-full-window');
   await session.keys(ESCAPE);
   await waitUntil(async () => Math.abs((await frameWidth(session)) - inPane) < 2, 'Esc to put the preview back in its pane');
+
+  // At 1024 px the toolbar folds what does not fit into "More": Full window from the menu, clicked by the pointer.
+  await session.setWindowRect({ width: 1024, height: 768 });
+  await waitUntil(async () => !(await onRow(session, 'Full window')), 'Full window to fold into the menu');
+  const narrowPane = await frameWidth(session);
+  await session.click(await session.waitFor(MORE, 'the toolbar’s “More” button'));
+  await session.click(await session.waitFor("//*[@role='group'][@aria-label='More preview controls']//button[normalize-space(.)='Full window']"));
+  await waitUntil(async () => (await session.execute(`return !!document.querySelector('#preview.full-window');`)), 'Full window from the menu');
+  await session.keys(ESCAPE);
+  await waitUntil(async () => Math.abs((await frameWidth(session)) - narrowPane) < 2, 'Esc to put the preview back in its pane');
   // The zoom chosen here would otherwise open the next test's preview at 90 % (when WebKit writes its storage to
   // disk before the app is ended: hence the reset at the start too).
   await session.execute(`localStorage.removeItem('search-studio.preview-layout'); return true;`);

@@ -36,10 +36,13 @@ async function violations(page) {
   return found;
 }
 
-/** Controls of the editor (outside the preview) below 24×24 px without room for a 24 px circle around them. */
-function smallTargets(page) {
-  return page.evaluate(() => {
-    const els = [...document.querySelectorAll('button, a[href], input:not([type=hidden]), select, textarea, [role=tab], summary')]
+/**
+ * Controls of the editor (outside the preview; within `scope`, a CSS selector) below 24×24 px without room for a
+ * 24 px circle around them.
+ */
+function smallTargets(page, scope = 'body') {
+  return page.evaluate((scope) => {
+    const els = [...document.querySelectorAll(`:is(${scope}) :is(button, a[href], input:not([type=hidden]), select, textarea, [role=tab], summary)`)]
       .filter((e) => !e.closest('[data-testid="preview-host"]'))
       .map((e) => ({ e, r: e.getBoundingClientRect() }))
       .filter(({ r, e }) => r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden' && !e.closest('.visually-hidden'));
@@ -49,13 +52,14 @@ function smallTargets(page) {
     return small
       .filter((a) => els.some((b) => b !== a && (small.includes(b) ? Math.hypot(centre(a.r).x - centre(b.r).x, centre(a.r).y - centre(b.r).y) < 24 : dist(centre(a.r), b.r) < 12)))
       .map(({ e, r }) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${[...e.classList].join('.')} “${(e.getAttribute('aria-label') ?? e.textContent ?? '').trim().slice(0, 30)}” ${Math.round(r.width)}×${Math.round(r.height)}`);
-  });
+  }, scope);
 }
 
-async function audit(page, where) {
+/** axe-core's audit of the whole page, and the size of the controls within `scope`. */
+async function audit(page, where, scope = 'body') {
   const found = await violations(page);
   assertEqual(found, [], `serious or critical violations ${where}`);
-  const small = await smallTargets(page);
+  const small = await smallTargets(page, scope);
   assertEqual(small, [], `controls smaller than 24×24 px without room ${where}`);
 }
 
@@ -93,6 +97,14 @@ for (const theme of ['light', 'dark']) {
     await audit(page, `while comparing (${theme})`);
     await page.getByRole('button', { name: 'Compare' }).click();
     await page.getByTestId('a11y-badge').click();
+    // In a narrow window the preview's toolbar folds controls into its menu: the menu open (its controls' size: the
+    // editor's are checked above, at the width the editor is laid out for).
+    await page.setViewportSize({ width: 800, height: 600 });
+    await page.getByRole('button', { name: 'More', exact: true }).click();
+    await until('the toolbar’s menu', () => page.getByRole('group', { name: 'More preview controls' }).isVisible());
+    await audit(page, `at 800×600 with the toolbar’s menu open (${theme})`, '.preview-bar');
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 1600, height: 1000 });
   });
 }
 

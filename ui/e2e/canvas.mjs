@@ -1,7 +1,8 @@
-// End-to-end: the room the preview gets, at the window sizes designers use (1280×800, 1440×900, 1920×1080), in
-// headless Chromium against a real `studio serve` with the demo data: a toolbar whose every control is where a
-// click lands, a preview never cut off at any width or zoom, actual size, full window and folded columns kept
-// over a reload, and a comparison read at actual size with its differences in the editor's words.
+// End-to-end: the room the preview gets, at the window sizes designers use (800×600 to 1920×1080), in headless
+// Chromium against a real `studio serve` with the demo data: a toolbar whose every control is where a click lands
+// (below 1280 px on one row, with a menu for what does not fit, usable by keyboard), a preview never cut off at any
+// width or zoom, actual size, full window and folded columns kept over a reload, and a comparison read at actual
+// size with its differences in the editor's words.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, assertEqual, runAlone, runWithServer, suite, until } from './harness.mjs';
@@ -64,22 +65,128 @@ test('opens the demo configuration with real results', async ({ page, server }) 
   await until('ten results in the preview', async () => (await page.locator(`${host} [data-testid="result"]`).count()) === 10);
 });
 
-test('at 1280×800, 1440×900 and 1920×1080 every toolbar control is visible and is what a click at its centre hits', async ({ page }) => {
-  for (const [width, height] of [[1280, 800], [1440, 900], [1920, 1080]]) {
+// 1180×760: the preview in its own column beside the list and the editor, narrower than at 1024.
+const SIZES = [[1920, 1080], [1440, 900], [1280, 800], [1180, 760], [1024, 768], [800, 600]];
+const more = (page) => page.getByRole('button', { name: 'More', exact: true });
+const menu = (page) => page.getByRole('group', { name: 'More preview controls' });
+const scalerTop = (page) => page.locator(frame).evaluate((f) => f.querySelector('.preview-scaler').getBoundingClientRect().top);
+
+/** Waits until the toolbar has fitted itself to the window: the same groups on its row over a few frames. */
+async function toolbarSettled(page) {
+  const row = () => page.locator('.preview-bar > [data-group]').evaluateAll((els) => els.map((e) => e.dataset.group).join());
+  let last = await row();
+  await until('the toolbar fitted to the window', async () => {
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const now = await row();
+    const same = now === last;
+    last = now;
+    return same;
+  });
+}
+
+/** Clicks the toolbar's button `name` where it is: on the toolbar's row, or in its "More" menu. */
+async function useToolbarButton(page, name) {
+  await toolbarSettled(page);
+  const onRow = page.locator('.preview-bar > [data-group]').getByRole('button', { name, exact: true });
+  if (await onRow.count()) return onRow.click();
+  if ((await more(page).getAttribute('aria-expanded')) !== 'true') await more(page).click();
+  await menu(page).getByRole('button', { name, exact: true }).click();
+}
+
+test('at every window size every toolbar control is visible and is what a click at its centre hits, the menu’s too', async ({ page }) => {
+  for (const [width, height] of SIZES) {
     await page.setViewportSize({ width, height });
     for (const kind of ['Desktop', 'Phone']) {
       await page.getByText(kind, { exact: true }).click();
-      await until(`every control clear at ${width}×${height} (${kind})`, async () => (await hiddenControls(page)).length === 0 || JSON.stringify(await hiddenControls(page)) === '[]');
+      await until(`every control clear at ${width}×${height} (${kind})`, async () => (await hiddenControls(page)).length === 0);
       assertEqual(await hiddenControls(page), [], `toolbar at ${width}×${height} (${kind})`);
+      if (width >= 1280) {
+        assertEqual(await more(page).count(), 0, `at ${width} px nothing is folded into a menu`);
+        continue;
+      }
+      // On one row, every part of the toolbar shares a horizontal band with every other.
+      const oneRow = await page.locator('.preview-bar > *').evaluateAll((els) => {
+        const boxes = els.map((e) => e.getBoundingClientRect());
+        return Math.max(...boxes.map((b) => b.top)) < Math.min(...boxes.map((b) => b.bottom));
+      });
+      assertEqual(oneRow, true, `at ${width}×${height} (${kind}) the toolbar keeps one row`);
+      await more(page).click();
+      await until('the menu open', () => menu(page).isVisible());
+      assertEqual(await hiddenControls(page), [], `the menu at ${width}×${height} (${kind})`);
+      await more(page).click();
+      await until('the menu closed', async () => (await menu(page).count()) === 0);
     }
     await page.getByText('Desktop', { exact: true }).click();
   }
+});
+
+test('below 1280 px the menu opens by keyboard, Tab moves in it, Esc closes it and gives the focus back', async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 600 });
+  const focusedIn = (css) => page.evaluate((c) => !!document.activeElement?.closest(c), css);
+  await more(page).focus();
+  await page.keyboard.press('Enter');
+  await until('the menu open', () => menu(page).isVisible());
+  assertEqual(await more(page).getAttribute('aria-expanded'), 'true', 'the button says the menu is open');
+  assertEqual(await focusedIn('.toolbar-menu'), true, 'Enter moves the focus into the menu');
+  const first = await page.evaluate(() => document.activeElement?.outerHTML);
+  await page.keyboard.press('Tab');
+  assertEqual(await focusedIn('.toolbar-menu'), true, 'Tab moves within the menu');
+  assertEqual((await page.evaluate(() => document.activeElement?.outerHTML)) !== first, true, 'Tab moved to another control');
+  await page.keyboard.press('Escape');
+  await until('the menu closed', async () => (await menu(page).count()) === 0);
+  assertEqual(await focusedIn('.toolbar-more > button'), true, 'Esc gives the focus back to “More”');
+  await page.keyboard.press(' ');
+  await until('Space opens it', () => menu(page).isVisible());
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('ArrowDown');
+  await until('↓ opens it', () => menu(page).isVisible());
+  await page.locator('.toolbar-menu button').first().focus();
+  await page.keyboard.press('ArrowDown');
+  assertEqual(await page.evaluate(() => document.activeElement?.textContent), 'Compare', '↓ moves from one button of the menu to the next');
+  await page.keyboard.press('Escape');
+  await until('the menu closed', async () => (await menu(page).count()) === 0);
+});
+
+test('through the menu a width preset applies and Inspect switches; Inspect never moves the preview, at any size', async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 600 });
+  await more(page).click();
+  await until('the menu open', () => menu(page).isVisible());
+  await shot(page, 'preview-narrow');
+  await menu(page).getByRole('combobox', { name: 'Width presets' }).selectOption('768');
+  await until('768 px chosen in the menu', async () => (await page.locator(`${frame} ${host}`).evaluate((e) => e.style.width)) === '768px');
+  assertEqual(await page.getByRole('radio', { name: 'Tablet' }).isChecked(), true, 'the preset’s kind of screen');
+  const before = await scalerTop(page);
+  await menu(page).getByRole('button', { name: 'Inspect', exact: true }).click();
+  await until('Inspect on', () => page.getByText('Inspecting: point at a part').isVisible());
+  assertEqual(await menu(page).count(), 0, 'a toggle closes the menu');
+  assertEqual(await scalerTop(page), before, 'Inspect from the menu does not move the preview');
+  await more(page).click();
+  assertEqual(await menu(page).getByRole('button', { name: 'Inspect', exact: true }).getAttribute('aria-pressed'), 'true', 'the menu shows Inspect on');
+  await menu(page).getByRole('button', { name: 'Inspect', exact: true }).click();
+  await until('Inspect off', async () => (await page.getByText('Inspecting: point at a part').count()) === 0);
+  await page.getByText('Desktop', { exact: true }).click();
+
+  // Esc in the menu closes only the menu, also over the full window.
+  await useToolbarButton(page, 'Full window');
+  await until('the full window', async () => (await page.locator('#preview.full-window').count()) === 1);
+  await more(page).click();
+  await page.keyboard.press('Escape');
+  await until('the menu closed', async () => (await menu(page).count()) === 0);
+  assertEqual(await page.locator('#preview.full-window').count(), 1, 'still the full window after the menu’s Esc');
+  await page.keyboard.press('Escape');
+  await until('back in its pane', async () => (await page.locator('#preview.full-window').count()) === 0);
+
+  for (const [width, height] of SIZES) {
+    await page.setViewportSize({ width, height });
+    await toolbarSettled(page);
+    const top = await scalerTop(page);
+    await useToolbarButton(page, 'Inspect');
+    await until(`Inspect on at ${width}×${height}`, () => page.getByText('Inspecting: point at a part').isVisible());
+    assertEqual(await scalerTop(page), top, `Inspect does not move the preview at ${width}×${height}`);
+    await useToolbarButton(page, 'Inspect');
+    await until('Inspect off', async () => (await page.getByText('Inspecting: point at a part').count()) === 0);
+  }
   await page.setViewportSize({ width: 1280, height: 800 });
-  const top = () => page.locator(frame).evaluate((f) => f.querySelector('.preview-scaler').getBoundingClientRect().top);
-  const before = await top();
-  await page.getByRole('button', { name: 'Inspect' }).click();
-  assertEqual(await top(), before, 'Inspect does not move the preview');
-  await page.getByRole('button', { name: 'Inspect' }).click();
 });
 
 test('the scaled preview’s right edge stays inside its pane at every preset and zoom, or the pane scrolls', async ({ page }) => {
@@ -194,6 +301,27 @@ test('while a colour is half typed the preview keeps the last valid one, and the
   assertEqual(await navbar(), 'rgb(123, 31, 162)', 'the navbar keeps the last valid colour');
   await field.fill('#2e7d32');
   await until('the next valid colour', async () => (await navbar()) === 'rgb(46, 125, 50)');
+  await page.getByRole('button', { name: 'Discard' }).click();
+});
+
+test('a refused value in one facet’s settings keeps that facet’s last valid value in the preview', async ({ page }) => {
+  await tab(page, 'Facets');
+  const index = await page.locator(`${frame} ${host} [data-facet="Author"]`).getAttribute('data-index');
+  const terms = () => page.locator(`${frame} ${host} [data-facet="Author"] .sa-refiner-btn`).count();
+  const field = page.locator(`#f-config-filter-facetsToShow-${index}-maximumTerms`);
+  if (!(await field.isVisible())) await page.getByRole('button', { name: /^Author / }).click();
+  await field.fill('3');
+  await until('three authors', async () => (await terms()) === 3);
+  for (const half of ['', '5000', '0']) {
+    await field.fill(half);
+    await until(`the field says “${half}” is refused`, () => page.locator(`[data-error-key="config.filter.facetsToShow.${index}.maximumTerms"]`).isVisible());
+    // A search the edit started (the facet's settings shape the answer) shows “Searching…” until its answer is drawn.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+    await until('no search under way', async () => (await page.locator(`${frame} ${host} .sa-loading`).count()) === 0);
+    assertEqual(await terms(), 3, `with “${half}” typed the facet keeps its last valid maximum`);
+  }
+  await field.fill('4');
+  await until('the next valid maximum', async () => (await terms()) === 4);
   await page.getByRole('button', { name: 'Discard' }).click();
 });
 

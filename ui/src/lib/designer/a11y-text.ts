@@ -8,6 +8,7 @@ import type { Config } from '../types/generated';
 import { drawnColours, parseCssColour, parseHex, ratioOf, toHex, type Layer, type Rgba } from '../editor/contrast';
 import { ancestors, type Finding } from './a11y';
 import { describePart, partOf } from './parts';
+import { fieldLabel } from '../editor/labels';
 
 /** What one text looks like on the screen. */
 export interface TextContrast {
@@ -115,19 +116,12 @@ export function drawnTexts(root: ParentNode, styles: Styles = styleReader()): El
 
 type Pair = 'documents' | 'facets' | 'navbar' | 'basicActionColor' | 'criticalActionColor' | 'focusActionColor';
 type Part = 'fontColor' | 'backgroundColor';
-const PAIRS: Record<Pair, string> = {
-  documents: 'Documents',
-  facets: 'Facets',
-  navbar: 'Navbar',
-  basicActionColor: 'Basic action',
-  criticalActionColor: 'Critical action',
-  focusActionColor: 'Focus action',
-};
+const PAIRS: Pair[] = ['documents', 'facets', 'navbar', 'basicActionColor', 'criticalActionColor', 'focusActionColor'];
 interface Setting { key: string; name: string }
-const setting = (pair: Pair, part: Part): Setting => ({
-  key: `config.layout.${pair}.${part}`,
-  name: `“${PAIRS[pair]} ${part === 'fontColor' ? 'text' : 'background'}”`,
-});
+const setting = (pair: Pair, part: Part): Setting => {
+  const key = `config.layout.${pair}.${part}`;
+  return { key, name: `“${fieldLabel(key)}”` };
+};
 
 function sameColour(hex: string, c: Rgba | undefined): boolean {
   const p = parseHex(hex);
@@ -140,7 +134,7 @@ function sameColour(hex: string, c: Rgba | undefined): boolean {
  * nearest background that is a configured background.
  */
 export function settingsOf(config: Config, m: Pick<TextContrast, 'colour' | 'backgrounds'>): { text: Setting | null; background: Setting | null } {
-  const pairs = Object.keys(PAIRS) as Pair[];
+  const pairs = PAIRS;
   const colourOf = (pair: Pair, part: Part) => config.layout[pair][part];
   const nearest = m.backgrounds.find((b) => pairs.some((p) => sameColour(colourOf(p, 'backgroundColor'), b)));
   const both = pairs.find((p) => sameColour(colourOf(p, 'fontColor'), m.colour) && sameColour(colourOf(p, 'backgroundColor'), nearest));

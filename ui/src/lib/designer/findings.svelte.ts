@@ -4,6 +4,7 @@
 // change; and the logo. For the header's badge and the findings panel.
 import type { Config } from '../types/generated';
 import { contrastRatio } from '../editor/contrast';
+import { fieldLabel } from '../editor/labels';
 import { colourFindings, drawnUses, targetFindings, type Finding } from './a11y';
 import { textFindings } from './a11y-text';
 import { watchPreviews } from './watch';
@@ -41,7 +42,7 @@ export class Findings {
       ratio !== null && ratio < 3
         ? [{
             id: 'contrast-logo',
-            text: `The logo hardly stands out from the navbar: its colours (on average ${colour}) on ${navbar} are ${ratio.toFixed(2)}:1, a graphic needs 3:1. Change “Navbar background” or the logo.`,
+            text: `The logo hardly stands out from the navbar: its colours (on average ${colour}) on ${navbar} are ${ratio.toFixed(2)}:1, a graphic needs 3:1. Change “${fieldLabel('config.layout.navbar.backgroundColor')}” or the logo.`,
             key: 'config.layout.navbar.backgroundColor',
           }]
         : [];

@@ -1,8 +1,10 @@
 // The parts of the previewed search application and the settings behind each: what Inspect names under the
 // pointer and which field a click on a part opens. The preview marks each part with `data-part` (and, for an
 // item of a list setting, `data-index`: its position in `facetsToShow` or `detailsToShow`); this table is the
-// only place that knows which setting draws which part.
+// only place that knows which setting draws which part. A setting is named by its field's label
+// (../editor/labels), so that Inspect, the comparison and the editor call it the same.
 import type { Config } from '../types/generated';
+import { fieldLabel } from '../editor/labels';
 
 /** A part of the preview as marked in its markup. */
 export interface PartRef {
@@ -14,6 +16,7 @@ export interface PartRef {
 export interface Setting {
   /** The setting's dotted path, as the editor's fields are keyed (`config.layout.navbar.backgroundColor`). */
   key: string;
+  /** Its field's label in the editor. */
   label: string;
 }
 
@@ -26,71 +29,68 @@ export interface PartInfo {
 
 type Describe = (index: number | null, itemName: (list: 'facetsToShow' | 'detailsToShow', i: number) => string) => PartInfo;
 
-const s = (key: string, label: string): Setting => ({ key, label });
-const colours = (pair: string, label: string): Setting[] => [
-  s(`config.layout.${pair}.backgroundColor`, `${label} background`),
-  s(`config.layout.${pair}.fontColor`, `${label} text`),
-];
+const s = (key: string): Setting => ({ key, label: fieldLabel(key) });
+const colours = (pair: string): Setting[] => [s(`config.layout.${pair}.backgroundColor`), s(`config.layout.${pair}.fontColor`)];
 const facet = (i: number | null, field: string) => `config.filter.facetsToShow.${i ?? 0}.${field}`;
 const detail = (i: number | null, field: string) => `config.details.detailsToShow.${i ?? 0}.${field}`;
 
 const PARTS: Record<string, Describe> = {
-  navbar: () => ({ name: 'Navbar', settings: colours('navbar', 'Navbar') }),
-  logo: () => ({ name: 'Logo', settings: [s('config.layout.logo', 'Logo')] }),
-  title: () => ({ name: 'Title', settings: [s('config.title', 'Title'), ...colours('navbar', 'Navbar')] }),
+  navbar: () => ({ name: 'Navbar', settings: colours('navbar') }),
+  logo: () => ({ name: 'Logo', settings: [s('config.layout.logo')] }),
+  title: () => ({ name: 'Title', settings: [s('config.title'), ...colours('navbar')] }),
   filters: () => ({
     name: 'Filter panel',
-    settings: [...colours('facets', 'Facets'), s('config.filter.hideEmptyFacets', 'Hide empty facets'), s('config.filter.componentOrder', 'Order of the panel’s parts')],
+    settings: [...colours('facets'), s('config.filter.hideEmptyFacets'), s('config.filter.componentOrder')],
   }),
   search: () => ({
     name: 'Search box',
-    settings: [...colours('basicActionColor', 'Basic action'), s('config.filter.componentOrder', 'Order of the panel’s parts')],
+    settings: [...colours('basicActionColor'), s('config.filter.componentOrder')],
   }),
-  facets: () => ({ name: 'Facets', settings: [...colours('facets', 'Facets'), s('config.filter.hideEmptyFacets', 'Hide empty facets')] }),
+  facets: () => ({ name: 'Facets', settings: [...colours('facets'), s('config.filter.hideEmptyFacets')] }),
   facet: (i, item) => ({
     name: `Facet group “${item('facetsToShow', i ?? 0)}”`,
     settings: [
-      s(facet(i, 'title'), 'Title'),
-      s(facet(i, 'maximumTerms'), 'Maximum terms'),
-      s(facet(i, 'facetMode'), 'Mode'),
-      s(facet(i, 'hierarchicalDepth'), 'Hierarchy depth'),
-      s(facet(i, 'searchable'), 'Searchable'),
+      s(facet(i, 'title')),
+      s(facet(i, 'maximumTerms')),
+      s(facet(i, 'facetMode')),
+      s(facet(i, 'hierarchicalDepth')),
+      s(facet(i, 'searchable')),
     ],
   }),
   refiner: (i, item) => ({
     name: `A value of “${item('facetsToShow', i ?? 0)}”`,
-    settings: [s(facet(i, 'sorting'), 'Sort by'), s(facet(i, 'sortingOrder'), 'Order'), s(facet(i, 'maximumTerms'), 'Maximum terms'), ...colours('basicActionColor', 'Basic action')],
+    settings: [s(facet(i, 'sorting')), s(facet(i, 'sortingOrder')), s(facet(i, 'maximumTerms')), ...colours('basicActionColor')],
   }),
-  reset: () => ({ name: 'Reset button', settings: [...colours('criticalActionColor', 'Critical action'), s('config.filter.componentOrder', 'Order of the panel’s parts')] }),
-  results: () => ({ name: 'Result list', settings: [...colours('documents', 'Documents'), s('config.result.itemsPerPage', 'Results per page'), s('config.result.showResultAsImage', 'Results as images')] }),
-  'result-count': () => ({ name: 'Result count', settings: [s('config.result.showResultCount', 'Show the number of results')] }),
-  'result-title': () => ({ name: 'Result title', settings: [s('config.result.titleAction', 'Clicking a title')] }),
-  summary: () => ({ name: 'Summary', settings: [s('config.result.summaryLength', 'Summary length')] }),
-  tags: () => ({ name: 'Tags', settings: [s('config.result.showTags', 'Show tags'), s('config.result.numberOfTags', 'Number of tags')] }),
-  date: () => ({ name: 'Date', settings: [s('config.result.dateFormat', 'Date format')] }),
-  sentiment: () => ({ name: 'Sentiment', settings: [s('config.result.showDynamicSentiment', 'Show sentiment')] }),
+  reset: () => ({ name: 'Reset button', settings: [...colours('criticalActionColor'), s('config.filter.componentOrder')] }),
+  results: () => ({ name: 'Result list', settings: [...colours('documents'), s('config.result.itemsPerPage'), s('config.result.showResultAsImage')] }),
+  'result-count': () => ({ name: 'Result count', settings: [s('config.result.showResultCount')] }),
+  'result-title': () => ({ name: 'Result title', settings: [s('config.result.titleAction')] }),
+  summary: () => ({ name: 'Summary', settings: [s('config.result.summaryLength')] }),
+  tags: () => ({ name: 'Tags', settings: [s('config.result.showTags'), s('config.result.numberOfTags')] }),
+  date: () => ({ name: 'Date', settings: [s('config.result.dateFormat')] }),
+  sentiment: () => ({ name: 'Sentiment', settings: [s('config.result.showDynamicSentiment')] }),
   similar: () => ({
     name: 'Similar documents',
-    settings: [s('config.result.showSimilarDocuments', 'Show similar documents'), s('config.result.numberOfSimilarDocuments', 'Number of similar documents')],
+    settings: [s('config.result.showSimilarDocuments'), s('config.result.numberOfSimilarDocuments')],
   }),
-  pagination: () => ({ name: 'Pages', settings: [s('config.result.itemsPerPage', 'Results per page'), ...colours('basicActionColor', 'Basic action')] }),
-  detail: () => ({ name: 'Detail view', settings: [...colours('documents', 'Documents'), s('config.details.showConceptHighlighting', 'Highlight concepts')] }),
-  'detail-text': () => ({ name: 'Detail text', settings: [s('config.details.showConceptHighlighting', 'Highlight concepts')] }),
+  pagination: () => ({ name: 'Pages', settings: [s('config.result.itemsPerPage'), ...colours('basicActionColor')] }),
+  detail: () => ({ name: 'Detail view', settings: [...colours('documents'), s('config.details.showConceptHighlighting')] }),
+  'detail-text': () => ({ name: 'Detail text', settings: [s('config.details.showConceptHighlighting')] }),
   'detail-field': (i, item) => ({
     name: `Detail “${item('detailsToShow', i ?? 0)}”`,
-    settings: [s(detail(i, 'title'), 'Title'), s(detail(i, 'show'), 'Show')],
+    settings: [s(detail(i, 'title')), s(detail(i, 'show'))],
   }),
   'detail-similar': () => ({
     name: 'Similar documents (detail view)',
-    settings: [s('config.details.showSimilar', 'Show similar documents'), s('config.details.numberOfSimilar', 'Number'), s('config.details.showSimilarAsImage', 'As images')],
+    settings: [s('config.details.showSimilar'), s('config.details.numberOfSimilar'), s('config.details.showSimilarAsImage')],
   }),
   recommendations: () => ({
     name: 'Recommendations',
     settings: [
-      s('config.details.showRecommendations', 'Show recommendations'),
-      s('config.details.recommender', 'Recommender'),
-      s('config.details.numberOfRecommendations', 'Number'),
-      s('config.details.showRecommendedAsImage', 'As images'),
+      s('config.details.showRecommendations'),
+      s('config.details.recommender'),
+      s('config.details.numberOfRecommendations'),
+      s('config.details.showRecommendedAsImage'),
     ],
   }),
 };

@@ -1,7 +1,7 @@
 // What each setting is called in the editor: the label of its field. The panes label their fields from this table
-// and everything else that names a setting to the designer (the comparison's list of differences) reads it here,
-// so a setting has one name wherever it appears. Paths are the editor's dotted keys; an item of a list setting is
-// written with `*` for its index.
+// and everything else that names a setting to the designer (the comparison's list of differences, Inspect's parts,
+// the accessibility check's advice) reads it here, so a setting has one name wherever it appears. Paths are the
+// editor's dotted keys; an item of a list setting is written with `*` for its index.
 
 /** The colour pairs of the Layout pane, in its order, with what each one colours. */
 export const COLOUR_PAIRS = [
@@ -66,10 +66,18 @@ for (const pair of COLOUR_PAIRS) {
   for (const part of COLOUR_PARTS) LABELS[`config.layout.${pair.key}.${part.prop}`] = `${pair.label} ${part.name.toLowerCase()}`;
 }
 
+/** A path with each index of a list item written as `*`, as the table is keyed. */
+const pattern = (path: string) => path.replace(/\.\d+(?=\.|$)/g, '.*');
+
 /**
  * The label of the field at a dotted path (`config.layout.navbar.backgroundColor` → "Navbar background"); for a key
  * no field edits, its path without the leading `config.`.
  */
 export function fieldLabel(path: string): string {
-  return LABELS[path.replace(/\.\d+(?=\.|$)/g, '.*')] ?? path.replace(/^config\./, '');
+  return LABELS[pattern(path)] ?? path.replace(/^config\./, '');
+}
+
+/** Whether a field of the editor, and so a label, stands for the setting at a dotted path. */
+export function hasField(path: string): boolean {
+  return Object.hasOwn(LABELS, pattern(path));
 }
