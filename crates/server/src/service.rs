@@ -19,7 +19,7 @@ use tower::ServiceExt;
 use tracing::Instrument;
 
 use crate::error::{AppError, StoreFault};
-use crate::metrics::{self as scrape, Metrics, MetricsAccess, MetricsRoute};
+use crate::metrics::{self as scrape, Metrics, MetricsAccess, MetricsRoute, SharedAccess};
 use crate::probes::{healthz, readyz, Readiness};
 
 /// The header that carries a request's id.
@@ -57,7 +57,7 @@ struct Observer {
 pub fn service(
     readiness: Readiness,
     metrics: Arc<Metrics>,
-    metrics_access: Option<MetricsAccess>,
+    metrics_access: Option<SharedAccess>,
     api: ApiSlot,
 ) -> Router {
     let observer = Observer { readiness: readiness.clone(), metrics: metrics.clone() };
@@ -73,8 +73,10 @@ pub fn service(
 
 /// `/metrics` alone, for `--metrics-listen`: answered to whoever reaches that address.
 pub fn metrics_service(metrics: Arc<Metrics>) -> Router {
-    Router::new()
-        .route("/metrics", get(scrape::metrics).with_state(MetricsRoute { metrics, access: MetricsAccess::anyone() }))
+    Router::new().route(
+        "/metrics",
+        get(scrape::metrics).with_state(MetricsRoute { metrics, access: SharedAccess::new(MetricsAccess::anyone()) }),
+    )
 }
 
 async fn forward_to_api(State(api): State<ApiSlot>, request: Request) -> Response {

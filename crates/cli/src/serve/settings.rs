@@ -35,6 +35,7 @@ pub struct SettingsFile {
     pub header_timeout: Option<f64>,
     pub request_timeout: Option<f64>,
     pub log_format: Option<super::args::LogFormat>,
+    pub log_level: Option<String>,
     pub metrics_allow: Option<Vec<String>>,
     pub metrics_listen: Option<SocketAddr>,
 }
