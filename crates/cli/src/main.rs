@@ -100,6 +100,9 @@ pub enum CliError {
     Bench(#[from] bench::BenchError),
     #[error("{0}")]
     Input(String),
+    /// Settings that do not go together: a usage error, as clap's own (exit code 2).
+    #[error("{0}")]
+    Usage(String),
     #[error("{what} {path}: {source}")]
     Io { what: &'static str, path: String, source: std::io::Error },
     #[error("{0}")]
@@ -115,6 +118,7 @@ impl CliError {
             CliError::Bench(bench::BenchError::Failed(status)) if status.code() == Some(USAGE_ERROR) => {
                 ExitCode::from(USAGE_ERROR as u8)
             }
+            CliError::Usage(_) => ExitCode::from(USAGE_ERROR as u8),
             _ => ExitCode::FAILURE,
         }
     }

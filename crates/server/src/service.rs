@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use axum::extract::{MatchedPath, Request, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode};
-use axum::middleware::{from_fn, from_fn_with_state, Next};
+use axum::middleware::{from_fn, from_fn_with_state, map_response, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
@@ -69,14 +69,25 @@ pub fn service(
         .with_state(api)
         .layer(from_fn(name_operation))
         .layer(from_fn_with_state(observer, observe))
+        .layer(map_response(security_headers))
 }
 
 /// `/metrics` alone, for `--metrics-listen`: answered to whoever reaches that address.
 pub fn metrics_service(metrics: Arc<Metrics>) -> Router {
-    Router::new().route(
-        "/metrics",
-        get(scrape::metrics).with_state(MetricsRoute { metrics, access: SharedAccess::new(MetricsAccess::anyone()) }),
-    )
+    let access = SharedAccess::new(MetricsAccess::anyone());
+    Router::new()
+        .route("/metrics", get(scrape::metrics).with_state(MetricsRoute { metrics, access }))
+        .layer(map_response(security_headers))
+}
+
+/// The security headers of every answer (lib.rs) on the answers the API's router did not make: the probes,
+/// `/metrics` and the 503s while the store opens. An answer of the router keeps its own policy, which may
+/// name the provider the web UI signs in through.
+async fn security_headers(response: Response) -> Response {
+    if response.headers().contains_key(axum::http::header::CONTENT_SECURITY_POLICY) {
+        return response;
+    }
+    crate::security_headers(State(crate::web_ui_csp(None)), response).await
 }
 
 async fn forward_to_api(State(api): State<ApiSlot>, request: Request) -> Response {

@@ -144,8 +144,10 @@ impl ServeArgs {
     /// then checks what depends on what (as the flags alone would be).
     pub fn apply_config_file(&mut self, matches: &ArgMatches) -> Result<FileOnly, CliError> {
         let mut only = FileOnly::default();
+        let timeout_given = !unset(matches, "upstream_timeout");
         if let Some(path) = self.config.clone() {
             let mut file = SettingsFile::read(&path).map_err(|e| CliError::Input(e.to_string()))?;
+            let timeout_given = timeout_given || file.upstream_timeout.is_some();
             let args = self;
             fill_from_file!(args, file, matches;
                 values: listen, upstream_client_id, oidc_groups_claim, upstream_timeout, header_timeout,
@@ -157,22 +159,24 @@ impl ServeArgs {
                 data_dir: file.data_dir.map(|dir| relative_to(&path, dir)),
                 upstream_username: file.upstream_username,
             };
-            args.check_requirements()?;
+            args.check_requirements(timeout_given)?;
             return Ok(only);
         }
-        self.check_requirements()?;
+        self.check_requirements(timeout_given)?;
         Ok(only)
     }
 
-    /// The settings that only mean something beside another one.
-    fn check_requirements(&self) -> Result<(), CliError> {
+    /// The settings that only mean something beside another one (`timeout_given`: whether
+    /// --upstream-timeout was given, by a flag, a variable or the file): a usage error, as clap's own.
+    fn check_requirements(&self, timeout_given: bool) -> Result<(), CliError> {
         let needs = |given: bool, name: &str, needed: bool, other: &str| {
             if given && !needed {
-                Err(CliError::Input(format!("{name} needs {other}")))
+                Err(CliError::Usage(format!("{name} needs {other}")))
             } else {
                 Ok(())
             }
         };
+        needs(timeout_given, "--upstream-timeout", self.upstream.is_some(), "--upstream")?;
         needs(self.upstream_issuer.is_some(), "--upstream-issuer", self.upstream.is_some(), "--upstream")?;
         needs(
             self.oidc_issuer.is_some(),

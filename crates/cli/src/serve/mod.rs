@@ -194,6 +194,11 @@ pub fn run(cli: &Cli, args: &ServeArgs, matches: &clap::ArgMatches) -> Result<()
         request_timeout: seconds("--request-timeout", args.request_timeout)?,
         ..listen::Limits::default()
     };
+    // Checked before the address is bound, so that a wrong value is told as such, never hidden behind
+    // an address in use.
+    if args.upstream.is_some() {
+        seconds("--upstream-timeout", args.upstream_timeout)?;
+    }
     let data_dir = match (&args.upstream, cli.data_dir.clone().or(file_only.data_dir)) {
         (Some(_), _) => None,
         (None, Some(dir)) => Some(dir),
