@@ -93,3 +93,16 @@ fn unknown_key(problem: &str) -> Option<String> {
 fn line_of(text: &str, offset: usize) -> usize {
     text.get(..offset).map_or(1, |before| before.matches('\n').count() + 1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::SettingsFile;
+
+    #[test]
+    fn the_packaged_configuration_file_is_read_with_its_settings() {
+        let text = include_str!("../../../../packaging/server/serve.toml");
+        let file = SettingsFile::parse(text, "packaging/server/serve.toml").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(file.listen, Some("127.0.0.1:8080".parse().unwrap()));
+        assert_eq!(file.log_level.as_deref(), Some("info"));
+    }
+}
