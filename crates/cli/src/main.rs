@@ -34,7 +34,8 @@ pub struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Serve the API under /api, its OpenAPI document at /api-docs, /healthz, /readyz, /metrics, and the web UI
-    /// at /; as a service: a configuration file, systemd readiness, SIGHUP reloads the auth file
+    /// at /; as a service: a configuration file, systemd readiness, SIGHUP reloads the auth file and
+    /// the settings that can change while it runs
     Serve(Box<serve::ServeArgs>),
     /// Write one configuration envelope (or, with --all, a bundle of every configuration) as JSON to FILE,
     /// or to standard output

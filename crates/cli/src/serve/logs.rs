@@ -24,13 +24,16 @@ pub struct Logs {
 
 /// The lines `level` asks for (`--log-level`), else `RUST_LOG`'s, else `info`.
 fn filter(level: Option<&str>) -> Result<(EnvFilter, String), CliError> {
-    let directives = match level.map(str::trim) {
-        Some(level) => level.to_owned(),
-        None => std::env::var("RUST_LOG").ok().filter(|v| !v.trim().is_empty()).unwrap_or_else(|| "info".into()),
+    let (given_as, directives) = match level.map(str::trim) {
+        Some(level) => ("--log-level", level.to_owned()),
+        None => match std::env::var("RUST_LOG").ok().filter(|v| !v.trim().is_empty()) {
+            Some(directives) => ("RUST_LOG", directives),
+            None => ("the default level", "info".to_owned()),
+        },
     };
     let filter = EnvFilter::try_new(&directives).map_err(|e| {
         CliError::Input(format!(
-            "--log-level {directives}: {e}; give a level (error, warn, info, debug, trace) or directives such as \
+            "{given_as} {directives}: {e}; give a level (error, warn, info, debug, trace) or directives such as \
              info,studio_server=debug"
         ))
     })?;
