@@ -116,9 +116,10 @@ fn a_request_in_flight_during_sighup_is_answered_normally() {
     });
     arrived.recv_timeout(Duration::from_secs(20)).expect("the request reaches the upstream");
 
-    write(&config, &format!("{settings}log-level = \"debug\"\n"));
+    // The request's log lines began as text and end as JSON.
+    write(&config, &format!("{settings}log-level = \"debug\"\nlog-format = \"json\"\n"));
     kill(&server.child, "-HUP");
-    wait_line(&lines, |line| line.contains("applied log-level"));
+    wait_line(&lines, |line| line.contains("applied log-level, log-format"));
     release.send(()).unwrap();
     let (status, body) = answered.recv_timeout(Duration::from_secs(30)).expect("the request is answered");
     assert_eq!(status, 200, "{body}");

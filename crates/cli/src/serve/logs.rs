@@ -4,21 +4,27 @@
 //! `RUST_LOG`, else `info`) chooses the lines. Both can change while the server runs ([`Logs::apply`], at
 //! SIGHUP). No line holds a token, a password or a secret: nothing logs a request's headers or query, and
 //! the secrets are never fields.
+//!
+//! Both formats' writers are always in place and both record every span's fields; only the lines (events)
+//! go to the one in force. A request that began under one format and ends under the other is thus written
+//! whole (the JSON writer cannot write a span whose fields it did not record: it would panic).
 
-use tracing_subscriber::layer::{Layered, SubscriberExt};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use tracing_subscriber::filter::dynamic_filter_fn;
+use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{reload, EnvFilter, Layer, Registry};
 
 use super::args::LogFormat;
 use crate::CliError;
 
-type Filtered = Layered<reload::Layer<EnvFilter, Registry>, Registry>;
-type Format = Box<dyn Layer<Filtered> + Send + Sync>;
-
 /// The log settings in force, which SIGHUP may change.
 pub struct Logs {
     filter: reload::Handle<EnvFilter, Registry>,
-    format: reload::Handle<Format, Filtered>,
+    /// Whether lines are written as JSON (else as text).
+    json: Arc<AtomicBool>,
     now: (LogFormat, String),
 }
 
@@ -40,22 +46,25 @@ fn filter(level: Option<&str>) -> Result<(EnvFilter, String), CliError> {
     Ok((filter, directives))
 }
 
-fn format_layer(format: LogFormat) -> Format {
-    let layer = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
-    match format {
-        LogFormat::Text => layer.boxed(),
-        LogFormat::Json => layer.json().flatten_event(true).with_current_span(true).with_span_list(false).boxed(),
-    }
-}
-
 impl Logs {
     /// Sends the log lines to stderr in `format`, those `level` asks for.
     pub fn init(format: LogFormat, level: Option<&str>) -> Result<Logs, CliError> {
         let (env_filter, directives) = filter(level)?;
-        let (filter_layer, filter) = reload::Layer::new(env_filter);
-        let (format_layer, format_handle) = reload::Layer::new(format_layer(format));
-        tracing_subscriber::registry().with(filter_layer).with(format_layer).init();
-        Ok(Logs { filter, format: format_handle, now: (format, directives) })
+        let (filter_layer, filter_handle) = reload::Layer::new(env_filter);
+        let json = Arc::new(AtomicBool::new(format == LogFormat::Json));
+        let (for_text, for_json) = (json.clone(), json.clone());
+        let text = tracing_subscriber::fmt::layer()
+            .with_writer(std::io::stderr)
+            .with_filter(dynamic_filter_fn(move |meta, _| meta.is_span() || !for_text.load(Ordering::Relaxed)));
+        let json_lines = tracing_subscriber::fmt::layer()
+            .with_writer(std::io::stderr)
+            .json()
+            .flatten_event(true)
+            .with_current_span(true)
+            .with_span_list(false)
+            .with_filter(dynamic_filter_fn(move |meta, _| meta.is_span() || for_json.load(Ordering::Relaxed)));
+        tracing_subscriber::registry().with(filter_layer).with(text).with(json_lines).init();
+        Ok(Logs { filter: filter_handle, json, now: (format, directives) })
     }
 
     /// Writes the lines `level` asks for in `format` from now on; says which of the two changed. A level
@@ -71,9 +80,7 @@ impl Logs {
             changed.push("log-level");
         }
         if format != self.now.0 {
-            self.format
-                .reload(format_layer(format))
-                .map_err(|e| CliError::Server(format!("cannot change the log format: {e}")))?;
+            self.json.store(format == LogFormat::Json, Ordering::Relaxed);
             self.now.0 = format;
             changed.push("log-format");
         }
