@@ -34,7 +34,8 @@ pub struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Serve the API under /api, its OpenAPI document at /api-docs, /healthz, /readyz, /metrics, and the web UI
-    /// at /; as a service: a configuration file, systemd readiness, SIGHUP reloads the auth file
+    /// at /; as a service: a configuration file, systemd readiness, SIGHUP reloads the auth file and
+    /// the settings that can change while it runs
     Serve(Box<serve::ServeArgs>),
     /// Write one configuration envelope (or, with --all, a bundle of every configuration) as JSON to FILE,
     /// or to standard output
@@ -100,6 +101,9 @@ pub enum CliError {
     Bench(#[from] bench::BenchError),
     #[error("{0}")]
     Input(String),
+    /// Settings that do not go together: a usage error, as clap's own (exit code 2).
+    #[error("{0}")]
+    Usage(String),
     #[error("{what} {path}: {source}")]
     Io { what: &'static str, path: String, source: std::io::Error },
     #[error("{0}")]
@@ -115,6 +119,7 @@ impl CliError {
             CliError::Bench(bench::BenchError::Failed(status)) if status.code() == Some(USAGE_ERROR) => {
                 ExitCode::from(USAGE_ERROR as u8)
             }
+            CliError::Usage(_) => ExitCode::from(USAGE_ERROR as u8),
             _ => ExitCode::FAILURE,
         }
     }

@@ -18,6 +18,7 @@ mod real_servers;
 mod security;
 mod server_process;
 mod service;
+mod service_reload;
 mod store_faults;
 mod store_recover;
 mod upstream;

@@ -19,7 +19,7 @@ fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-fn kill(child: &Child, signal: &str) {
+pub(crate) fn kill(child: &Child, signal: &str) {
     assert!(Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap().success());
 }
 
@@ -239,7 +239,7 @@ fn ready_is_said_only_once_the_store_is_open_stopping_at_sigterm_and_the_watchdo
 }
 
 /// Reads a server's stderr lines as they come.
-fn stderr_lines(served: &mut Served) -> mpsc::Receiver<String> {
+pub(crate) fn stderr_lines(served: &mut Served) -> mpsc::Receiver<String> {
     let stderr = served.child.stderr.take().expect("stderr is piped");
     let (send, lines) = mpsc::channel();
     std::thread::spawn(move || {
@@ -253,7 +253,7 @@ fn stderr_lines(served: &mut Served) -> mpsc::Receiver<String> {
 }
 
 /// Waits (up to 20 s) for a line that `wanted` accepts, returning every line up to it.
-fn wait_line(lines: &mpsc::Receiver<String>, wanted: impl Fn(&str) -> bool) -> Vec<String> {
+pub(crate) fn wait_line(lines: &mpsc::Receiver<String>, wanted: impl Fn(&str) -> bool) -> Vec<String> {
     let deadline = Instant::now() + Duration::from_secs(20);
     let mut seen = Vec::new();
     loop {
@@ -313,7 +313,7 @@ fn json_log_lines_name_each_request_by_the_id_its_answer_carries_and_never_a_tok
     }
 }
 
-fn auth_file(path: &Path, users: &[(&str, &str)]) {
+pub(crate) fn auth_file(path: &Path, users: &[(&str, &str)]) {
     let users: Vec<Value> = users
         .iter()
         .map(
@@ -355,7 +355,7 @@ fn sighup_reads_the_auth_file_again_and_keeps_the_running_users_when_it_is_broke
 
 /// This machine's address on its network (not loopback), as a peer of a server listening on all addresses
 /// sees it.
-fn network_address() -> std::net::IpAddr {
+pub(crate) fn network_address() -> std::net::IpAddr {
     let socket = std::net::UdpSocket::bind("0.0.0.0:0").unwrap();
     socket.connect("192.0.2.1:9").expect("a network route, for a non-loopback address");
     let ip = socket.local_addr().unwrap().ip();
@@ -364,12 +364,12 @@ fn network_address() -> std::net::IpAddr {
 }
 
 /// A scrape of /metrics, parsed by a Prometheus text parser.
-fn scrape(url: &str) -> prometheus_parse::Scrape {
+pub(crate) fn scrape(url: &str) -> prometheus_parse::Scrape {
     let text = client(10).get(url).send().unwrap().text().unwrap();
     prometheus_parse::Scrape::parse(text.lines().map(|l| Ok(l.to_owned()))).expect("the Prometheus text format")
 }
 
-fn sample(scrape: &prometheus_parse::Scrape, metric: &str, labels: &[(&str, &str)]) -> Option<f64> {
+pub(crate) fn sample(scrape: &prometheus_parse::Scrape, metric: &str, labels: &[(&str, &str)]) -> Option<f64> {
     scrape
         .samples
         .iter()

@@ -4,12 +4,13 @@
 //!
 //! A snapshot is written under a temporary name, synced, then renamed: a file that has a backup's name is
 //! always a whole backup. The thread never runs on a request's path and never panics: a failed backup is
-//! logged and tried again after the next change. The documents file is not backed up (its documents are
+//! logged (and told to [`BackupFailures`], when one watches) and tried again after the next change. The documents file is not backed up (its documents are
 //! imported again from their source).
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime};
 
@@ -169,6 +170,13 @@ fn prune(dir: &Path, now: DateTime<Utc>) {
     }
 }
 
+/// Told when an automatic backup fails, besides the log line: a server counts them in its metrics. Called
+/// on the backups' thread; it must return quickly.
+pub trait BackupFailures: Send + Sync {
+    /// An automatic backup failed with `error`; it is tried again later.
+    fn failed(&self, error: &StoreError);
+}
+
 /// The automatic backups of one open store: a background thread, stopped by [`Backups::finish`] (which
 /// takes the exit backup) or by dropping it (which does not).
 pub struct Backups {
@@ -184,7 +192,14 @@ impl Backups {
 
     /// Starts the backups of `store`, a snapshot at most `interval` after a change.
     pub fn start_with(store: &Store, interval: Duration) -> Backups {
+        Backups::start_watched(store, interval, None)
+    }
+
+    /// Starts the backups of `store`, a snapshot at most `interval` after a change, telling `failures` of
+    /// each automatic backup that fails.
+    pub fn start_watched(store: &Store, interval: Duration, failures: Option<Arc<dyn BackupFailures>>) -> Backups {
         let mut watcher = Watcher::new(store.path());
+        watcher.failures = failures;
         let (stop, stopped) = mpsc::channel::<()>();
         let spawned = std::thread::Builder::new().name(crate::threads::BACKUPS.into()).spawn(move || {
             // Any message, or the sender dropped, stops the thread.
@@ -238,11 +253,12 @@ struct Watcher {
     backed_up: Option<i64>,
     /// The store changed before this thread started and no backup has it yet.
     dirty: bool,
+    failures: Option<Arc<dyn BackupFailures>>,
 }
 
 impl Watcher {
     fn new(db: &Path) -> Watcher {
-        let mut watcher = Watcher { db: db.to_owned(), conn: None, backed_up: None, dirty: false };
+        let mut watcher = Watcher { db: db.to_owned(), conn: None, backed_up: None, dirty: false, failures: None };
         watcher.dirty = watcher.unsaved_before_start();
         watcher.backed_up = watcher.version();
         watcher
@@ -289,7 +305,12 @@ impl Watcher {
         }
         match self.take() {
             Ok(path) => tracing::info!("backup of the store: {}", path.display()),
-            Err(e) => tracing::warn!("the automatic backup failed (it is tried again after the next change): {e}"),
+            Err(e) => {
+                tracing::warn!("the automatic backup failed (it is tried again after the next change): {e}");
+                if let Some(failures) = &self.failures {
+                    failures.failed(&e);
+                }
+            }
         }
     }
 

@@ -82,10 +82,18 @@ impl SignIn {
 }
 
 /// Told about every new set of tokens, so that the refresh token can be kept (in the keyring) for the next
-/// start. Called while the session's lock is held: it must not call back into the session.
+/// start, and about every renewal and its outcome, so that a server can count them. Called while the
+/// session's lock is held: it must not call back into the session.
 pub trait TokenKeeper: Send + Sync {
     /// New tokens: keep the refresh token (and its expiry) for the next start.
     fn keep(&self, tokens: &Tokens);
+    /// New tokens were obtained from the provider (a refresh, or the password grant, the first sign-in
+    /// included).
+    fn renewed(&self) {}
+    /// Obtaining new tokens failed with `error` (the provider unreachable, or the sign-in ended).
+    fn renewal_failed(&self, error: &RemoteError) {
+        let _ = error;
+    }
     /// The sign-in has ended (the provider refused the refresh token and the password, or there is none):
     /// forget what was kept, a remembered password included, so that nothing stale is offered again.
     fn ended(&self) {}
@@ -169,11 +177,23 @@ impl Session {
         bearer
     }
 
+    /// Renews the tokens, telling the keeper how it went.
+    async fn renew(&self, slot: &mut Option<Tokens>) -> Result<String, RemoteError> {
+        let renewed = self.renew_once(slot).await;
+        if let Some(keeper) = &self.keeper {
+            match &renewed {
+                Ok(_) => keeper.renewed(),
+                Err(e) => keeper.renewal_failed(e),
+            }
+        }
+        renewed
+    }
+
     /// Refresh, else the password grant, else "sign in again". A provider that cannot be reached is
     /// reported as such, and the tokens are kept for the next try. A password the provider refuses is
     /// forgotten at once, so that it is not tried again on every request (a provider may lock the account
     /// after a few failures).
-    async fn renew(&self, slot: &mut Option<Tokens>) -> Result<String, RemoteError> {
+    async fn renew_once(&self, slot: &mut Option<Tokens>) -> Result<String, RemoteError> {
         let current = slot.clone().filter(|t| t.usable_refresh_token(SystemTime::now()).is_some());
         if current.is_none() && self.password().is_none() {
             return Err(self.end(slot, None));

@@ -1,13 +1,18 @@
 //! `/metrics` in the Prometheus text format (prometheus-client): requests by operation and status, their
 //! latency by operation, and, read when scraped, the documents and configurations of each search space,
-//! the store's file sizes and the age of its newest backup.
+//! the store's file sizes and the age of its newest backup; counted as they happen, the failed automatic
+//! backups, the token renewals towards an upstream server (and their failures) and the reads of an OpenID
+//! provider's signing keys (and their failures).
+//!
+//! One [`Metrics`] is made per server and handed to what counts (no global registry), so that two servers
+//! in one process, as in tests, never share a figure.
 //!
 //! Answered to loopback only unless networks are allowed (`--metrics-allow`), or on an address of its own
 //! (`--metrics-listen`): the figures name search spaces and sizes that are nobody else's business.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::AtomicU64;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, PoisonError, RwLock};
 use std::time::Duration;
 
 use axum::extract::{ConnectInfo, Request, State};
@@ -68,6 +73,11 @@ pub struct Metrics {
     configurations: Family<SpaceLabels, Gauge>,
     file_bytes: Family<FileLabels, Gauge>,
     backup_age: Gauge<f64, AtomicU64>,
+    backup_failures: Counter,
+    token_renewals: Counter,
+    token_renewal_failures: Counter,
+    key_reads: Counter,
+    key_read_failures: Counter,
     store: OnceLock<Store>,
 }
 
@@ -97,6 +107,22 @@ impl Metrics {
         registry.register("configurations", "Configurations using each search space", configurations.clone());
         registry.register("store_file_bytes", "Size of each store file", file_bytes.clone());
         registry.register("newest_backup_age_seconds", "Age of the store's newest backup", backup_age.clone());
+        let counters = [
+            ("backup_failures", "Automatic backups of the store that failed"),
+            (
+                "upstream_token_renewals",
+                "Attempts to obtain tokens from the upstream's provider (the first sign-in included), failed ones included",
+            ),
+            ("upstream_token_renewal_failures", "Attempts to obtain tokens from the upstream's provider that failed"),
+            ("jwks_reads", "Reads of the OpenID provider's signing keys (JWKS), failed ones included"),
+            ("jwks_read_failures", "Reads of the OpenID provider's signing keys (JWKS) that failed"),
+        ]
+        .map(|(name, help)| {
+            let counter = Counter::default();
+            registry.register(name, help, counter.clone());
+            counter
+        });
+        let [backup_failures, token_renewals, token_renewal_failures, key_reads, key_read_failures] = counters;
         Metrics {
             registry,
             requests,
@@ -105,6 +131,11 @@ impl Metrics {
             configurations,
             file_bytes,
             backup_age,
+            backup_failures,
+            token_renewals,
+            token_renewal_failures,
+            key_reads,
+            key_read_failures,
             store: OnceLock::new(),
         }
     }
@@ -118,6 +149,27 @@ impl Metrics {
     pub fn observe(&self, operation: &str, status: u16, elapsed: Duration) {
         self.requests.get_or_create(&RequestLabels { operation: operation.to_owned(), status }).inc();
         self.latency.get_or_create(&OperationLabels { operation: operation.to_owned() }).observe(elapsed.as_secs_f64());
+    }
+
+    /// Counts one failed automatic backup.
+    pub fn backup_failed(&self) {
+        self.backup_failures.inc();
+    }
+
+    /// Counts one attempt to obtain tokens from the upstream's provider, and whether it failed.
+    pub fn token_renewal(&self, failed: bool) {
+        self.token_renewals.inc();
+        if failed {
+            self.token_renewal_failures.inc();
+        }
+    }
+
+    /// Counts one read of the OpenID provider's signing keys, and whether it failed.
+    pub fn key_read(&self, failed: bool) {
+        self.key_reads.inc();
+        if failed {
+            self.key_read_failures.inc();
+        }
     }
 
     /// Reads the figures of the store and writes every metric in the text format.
@@ -205,11 +257,30 @@ impl MetricsAccess {
     }
 }
 
+/// Who may read `/metrics` now: replaced when the settings are read again (SIGHUP), while the server runs.
+#[derive(Clone, Debug, Default)]
+pub struct SharedAccess(Arc<RwLock<MetricsAccess>>);
+
+impl SharedAccess {
+    pub fn new(access: MetricsAccess) -> SharedAccess {
+        SharedAccess(Arc::new(RwLock::new(access)))
+    }
+
+    /// From now on, `access` decides.
+    pub fn replace(&self, access: MetricsAccess) {
+        *self.0.write().unwrap_or_else(PoisonError::into_inner) = access;
+    }
+
+    fn allows(&self, peer: Option<IpAddr>) -> bool {
+        self.0.read().unwrap_or_else(PoisonError::into_inner).allows(peer)
+    }
+}
+
 /// What `/metrics` needs.
 #[derive(Clone)]
 pub struct MetricsRoute {
     pub metrics: Arc<Metrics>,
-    pub access: MetricsAccess,
+    pub access: SharedAccess,
 }
 
 /// `GET /metrics`.

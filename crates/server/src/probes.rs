@@ -149,7 +149,7 @@ pub async fn healthz() -> Json<ProbeBody> {
         (status = 200, body = ProbeBody, description = "`{\"status\": \"ready\"}`: the store is open and takes writes"),
         (status = 503, body = NotReadyBody, description = "Not ready: `reason` is `starting` (the store is being opened \
             and migrated), `damaged` (a store file is damaged: stop the server, run `studio recover`) or `disk_full` \
-            (the disk refuses writes)")))]
+            (the disk refuses writes). There is no other reason: the server never recovers a store itself")))]
 pub async fn readyz(State(readiness): State<Readiness>) -> Response {
     match readiness.check().await {
         Ok(()) => Json(ProbeBody { status: "ready" }).into_response(),

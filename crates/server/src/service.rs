@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use axum::extract::{MatchedPath, Request, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode};
-use axum::middleware::{from_fn, from_fn_with_state, Next};
+use axum::middleware::{from_fn, from_fn_with_state, map_response, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
@@ -19,7 +19,7 @@ use tower::ServiceExt;
 use tracing::Instrument;
 
 use crate::error::{AppError, StoreFault};
-use crate::metrics::{self as scrape, Metrics, MetricsAccess, MetricsRoute};
+use crate::metrics::{self as scrape, Metrics, MetricsAccess, MetricsRoute, SharedAccess};
 use crate::probes::{healthz, readyz, Readiness};
 
 /// The header that carries a request's id.
@@ -57,7 +57,7 @@ struct Observer {
 pub fn service(
     readiness: Readiness,
     metrics: Arc<Metrics>,
-    metrics_access: Option<MetricsAccess>,
+    metrics_access: Option<SharedAccess>,
     api: ApiSlot,
 ) -> Router {
     let observer = Observer { readiness: readiness.clone(), metrics: metrics.clone() };
@@ -69,12 +69,25 @@ pub fn service(
         .with_state(api)
         .layer(from_fn(name_operation))
         .layer(from_fn_with_state(observer, observe))
+        .layer(map_response(security_headers))
 }
 
 /// `/metrics` alone, for `--metrics-listen`: answered to whoever reaches that address.
 pub fn metrics_service(metrics: Arc<Metrics>) -> Router {
+    let access = SharedAccess::new(MetricsAccess::anyone());
     Router::new()
-        .route("/metrics", get(scrape::metrics).with_state(MetricsRoute { metrics, access: MetricsAccess::anyone() }))
+        .route("/metrics", get(scrape::metrics).with_state(MetricsRoute { metrics, access }))
+        .layer(map_response(security_headers))
+}
+
+/// The security headers of every answer (lib.rs) on the answers the API's router did not make: the probes,
+/// `/metrics` and the 503s while the store opens. An answer of the router keeps its own policy, which may
+/// name the provider the web UI signs in through.
+async fn security_headers(response: Response) -> Response {
+    if response.headers().contains_key(axum::http::header::CONTENT_SECURITY_POLICY) {
+        return response;
+    }
+    crate::security_headers(State(crate::web_ui_csp(None)), response).await
 }
 
 async fn forward_to_api(State(api): State<ApiSlot>, request: Request) -> Response {

@@ -21,7 +21,13 @@ key of the --config file named as the flag (`listen = \"127.0.0.1:8080\"`, `oidc
 flag wins over its variable, a variable over the file, the file over the default. Secrets are never flags: the \
 upstream's token, password and client secret come from STUDIO_UPSTREAM_TOKEN, STUDIO_UPSTREAM_PASSWORD and \
 STUDIO_UPSTREAM_CLIENT_SECRET, or from the files that --upstream-token-file, --upstream-password-file and \
---upstream-client-secret-file (or their keys) name. SIGHUP reads the auth file again.";
+--upstream-client-secret-file (or their keys) name.
+
+SIGHUP reads the auth file and the --config file again and applies, without a restart, the settings that can \
+change while the server runs: log-level, log-format and metrics-allow (a flag or variable still wins over the \
+file). Every other setting (listen, data-dir, auth's path, upstream…, oidc-…, the timeouts, ui-dir, \
+metrics-listen) takes effect at the next start. A configuration file that cannot be used at SIGHUP keeps the \
+running settings and says why in one log line.";
 
 /// How log lines are written to stderr.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Deserialize)]
@@ -95,10 +101,14 @@ pub struct ServeArgs {
     #[arg(long, env = "STUDIO_REQUEST_TIMEOUT", value_name = "SECONDS",
           default_value_t = studio_server::listen::REQUEST_TIMEOUT.as_secs_f64())]
     pub request_timeout: f64,
-    /// How log lines are written to stderr
+    /// How log lines are written to stderr (read again at SIGHUP)
     #[arg(long, env = "STUDIO_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
-    /// Networks (CIDR, e.g. 10.0.0.0/8) also allowed to read /metrics, besides loopback
+    /// Which log lines are written: a level (error, warn, info, debug, trace) or RUST_LOG's directives, e.g.
+    /// `info,studio_server=debug` (read again at SIGHUP) [default: RUST_LOG, else info]
+    #[arg(long, env = "STUDIO_LOG_LEVEL", value_name = "LEVEL")]
+    pub log_level: Option<String>,
+    /// Networks (CIDR, e.g. 10.0.0.0/8) also allowed to read /metrics, besides loopback (read again at SIGHUP)
     #[arg(long, env = "STUDIO_METRICS_ALLOW", value_name = "CIDR", num_args = 1.., value_delimiter = ',')]
     pub metrics_allow: Vec<String>,
     /// Serve /metrics on this address of its own instead (answered to anyone who reaches it)
@@ -134,35 +144,39 @@ impl ServeArgs {
     /// then checks what depends on what (as the flags alone would be).
     pub fn apply_config_file(&mut self, matches: &ArgMatches) -> Result<FileOnly, CliError> {
         let mut only = FileOnly::default();
+        let timeout_given = !unset(matches, "upstream_timeout");
         if let Some(path) = self.config.clone() {
             let mut file = SettingsFile::read(&path).map_err(|e| CliError::Input(e.to_string()))?;
+            let timeout_given = timeout_given || file.upstream_timeout.is_some();
             let args = self;
             fill_from_file!(args, file, matches;
                 values: listen, upstream_client_id, oidc_groups_claim, upstream_timeout, header_timeout,
                         request_timeout, log_format, metrics_allow;
-                options: auth, upstream, upstream_issuer, upstream_token_file, upstream_password_file,
+                options: auth, log_level, upstream, upstream_issuer, upstream_token_file, upstream_password_file,
                          upstream_client_secret_file, oidc_issuer, oidc_audience, oidc_ui_client_id, ui_dir,
                          metrics_listen);
             only = FileOnly {
                 data_dir: file.data_dir.map(|dir| relative_to(&path, dir)),
                 upstream_username: file.upstream_username,
             };
-            args.check_requirements()?;
+            args.check_requirements(timeout_given)?;
             return Ok(only);
         }
-        self.check_requirements()?;
+        self.check_requirements(timeout_given)?;
         Ok(only)
     }
 
-    /// The settings that only mean something beside another one.
-    fn check_requirements(&self) -> Result<(), CliError> {
+    /// The settings that only mean something beside another one (`timeout_given`: whether
+    /// --upstream-timeout was given, by a flag, a variable or the file): a usage error, as clap's own.
+    fn check_requirements(&self, timeout_given: bool) -> Result<(), CliError> {
         let needs = |given: bool, name: &str, needed: bool, other: &str| {
             if given && !needed {
-                Err(CliError::Input(format!("{name} needs {other}")))
+                Err(CliError::Usage(format!("{name} needs {other}")))
             } else {
                 Ok(())
             }
         };
+        needs(timeout_given, "--upstream-timeout", self.upstream.is_some(), "--upstream")?;
         needs(self.upstream_issuer.is_some(), "--upstream-issuer", self.upstream.is_some(), "--upstream")?;
         needs(
             self.oidc_issuer.is_some(),

@@ -1,9 +1,10 @@
 //! `studio serve`: the API over the local store (or, with `--upstream`, over another server), run as a
 //! service: its settings from flags, environment and a configuration file ([`args`]), the service
 //! manager's readiness protocol ([`notify`]), probes and metrics from the first moment, the API once the
-//! store is open, the auth file read again at SIGHUP ([`reload`]).
+//! store is open, the configuration and auth files read again at SIGHUP ([`reload`]).
 
 pub mod args;
+mod counted;
 mod logs;
 mod notify;
 mod reload;
@@ -17,15 +18,16 @@ use std::time::Duration;
 use studio_local::backup::Backups;
 use studio_local::{os_caller, LocalBackend, Store};
 use studio_model::Backend;
-use studio_remote::{RemoteBackend, RemoteOptions, SignIn};
+use studio_remote::{RemoteBackend, RemoteOptions, SignIn, TokenKeeper};
 use studio_server::auth::{ProviderSettings, ProviderTokens};
-use studio_server::metrics::{Metrics, MetricsAccess, StoreFiles};
+use studio_server::metrics::{Metrics, MetricsAccess, SharedAccess, StoreFiles};
 use studio_server::probes::Readiness;
 use studio_server::service::ApiSlot;
 use studio_server::{listen, Auth};
 use tokio::sync::watch;
 
 pub use args::ServeArgs;
+use logs::Logs;
 use notify::Notifier;
 
 use super::signin::{self, CredentialFiles, CredentialVars};
@@ -63,7 +65,12 @@ const UPSTREAM_VARS: CredentialVars = CredentialVars { prefix: "STUDIO_UPSTREAM"
 
 /// A backend over the upstream server. A missing token is allowed (the upstream may not need one) but
 /// warned about, since a server of the API answers 401 without one.
-fn upstream_backend(url: &str, args: &ServeArgs, username: Option<String>) -> Result<RemoteBackend, CliError> {
+fn upstream_backend(
+    url: &str,
+    args: &ServeArgs,
+    username: Option<String>,
+    metrics: Arc<Metrics>,
+) -> Result<RemoteBackend, CliError> {
     let timeout = seconds("--upstream-timeout", args.upstream_timeout)?;
     let files = CredentialFiles {
         username,
@@ -79,7 +86,8 @@ fn upstream_backend(url: &str, args: &ServeArgs, username: Option<String>) -> Re
         );
     }
     let options = RemoteOptions::default().request_timeout(timeout);
-    let backend = RemoteBackend::signed_in(url, sign_in, options, None)
+    let renewals: Arc<dyn TokenKeeper> = Arc::new(counted::CountedRenewals(metrics));
+    let backend = RemoteBackend::signed_in(url, sign_in, options, Some(renewals))
         .map_err(|e| CliError::Input(format!("--upstream: {e}")))?;
     tracing::info!(upstream = backend.client().base_url(), "serving in front of an upstream server");
     Ok(backend)
@@ -97,7 +105,7 @@ fn read_auth(args: &ServeArgs) -> Result<(Auth, Option<String>), CliError> {
 }
 
 /// Adds the provider's tokens to `auth` when `--oidc-issuer` is given.
-async fn with_provider(mut auth: Auth, args: &ServeArgs) -> Result<Auth, CliError> {
+async fn with_provider(mut auth: Auth, args: &ServeArgs, metrics: Arc<Metrics>) -> Result<Auth, CliError> {
     let Some(issuer) = &args.oidc_issuer else { return Ok(auth) };
     let settings = ProviderSettings {
         audience: args.oidc_audience.clone(),
@@ -105,7 +113,8 @@ async fn with_provider(mut auth: Auth, args: &ServeArgs) -> Result<Auth, CliErro
         ui_client_id: ui_client_id(args)?,
         ..ProviderSettings::new(issuer)
     };
-    let provider = ProviderTokens::start(settings).await.map_err(|e| CliError::Server(e.to_string()))?;
+    let provider =
+        ProviderTokens::start_counted(settings, Some(metrics)).await.map_err(|e| CliError::Server(e.to_string()))?;
     tracing::info!(issuer = provider.issuer(), "also accepting the access tokens of an OpenID Connect provider");
     if args.oidc_audience.is_none() {
         tracing::warn!("no --oidc-audience: tokens the provider issued for any of its clients are accepted");
@@ -152,6 +161,7 @@ async fn open_store(
     data_dir: PathBuf,
     notifier: &Notifier,
     readiness: &Readiness,
+    metrics: Arc<Metrics>,
 ) -> Result<(LocalBackend, Store, Backups), CliError> {
     let what = "opening the store: checking its files and bringing its schema up to date";
     readiness.set_starting(what);
@@ -159,7 +169,7 @@ async fn open_store(
     let opened = tokio::task::spawn_blocking(move || {
         let store = Store::open_dir(&data_dir)?;
         warn_of_lost_writes(&data_dir);
-        let backups = Backups::start(&store);
+        let backups = counted::start_backups(&store, studio_local::backup::INTERVAL, metrics);
         Ok::<_, CliError>((store, backups))
     })
     .await
@@ -169,18 +179,26 @@ async fn open_store(
 }
 
 pub fn run(cli: &Cli, args: &ServeArgs, matches: &clap::ArgMatches) -> Result<(), CliError> {
+    let given = args.clone();
     let mut args = args.clone();
     let file_only = args.apply_config_file(matches)?;
-    logs::init(args.log_format);
+    let logs = Logs::init(args.log_format, args.log_level.as_deref())?;
     let access = match args.metrics_listen {
         Some(_) => None,
-        None => Some(MetricsAccess::allowing(&args.metrics_allow).map_err(|e| CliError::Input(e.to_string()))?),
+        None => Some(SharedAccess::new(
+            MetricsAccess::allowing(&args.metrics_allow).map_err(|e| CliError::Input(e.to_string()))?,
+        )),
     };
     let limits = listen::Limits {
         header_timeout: seconds("--header-timeout", args.header_timeout)?,
         request_timeout: seconds("--request-timeout", args.request_timeout)?,
         ..listen::Limits::default()
     };
+    // Checked before the address is bound, so that a wrong value is told as such, never hidden behind
+    // an address in use.
+    if args.upstream.is_some() {
+        seconds("--upstream-timeout", args.upstream_timeout)?;
+    }
     let data_dir = match (&args.upstream, cli.data_dir.clone().or(file_only.data_dir)) {
         (Some(_), _) => None,
         (None, Some(dir)) => Some(dir),
@@ -206,13 +224,13 @@ pub fn run(cli: &Cli, args: &ServeArgs, matches: &clap::ArgMatches) -> Result<()
         if let Some(interval) = Notifier::watchdog_interval() {
             tokio::spawn(watchdog(notifier.clone(), interval));
         }
-        let service = studio_server::service::service(readiness.clone(), metrics.clone(), access, api.clone());
+        let service = studio_server::service::service(readiness.clone(), metrics.clone(), access.clone(), api.clone());
         let server = tokio::spawn(listen::serve(listener, service, limits, stopped_future(stopped.clone())));
         let metrics_server = metrics_listener.map(|listener| {
             let app = studio_server::service::metrics_service(metrics.clone());
             tokio::spawn(listen::serve(listener, app, limits, stopped_future(stopped.clone())))
         });
-        let started = start(&args, data_dir, file_only.upstream_username, &notifier, &readiness, auth).await;
+        let started = start(&args, data_dir, file_only.upstream_username, &notifier, &readiness, auth, &metrics).await;
         let (backend, store, auth) = match started {
             Ok(started) => started,
             Err(e) => {
@@ -230,7 +248,16 @@ pub fn run(cli: &Cli, args: &ServeArgs, matches: &clap::ArgMatches) -> Result<()
         let ui_dir = args.ui_dir.clone().or_else(find_ui_dir);
         api.open(studio_server::router(backend, auth.clone(), ui_dir));
         readiness.set_open();
-        tokio::spawn(reload::reload_on_hangup(hangups, auth, args.auth.clone()));
+        let reloadable = reload::Reloadable {
+            given,
+            matches: matches.clone(),
+            logs,
+            metrics_access: access,
+            metrics_allow: args.metrics_allow.clone(),
+            auth,
+            auth_path: args.auth.clone(),
+        };
+        tokio::spawn(reload::reload_on_hangup(hangups, reloadable));
         if let Some(token) = token {
             println!("token: {token}");
         }
@@ -272,23 +299,24 @@ async fn start(
     notifier: &Notifier,
     readiness: &Readiness,
     auth: Auth,
+    metrics: &Arc<Metrics>,
 ) -> Result<Started, CliError> {
     let (backend, store): (Arc<dyn Backend>, _) = match (&args.upstream, data_dir) {
         (Some(url), _) => {
             let what = "signing in to the upstream server";
             readiness.set_starting(what);
             notifier.status(what);
-            let upstream = upstream_backend(url, args, upstream_username)?;
+            let upstream = upstream_backend(url, args, upstream_username, metrics.clone())?;
             signin::sign_in_now(&upstream).await?;
             (Arc::new(upstream), None)
         }
         (None, Some(dir)) => {
-            let (local, store, backups) = open_store(dir, notifier, readiness).await?;
+            let (local, store, backups) = open_store(dir, notifier, readiness, metrics.clone()).await?;
             (Arc::new(local), Some((store, backups)))
         }
         (None, None) => return Err(CliError::NoDataDir),
     };
-    let auth = with_provider(auth, args).await?;
+    let auth = with_provider(auth, args, metrics.clone()).await?;
     Ok((backend, store, Arc::new(auth)))
 }
 

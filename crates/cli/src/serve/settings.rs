@@ -35,6 +35,7 @@ pub struct SettingsFile {
     pub header_timeout: Option<f64>,
     pub request_timeout: Option<f64>,
     pub log_format: Option<super::args::LogFormat>,
+    pub log_level: Option<String>,
     pub metrics_allow: Option<Vec<String>>,
     pub metrics_listen: Option<SocketAddr>,
 }
@@ -91,4 +92,17 @@ fn unknown_key(problem: &str) -> Option<String> {
 /// The 1-based line of byte `offset` in `text`.
 fn line_of(text: &str, offset: usize) -> usize {
     text.get(..offset).map_or(1, |before| before.matches('\n').count() + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SettingsFile;
+
+    #[test]
+    fn the_packaged_configuration_file_is_read_with_its_settings() {
+        let text = include_str!("../../../../packaging/server/serve.toml");
+        let file = SettingsFile::parse(text, "packaging/server/serve.toml").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(file.listen, Some("127.0.0.1:8080".parse().unwrap()));
+        assert_eq!(file.log_level.as_deref(), Some("info"));
+    }
 }

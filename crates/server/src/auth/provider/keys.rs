@@ -13,6 +13,7 @@ use tokio::sync::Mutex;
 
 use super::token::TokenError;
 use super::KEY_REFETCH_INTERVAL;
+use crate::metrics::Metrics;
 
 /// The largest key set read; a real one is a few KiB.
 const MAX_JWKS_BYTES: usize = 1 << 20;
@@ -47,11 +48,17 @@ pub(super) struct KeyStore {
     keys: RwLock<Arc<Vec<PublishedKey>>>,
     /// Held while a refetch is under way; holds when the last one started.
     last_refetch: Mutex<Option<Instant>>,
+    /// Where each read (and each failed one) is counted.
+    metrics: Option<Arc<Metrics>>,
 }
 
 impl KeyStore {
     /// Fetches the keys at `jwks_uri` once; fails when they cannot be read or none is usable.
-    pub(super) async fn start(issuer: &str, jwks_uri: &str) -> Result<KeyStore, KeyFetchError> {
+    pub(super) async fn start(
+        issuer: &str,
+        jwks_uri: &str,
+        metrics: Option<Arc<Metrics>>,
+    ) -> Result<KeyStore, KeyFetchError> {
         let http = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(5))
             .timeout(studio_remote::oidc::PROVIDER_TIMEOUT)
@@ -64,6 +71,7 @@ impl KeyStore {
             http,
             keys: RwLock::new(Arc::new(Vec::new())),
             last_refetch: Mutex::new(None),
+            metrics,
         };
         let keys = store.fetch().await?;
         tracing::info!(issuer, keys = keys.len(), "read the OpenID Connect provider's signing keys");
@@ -125,8 +133,17 @@ impl KeyStore {
         *self.keys.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(keys);
     }
 
-    /// Reads the key set and keeps the keys that verify RS256 or ES256 signatures.
+    /// Reads the key set, counting the read in the metrics.
     async fn fetch(&self) -> Result<Vec<PublishedKey>, KeyFetchError> {
+        let read = self.read_keys().await;
+        if let Some(metrics) = &self.metrics {
+            metrics.key_read(read.is_err());
+        }
+        read
+    }
+
+    /// Reads the key set and keeps the keys that verify RS256 or ES256 signatures.
+    async fn read_keys(&self) -> Result<Vec<PublishedKey>, KeyFetchError> {
         let uri = &self.jwks_uri;
         let unreachable = |e: reqwest::Error| KeyFetchError::Unreachable { uri: uri.clone(), reason: root_cause(&e) };
         let mut response = self.http.get(uri).send().await.map_err(unreachable)?;

@@ -8,11 +8,13 @@
 mod keys;
 mod token;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use studio_remote::oidc::{normalise_issuer, Provider};
 use studio_remote::RemoteError;
 
+use crate::metrics::Metrics;
 use keys::{KeyFetchError, KeyStore};
 pub use token::{looks_like_jwt, TokenError};
 
@@ -82,12 +84,21 @@ pub struct ProviderTokens {
 impl ProviderTokens {
     /// Discovers the issuer's endpoints and fetches its keys; fails when either cannot be done.
     pub async fn start(settings: ProviderSettings) -> Result<ProviderTokens, ProviderSetupError> {
+        ProviderTokens::start_counted(settings, None).await
+    }
+
+    /// As [`ProviderTokens::start`], counting every read of the provider's keys (and every failed one) in
+    /// `metrics`.
+    pub async fn start_counted(
+        settings: ProviderSettings,
+        metrics: Option<Arc<Metrics>>,
+    ) -> Result<ProviderTokens, ProviderSetupError> {
         let issuer = normalise_issuer(&settings.issuer);
         let provider = Provider::discover(&issuer)
             .await
             .map_err(|source| ProviderSetupError::Discovery { issuer: issuer.clone(), source })?;
         let jwks_uri = provider.jwks_uri.ok_or_else(|| ProviderSetupError::NoKeys { issuer: issuer.clone() })?;
-        let keys = KeyStore::start(&issuer, &jwks_uri)
+        let keys = KeyStore::start(&issuer, &jwks_uri, metrics)
             .await
             .map_err(|source| ProviderSetupError::Keys { issuer: issuer.clone(), source })?;
         Ok(ProviderTokens {
