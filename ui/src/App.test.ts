@@ -151,6 +151,24 @@ describe('the editor', () => {
     render(App, { props: { backend: backend() } });
     await waitFor(() => expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Archive'));
   });
+
+  test('the first search is sent before the editor and the preview are built, once, and its answer is shown', async () => {
+    const b = backend();
+    const builtWhenAsked: boolean[] = [];
+    const search = b.search.bind(b);
+    b.search = (id, request) => {
+      builtWhenAsked.push(!!document.querySelector('.editor, [data-testid="preview-host"]'));
+      return search(id, request);
+    };
+    await start(b);
+    expect(builtWhenAsked).toEqual([false]);
+    expect(resultCount()).toBe(10);
+    // The searches after it are the preview's own.
+    await fireEvent.click(screen.getByRole('tab', { name: 'Result list' }));
+    await fireEvent.input(screen.getByLabelText('Results per page'), { target: { value: '3' } });
+    await waitFor(() => expect(resultCount()).toBe(3));
+    expect(builtWhenAsked).toEqual([false, true]);
+  });
 });
 
 describe('drafts', () => {

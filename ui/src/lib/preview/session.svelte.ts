@@ -1,10 +1,20 @@
 // What the user of the previewed search application has done (the query, the selected facet values, the page) and,
 // per preview, the search answer for that and the open document. Two previews compared side by side share one
 // `SearchState`, so a query typed or a refiner clicked in either is the other's too. A newer search always wins
-// over an older one.
-import type { Backend } from '../backend/Backend';
+// over an older one. The app's first search is sent ahead, as soon as the configuration is known, and taken by the
+// preview when it asks for the same search.
+import type { Backend, PreviewSearchRequest } from '../backend/Backend';
 import { BackendError } from '../backend/Backend';
 import type { Config, Document, SearchResponse, SelectedFacet } from '../types/generated';
+
+/** A search sent before any preview asked for it, and exactly what it asked. */
+interface SentAhead {
+  backend: Backend;
+  key: string;
+  answer: Promise<SearchResponse>;
+}
+
+const requestKey = (id: number, request: PreviewSearchRequest) => JSON.stringify([id, request]);
 
 /** The searcher's side: what is asked, whichever previews show it. */
 export class SearchState {
@@ -36,6 +46,33 @@ export class SearchState {
 
   reset(): void {
     this.apply('', []);
+  }
+
+  /** The search a preview of `config` sends for what is asked now. */
+  request(config: Config): PreviewSearchRequest {
+    return { input: this.query.trim() || null, selectedFacets: $state.snapshot(this.selected), start: this.start, config };
+  }
+
+  #ahead: SentAhead | null = null;
+
+  /**
+   * Sends now the search a preview of configuration `id` showing `config` will ask for, so that its answer is on
+   * its way while the preview is being built (the app's first results wait for nothing else). The first preview
+   * that asks for exactly this search takes the answer instead of sending it again.
+   */
+  sendAhead(backend: Backend, id: number, config: Config): void {
+    const request = this.request(config);
+    const answer = backend.search(id, request);
+    // Its failure is reported to the preview that takes it; one never taken is of no interest.
+    answer.catch(() => undefined);
+    this.#ahead = { backend, key: requestKey(id, request), answer };
+  }
+
+  /** The answer of the search sent ahead when it is this one; any search asked after it makes it stale. */
+  takeAhead(backend: Backend, id: number, request: PreviewSearchRequest): Promise<SearchResponse> | null {
+    const ahead = this.#ahead;
+    this.#ahead = null;
+    return ahead && ahead.backend === backend && ahead.key === requestKey(id, request) ? ahead.answer : null;
   }
 }
 
@@ -81,12 +118,8 @@ export class PreviewSession {
     const seq = ++this.#seq;
     this.loading = true;
     try {
-      const response = await backend.search(id, {
-        input: this.query.trim() || null,
-        selectedFacets: $state.snapshot(this.selected),
-        start: this.start,
-        config,
-      });
+      const request = this.state.request(config);
+      const response = await (this.state.takeAhead(backend, id, request) ?? backend.search(id, request));
       if (seq !== this.#seq) return;
       this.response = response;
       this.error = null;
