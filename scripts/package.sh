@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 ensure_base
 ensure_desktop_libs
 # dpkg-shlibdeps (the libraries' package names), and what the package check runs.
-ensure_packages dpkg-dev binutils curl
+ensure_packages dpkg-dev binutils curl file desktop-file-utils
 warn_low_disk 6
 
 bash scripts/test-ui.sh build
