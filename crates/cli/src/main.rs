@@ -81,9 +81,6 @@ enum Command {
     /// Measure import and search speed on a generated corpus, beside tantivy and a naive SQLite approach,
     /// with the studio-bench program installed next to studio
     Bench(bench::BenchArgs),
-    /// Write the man pages and shell completions into DIR, laid out as /usr/share (for the packages)
-    #[command(hide = true)]
-    Manuals { dir: PathBuf },
 }
 
 /// Why a command failed; the message is the one line shown on stderr.
@@ -160,11 +157,13 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Check => repair::check(&cli),
         Command::Recover => repair::recover(&cli),
         Command::Bench(args) => bench::run(&cli, args),
-        Command::Manuals { dir } => manuals::write(dir),
     }
 }
 
 fn main() -> ExitCode {
+    if let Some(done) = manuals::when_asked() {
+        return done;
+    }
     let args = Cli::parse();
     match run(args) {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,8 +1,10 @@
 //! The man pages and shell completions of `studio`, made from its clap definition so that they say exactly
-//! what `studio --help` says. The package script writes them with the hidden `studio manuals DIR` and installs
-//! the tree it gets under /usr/share (docs/packaging.md); nothing here runs when a user uses `studio`.
+//! what `studio --help` says. The package script writes them with `studio manuals DIR` and installs the tree it
+//! gets under /usr/share (docs/packaging.md). That command is read here, before clap, and is not part of the
+//! definition: a hidden subcommand would still be offered by the completions.
 
 use std::path::Path;
+use std::process::ExitCode;
 
 use clap::CommandFactory;
 use clap_complete::Shell;
@@ -16,6 +18,25 @@ const COMPLETIONS: [(Shell, &str, &str); 3] = [
     (Shell::Zsh, "zsh/vendor-completions", "_studio"),
     (Shell::Fish, "fish/vendor_completions.d", "studio.fish"),
 ];
+
+/// Answers `studio manuals DIR`; `None` for every other command line, which clap then reads.
+pub fn when_asked() -> Option<ExitCode> {
+    let mut args = std::env::args_os().skip(1);
+    if args.next()? != "manuals" {
+        return None;
+    }
+    let result = match (args.next(), args.next()) {
+        (Some(dir), None) => write(Path::new(&dir)),
+        _ => Err(CliError::Input("usage: studio manuals DIR (writes the man pages and completions into DIR)".into())),
+    };
+    Some(match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    })
+}
 
 /// Writes `man/man1/studio.1` and one page per subcommand (`studio-serve.1`, …), and the bash, zsh and fish
 /// completions, into `out` laid out as /usr/share is.
