@@ -7,6 +7,7 @@
 mod bench;
 mod config_files;
 mod data;
+mod manuals;
 mod progress;
 mod pull;
 mod repair;
@@ -167,6 +168,9 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), CliError> {
 }
 
 fn main() -> ExitCode {
+    if let Some(done) = manuals::when_asked() {
+        return done;
+    }
     let matches = Cli::command().get_matches();
     let args = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match run(args, &matches) {

@@ -14,6 +14,7 @@ mod designer;
 mod load;
 mod load_driver;
 mod oidc_serve;
+mod packaging;
 mod real_servers;
 mod security;
 mod server_process;
