@@ -5,7 +5,7 @@
 //! variables or from files the `…-file` settings name.
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, ValueEnum};
@@ -155,10 +155,7 @@ impl ServeArgs {
                 options: auth, log_level, upstream, upstream_issuer, upstream_token_file, upstream_password_file,
                          upstream_client_secret_file, oidc_issuer, oidc_audience, oidc_ui_client_id, ui_dir,
                          metrics_listen);
-            only = FileOnly {
-                data_dir: file.data_dir.map(|dir| relative_to(&path, dir)),
-                upstream_username: file.upstream_username,
-            };
+            only = FileOnly { data_dir: file.data_dir, upstream_username: file.upstream_username };
             args.check_requirements(timeout_given)?;
             return Ok(only);
         }
@@ -186,13 +183,5 @@ impl ServeArgs {
         )?;
         needs(self.oidc_audience.is_some(), "--oidc-audience", self.oidc_issuer.is_some(), "--oidc-issuer")?;
         needs(self.oidc_ui_client_id.is_some(), "--oidc-ui-client-id", self.oidc_issuer.is_some(), "--oidc-issuer")
-    }
-}
-
-/// A path of the configuration file, relative to the file's folder when it is relative.
-fn relative_to(config: &Path, path: PathBuf) -> PathBuf {
-    match config.parent() {
-        Some(dir) if path.is_relative() => dir.join(path),
-        _ => path,
     }
 }

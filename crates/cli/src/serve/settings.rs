@@ -53,12 +53,28 @@ pub enum SettingsError {
 }
 
 impl SettingsFile {
-    /// Reads and checks `path`.
+    /// Reads and checks `path`. A relative path in it is read from the file's folder, wherever the server was
+    /// started from.
     pub fn read(path: &Path) -> Result<SettingsFile, SettingsError> {
         let shown = path.display().to_string();
         let text =
             std::fs::read_to_string(path).map_err(|source| SettingsError::Read { path: shown.clone(), source })?;
-        SettingsFile::parse(&text, &shown)
+        let mut file = SettingsFile::parse(&text, &shown)?;
+        if let Some(folder) = path.parent() {
+            for named in [
+                &mut file.auth,
+                &mut file.data_dir,
+                &mut file.upstream_token_file,
+                &mut file.upstream_password_file,
+                &mut file.upstream_client_secret_file,
+                &mut file.ui_dir,
+            ] {
+                if let Some(relative) = named.as_mut().filter(|p| p.is_relative()) {
+                    *relative = folder.join(&*relative);
+                }
+            }
+        }
+        Ok(file)
     }
 
     /// Parses the text of a configuration file shown as `shown` in messages.
@@ -96,7 +112,40 @@ fn line_of(text: &str, offset: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::SettingsFile;
+    use clap::{Args, Command};
+
+    use super::{SettingsError, SettingsFile};
+    use crate::serve::args::ServeArgs;
+
+    /// Every flag of `studio serve` is a key of the file, named as the flag: a key the file did not know would
+    /// be refused as "no such setting" rather than as a value of the wrong kind.
+    #[test]
+    fn every_flag_is_a_key_of_the_file() {
+        let serve = ServeArgs::augment_args(Command::new("serve"));
+        let flags: Vec<&str> = serve.get_arguments().filter_map(|a| a.get_long()).filter(|&f| f != "config").collect();
+        assert!(flags.contains(&"listen") && flags.contains(&"metrics-allow"), "{flags:?}");
+        for flag in flags {
+            match SettingsFile::parse(&format!("{flag} = {{ kind = \"table\" }}"), "t.toml") {
+                Err(SettingsError::Bad { key, problem, .. }) => {
+                    assert_eq!(key, flag);
+                    assert!(!problem.contains("no such setting"), "--{flag} has no key in the file: {problem}");
+                }
+                other => panic!("--{flag} = a table was taken: {other:?}"),
+            }
+        }
+    }
+
+    /// A relative path in the file is read from the file's folder, not from where the server started.
+    #[test]
+    fn relative_paths_are_read_from_the_files_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("serve.toml");
+        std::fs::write(&path, "auth = \"auth.json\"\ndata-dir = \"/var/lib/studio\"\nui-dir = \"../ui\"\n").unwrap();
+        let file = SettingsFile::read(&path).unwrap();
+        assert_eq!(file.auth, Some(dir.path().join("auth.json")));
+        assert_eq!(file.data_dir, Some("/var/lib/studio".into()));
+        assert_eq!(file.ui_dir, Some(dir.path().join("../ui")));
+    }
 
     #[test]
     fn the_packaged_configuration_file_is_read_with_its_settings() {
