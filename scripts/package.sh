@@ -19,14 +19,23 @@ ensure_packages dpkg-dev binutils curl file desktop-file-utils
 ensure_rpmbuild
 warn_low_disk 6
 
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+
+# The desktop app embeds ui/dist, and cargo builds it again (minutes) when a file there is newer than the app.
+# A UI build that wrote the same files as the last one gets the last one's back, with their times, so a
+# release build that is current is not made again.
+[ -d ui/dist ] && cp -a ui/dist "$stage/dist-before"
 bash scripts/test-ui.sh build
+if [ -d "$stage/dist-before" ] && diff -r -q "$stage/dist-before" ui/dist >/dev/null; then
+  rm -rf ui/dist
+  mv "$stage/dist-before" ui/dist
+fi
 cargo build --release --locked -p search-studio -p studio-cli
 
 out=target/packages
 rm -rf "$out"
 mkdir -p "$out"
-stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
 umask 022
 
 # The one version: the workspace's, as the built `studio` states it (`studio --version`).
