@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The package check, run by scripts/package.sh once it has built the packages (or on its own:
 # `bash scripts/check-packages.sh [DIR]`, DIR defaulting to target/packages). It compares each package's
-# contents and fields with what docs/packaging.md promises, finds no file in two packages, and starts the server
+# contents (.deb and .rpm) with packaging/contents.sh and its fields with what docs/packaging.md promises, finds
+# no file in two packages and no .rpm file that differs from its .deb's, and starts the server
 # package's `studio serve --config` from the packages unpacked into a temporary root (its paths moved there)
 # until it answers /healthz and /readyz. Each problem is one line "package check: FAIL: …"; the last line says
 # how many there were, and the exit status is 1 when there was one.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. packaging/contents.sh
 
 dir=${1:-target/packages}
 failures=0
@@ -34,22 +36,31 @@ done
 # The package file of NAME in $dir, or nothing.
 package_file() { compgen -G "$dir/${1}_*.deb" | head -n 1; }
 
+# The .rpm file of NAME in $dir, or nothing.
+rpm_file() { compgen -G "$dir/${1}-[0-9]*.rpm" | head -n 1; }
+
 # The files (not directories) a package holds, one path a line without the leading ".".
 files_of() { dpkg-deb -c "$1" | awk '$1 !~ /^d/ {print $6}' | sed 's/^\.//' | sort; }
+rpm_files_of() { rpm -qp --qf '[%{FILEMODES:perms} %{FILENAMES}\n]' "$1" | awk '$1 !~ /^d/ {print $2}' | sort; }
 
-# Compares the files of package NAME with the list EXPECTED (one path a line); a path under a prefix ending in
-# "/" in PREFIXES may be any number of files.
+# Compares the files ACTUAL (one path a line) of the package file LABEL with what packaging/contents.sh lists
+# for package NAME; a listed folder (a path ending in "/") may hold any files, but at least one.
 compare_files() {
-  local name=$1 expected=$2 prefixes=${3:-} actual extra missing
-  actual=$(files_of "$(package_file "$name")")
-  missing=$(comm -13 <(echo "$actual") <(sort <<<"$expected"))
-  extra=$(comm -23 <(echo "$actual") <(sort <<<"$expected"))
-  for prefix in $prefixes; do
+  local label=$1 name=$2 actual=$3 listed expected extra missing
+  listed=$(package_contents "$name" "$work/root/usr/bin/studio") || {
+    fail "the contents promised for $name could not be listed (above)"
+    return
+  }
+  expected=$(grep -v '/$' <<<"$listed" | sort)
+  missing=$(comm -13 <(echo "$actual") <(echo "$expected"))
+  extra=$(comm -23 <(echo "$actual") <(echo "$expected"))
+  for prefix in $(grep '/$' <<<"$listed"); do
+    grep -q "^$prefix" <<<"$actual" || missing+=" $prefix"
     extra=$(grep -v "^$prefix" <<<"$extra")
   done
-  [ -z "$missing" ] || fail "$name lacks: $(echo $missing)"
-  [ -z "$extra" ] || fail "$name holds what it does not promise: $(echo $extra)"
-  [ -z "$missing$extra" ] && ok "$name holds what it promises ($(wc -l <<<"$actual") files)"
+  [ -z "$missing" ] || fail "$label lacks: $(echo $missing)"
+  [ -z "$extra" ] || fail "$label holds what it does not promise: $(echo $extra)"
+  [ -z "$missing$extra" ] && ok "$label holds what it promises ($(wc -l <<<"$actual") files)"
 }
 
 # Fails unless package NAME's field FIELD contains each of the WANTED strings.
@@ -89,33 +100,15 @@ if has search-studio-cli; then
   studio="$work/root/usr/bin/studio"
   got=$("$studio" --version)
   [ "$got" = "studio $version" ] || fail "the packaged studio --version says \"$got\", not \"studio $version\""
-  commands=$("$studio" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && $1 != "help" && NF {print $1}')
-  expected="/usr/bin/studio
-/usr/share/man/man1/studio.1.gz
-/usr/share/bash-completion/completions/studio
-/usr/share/zsh/vendor-completions/_studio
-/usr/share/fish/vendor_completions.d/studio.fish
-/usr/share/doc/search-studio-cli/copyright
-/usr/share/doc/search-studio-cli/changelog.gz"
-  for command in $commands; do expected+=$'\n'"/usr/share/man/man1/studio-$command.1.gz"; done
-  compare_files search-studio-cli "$expected"
+  compare_files "$(basename "$(package_file search-studio-cli)")" search-studio-cli \
+    "$(files_of "$(package_file search-studio-cli)")"
   zcat "$work/root/usr/share/man/man1/studio-serve.1.gz" | grep -q -- 'listen' ||
     fail "man studio-serve does not describe --listen"
   field_lacks search-studio-cli Depends libwebkit2gtk libgtk-3
 fi
 
 if has search-studio; then
-  expected="/usr/bin/search-studio
-/usr/share/applications/search-studio.desktop
-/usr/share/icons/hicolor/32x32/apps/search-studio.png
-/usr/share/icons/hicolor/64x64/apps/search-studio.png
-/usr/share/icons/hicolor/128x128/apps/search-studio.png
-/usr/share/icons/hicolor/256x256/apps/search-studio.png
-/usr/share/icons/hicolor/512x512/apps/search-studio.png
-/usr/share/icons/hicolor/scalable/apps/search-studio.svg
-/usr/share/doc/search-studio/copyright
-/usr/share/doc/search-studio/changelog.gz"
-  compare_files search-studio "$expected"
+  compare_files "$(basename "$(package_file search-studio)")" search-studio "$(files_of "$(package_file search-studio)")"
   field_has search-studio Depends "search-studio-cli (= $version)" libwebkit2gtk-4.1-0 libgtk-3-0 xdg-utils
   for size in 32 64 128 256 512; do
     got=$(file -b "$work/root/usr/share/icons/hicolor/${size}x${size}/apps/search-studio.png" | grep -o '[0-9]* x [0-9]*')
@@ -128,13 +121,9 @@ if has search-studio; then
 fi
 
 if has search-studio-server; then
-  expected="/lib/systemd/system/search-studio.service
-/etc/search-studio/serve.toml
-/usr/lib/search-studio-server/first-admin-token
-/usr/share/search-studio/ui/index.html
-/usr/share/doc/search-studio-server/copyright
-/usr/share/doc/search-studio-server/changelog.gz"
-  compare_files search-studio-server "$expected" /usr/share/search-studio/ui/
+  compare_files "$(basename "$(package_file search-studio-server)")" search-studio-server \
+    "$(files_of "$(package_file search-studio-server)")"
+  [ -f "$work/root/usr/share/search-studio/ui/index.html" ] || fail "search-studio-server lacks the web UI's index.html"
   field_has search-studio-server Depends "search-studio-cli (= $version)" adduser init-system-helpers
   field_lacks search-studio-server Depends libwebkit2gtk libgtk-3
   dpkg-deb -e "$(package_file search-studio-server)" "$work/control"
@@ -147,9 +136,66 @@ if has search-studio-server; then
     fail "the packaged serve.toml does not listen on 127.0.0.1:8080"
 fi
 
+# The .rpm packages: the same files as the .deb of the same name (the same content, by their SHA-256), the
+# version, and what they require.
+rpm_version=$(rpm_version "$version")
+rpm_present=()
+if ! command -v rpm >/dev/null; then
+  fail "rpm is not installed, so the .rpm packages cannot be checked: install Debian's rpm package (apt install rpm)"
+else
+  for name in search-studio-cli search-studio; do
+    file=$(rpm_file "$name")
+    if [ -z "$file" ]; then
+      fail "no $name .rpm in $dir"
+      continue
+    fi
+    rpm_present+=("$name")
+    label=$(basename "$file")
+    [ "$label" = "$name-$rpm_version-1.x86_64.rpm" ] || fail "$label is not named $name-$rpm_version-1.x86_64.rpm"
+    got=$(rpm -qp --qf '%{VERSION}-%{RELEASE}' "$file")
+    [ "$got" = "$rpm_version-1" ] || fail "$label is version $got, not $rpm_version-1 (the workspace's $version)"
+    compare_files "$label" "$name" "$(rpm_files_of "$file")"
+    # Each file's SHA-256 (digest algorithm 8) as the .rpm records it, against the file the .deb unpacked.
+    algo=$(rpm -qp --qf '%{FILEDIGESTALGO}' "$file")
+    [ "$algo" = 8 ] || fail "$label records its files' digests by algorithm $algo, not SHA-256 (8)"
+    differ=$(rpm -qp --qf '[%{FILEDIGESTS} %{FILENAMES}\n]' "$file" | while read -r digest path; do
+      [ -n "$digest" ] || continue
+      [ "$digest" = "$(sha256sum "$work/root$path" 2>/dev/null | cut -d' ' -f1)" ] || echo "$path"
+    done)
+    [ -z "$differ" ] || fail "$label's files differ from those of its .deb: $(echo $differ)"
+  done
+fi
+rpm_has() { [[ " ${rpm_present[*]} " == *" $1 "* ]]; }
+rpm_requires_has() {
+  local name=$1 value
+  shift
+  # Without the versions of the symbols (libc.so.6(GLIBC_2.34)(64bit)), which would make a failure unreadable.
+  value=$(rpm -qp --requires "$(rpm_file "$name")" | grep -v '([^)][^)]*)(64bit)$')
+  for wanted in "$@"; do
+    grep -qF -- "$wanted" <<<"$value" || fail "$(basename "$(rpm_file "$name")") requires no \"$wanted\": $(echo $value)"
+  done
+}
+rpm_requires_lacks() {
+  local name=$1 value
+  shift
+  value=$(rpm -qp --requires "$(rpm_file "$name")")
+  for unwanted in "$@"; do
+    grep -qF -- "$unwanted" <<<"$value" &&
+      fail "$(basename "$(rpm_file "$name")") requires \"$unwanted\" (a desktop library): $(echo $value)"
+  done
+}
+if rpm_has search-studio; then
+  rpm_requires_has search-studio "search-studio-cli = $rpm_version-1" libwebkit2gtk-4.1.so.0 libgtk-3.so.0 xdg-utils
+fi
+if rpm_has search-studio-cli; then
+  rpm_requires_has search-studio-cli libc.so.6
+  rpm_requires_lacks search-studio-cli libwebkit2gtk libgtk-3
+fi
+
 # No file in two packages.
 twice=$(for name in "${present[@]}"; do files_of "$(package_file "$name")"; done | sort | uniq -d)
-[ -z "$twice" ] && ok "no file is in two packages" || fail "in two packages: $(echo $twice)"
+rpm_twice=$(for name in "${rpm_present[@]}"; do rpm_files_of "$(rpm_file "$name")"; done | sort | uniq -d)
+[ -z "$twice$rpm_twice" ] && ok "no file is in two packages" || fail "in two packages: $(echo $twice $rpm_twice)"
 
 # The server from the unpacked packages, as the unit starts it, its paths moved into the temporary root.
 if has search-studio-server && has search-studio-cli; then

@@ -70,6 +70,11 @@ ensure_systemd_analyze() {
   command -v systemd-analyze >/dev/null 2>&1 || ensure_packages systemd
 }
 
+# rpmbuild (Debian's rpm package), which builds the .rpm packages beside the .deb ones (scripts/package.sh).
+ensure_rpmbuild() {
+  command -v rpmbuild >/dev/null 2>&1 || ensure_packages rpm
+}
+
 # tauri-driver, the WebDriver bridge to the desktop app.
 ensure_tauri_driver() {
   command -v tauri-driver >/dev/null 2>&1 && return 0

@@ -1,28 +1,41 @@
 #!/usr/bin/env bash
-# Builds the Debian packages from this checkout (release build) and checks them:
+# Builds the Debian packages from this checkout (release build), the .rpm of the first two, and checks them:
 #   search-studio-cli     /usr/bin/studio, its man pages and its bash, zsh and fish completions
 #   search-studio         the desktop app, its desktop entry and icons (Depends: search-studio-cli, its libraries)
 #   search-studio-server  `studio serve` as the systemd service search-studio (Depends: search-studio-cli)
+# What each holds is listed once, in packaging/contents.sh; the .deb and the .rpm of a package are built from
+# the same staged folder.
 # Installs what it needs, like the other set-up commands. Its last line of output is the folder that holds the
 # packages (target/packages). docs/packaging.md says what each package holds and why.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
+. packaging/contents.sh
 
 ensure_base
 ensure_desktop_libs
 # dpkg-shlibdeps (the libraries' package names), and what the package check runs.
 ensure_packages dpkg-dev binutils curl file desktop-file-utils
+ensure_rpmbuild
 warn_low_disk 6
 
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+
+# The desktop app embeds ui/dist, and cargo builds it again (minutes) when a file there is newer than the app.
+# A UI build that wrote the same files as the last one gets the last one's back, with their times, so a
+# release build that is current is not made again.
+[ -d ui/dist ] && cp -a ui/dist "$stage/dist-before"
 bash scripts/test-ui.sh build
+if [ -d "$stage/dist-before" ] && diff -r -q "$stage/dist-before" ui/dist >/dev/null; then
+  rm -rf ui/dist
+  mv "$stage/dist-before" ui/dist
+fi
 cargo build --release --locked -p search-studio -p studio-cli
 
 out=target/packages
 rm -rf "$out"
 mkdir -p "$out"
-stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
 umask 022
 
 # The one version: the workspace's, as the built `studio` states it (`studio --version`).
@@ -68,6 +81,32 @@ build_deb() {
   dpkg-deb --root-owner-group -Zxz --build "$root" "$out" >/dev/null
 }
 
+# Builds NAME-<version>-1.<arch>.rpm into $out from the staged folder ROOT with packaging/rpm/search-studio.spec:
+# the paths of packaging/contents.sh, the summary and description of packaging/deb/NAME/control, REQUIRES
+# beside the shared libraries that rpmbuild finds in the ELF files (as dpkg-shlibdeps does for the .deb).
+build_rpm() {
+  local name=$1 root=$2 requires=${3:-} work="$stage/rpm/$1"
+  mkdir -p "$work"
+  package_contents "$name" target/release/studio | sed 's#/$##' >"$work/files"
+  local control="$deb/$name/control" summary
+  summary=$(sed -n 's/^Description: //p' "$control")
+  awk '/^Description:/ {f = 1; next} f && /^ / {sub(/^ /, ""); if ($0 == ".") $0 = ""; print; next} {f = 0}' \
+    "$control" >"$work/description"
+  local args=(
+    --quiet -bb packaging/rpm/search-studio.spec
+    --define "_topdir $work/top" --define "_rpmdir $(realpath "$out")"
+    --define "_rpmfilename %%{NAME}-%%{VERSION}-%%{RELEASE}.%%{ARCH}.rpm"
+    --define "pkg_name $name" --define "pkg_version $(rpm_version "$version")" --define "pkg_summary $summary"
+    --define "pkg_description_file $work/description" --define "pkg_root $root" --define "pkg_files $work/files"
+  )
+  [ -z "$requires" ] || args+=(--define "pkg_requires $requires")
+  rpmbuild "${args[@]}" >"$work/log" 2>&1 || {
+    echo "error: rpmbuild could not build the $name .rpm:" >&2
+    cat "$work/log" >&2
+    return 1
+  }
+}
+
 # search-studio-cli
 cli="$stage/search-studio-cli"
 install -D -m 0755 -s target/release/studio "$cli/usr/bin/studio"
@@ -81,6 +120,7 @@ for file in bash-completion/completions/studio zsh/vendor-completions/_studio fi
 done
 add_docs "$cli" search-studio-cli
 cli_libs=$(shlibs "$cli/usr/bin/studio")
+build_rpm search-studio-cli "$cli"
 build_deb "$deb/search-studio-cli" "$cli" "$cli_libs"
 
 # search-studio (the desktop app)
@@ -95,6 +135,7 @@ install -D -m 0644 icons/icon.png "$app/usr/share/icons/hicolor/512x512/apps/sea
 install -D -m 0644 icons/source.svg "$app/usr/share/icons/hicolor/scalable/apps/search-studio.svg"
 add_docs "$app" search-studio
 app_libs=$(shlibs "$app/usr/bin/search-studio")
+build_rpm search-studio "$app" "search-studio-cli = $(rpm_version "$version")-1, xdg-utils"
 build_deb "$deb/search-studio" "$app" "$app_libs"
 
 # search-studio-server: the unit and its configuration file come from packaging/server; without them the
