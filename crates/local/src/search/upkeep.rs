@@ -81,7 +81,8 @@ impl Upkeep {
             });
             self.jobs.extend(merge.ok());
         }
-        if let Some(mut reader) = reader().filter(|_| count) {
+        // Only a large store's terms are counted: a small one opens no connection for it.
+        if let Some(mut reader) = count.then(reader).flatten() {
             let counts = std::thread::Builder::new().name(crate::threads::TERM_COUNTS.into()).spawn(move || {
                 if let Err(e) = term_counts::count(&mut reader, stored_from) {
                     tracing::warn!("could not count the store's terms: {e}");
