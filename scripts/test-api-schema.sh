@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Schemathesis (from PyPI) against the OpenAPI document of a real `studio serve` with the demo data (issue 9):
+# Schemathesis (from PyPI) against the OpenAPI document of a real `studio serve` with the demo data:
 # no answer may be a 5xx, and every answer must match the document (status, content type, body schema);
 # the API must also refuse requests without the token. Bounded: API_SCHEMA_EXAMPLES examples per operation
 # (default 25) and at most API_SCHEMA_SECONDS (default 90). Ends with "api-schema: N passed, M failed, K skipped",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes everything Search Studio reads from outside (fuzz/, issue 9) for a bounded time: each target runs
+# Fuzzes everything Search Studio reads from outside (fuzz/) for a bounded time: each target runs
 # FUZZ_SECONDS (default 10) from the committed seeds, under libFuzzer via cargo-fuzz, on the stable toolchain
 # (RUSTC_BOOTSTRAP=1 allows the nightly flags cargo-fuzz passes). Ends with "fuzz: N passed, M failed, 0 skipped":
 # targets that ran clean vs. targets that found a crash (its input is kept in fuzz/artifacts/<target>/); every

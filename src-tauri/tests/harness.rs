@@ -3,8 +3,6 @@
 //! stand-in ([`keyring::TestKeyring`]) — never to the keyring of the machine running the tests — and the
 //! system's browser is a stand-in ([`TestBrowser`]).
 
-#![allow(dead_code)]
-
 #[path = "keyring.rs"]
 pub mod keyring;
 /// Real `studio serve` routers on loopback for the app to connect to.

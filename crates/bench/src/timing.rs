@@ -62,12 +62,7 @@ pub fn stats(kind: &str, samples: Vec<Sample>) -> KindStats {
 
 /// Peak resident set size of this process in MB (VmHWM), or 0 where /proc is missing.
 pub fn peak_rss_mb() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
+    studio_testkit::io::peak_resident_kib().map_or(0.0, |kb| kb as f64 / 1024.0)
 }
 
 /// The 1-, 5- and 15-minute load averages, or empty where /proc is missing.

@@ -1,4 +1,4 @@
-//! Crash safety (issue 9): `studio serve`, `studio import` and `studio pull` are killed with SIGKILL at random
+//! Crash safety: `studio serve`, `studio import` and `studio pull` are killed with SIGKILL at random
 //! moments while they write, dozens of times over one store. After every kill the store must pass SQLite's
 //! integrity check (and FTS5's), hold every write that was answered 200 exactly once, and its search index
 //! must agree with the documents table: an empty search finds every document of the search space, and

@@ -1,4 +1,4 @@
-//! Load on loopback (issue 9): many concurrent clients mix searches, reads, similar documents, creates and
+//! Load on loopback: many concurrent clients mix searches, reads, similar documents, creates and
 //! updates against a real `studio serve` with the demo data for a fixed time. No answer may be an error,
 //! every create answered 200 must be stored exactly once with every update's last value, and the
 //! server's resident memory must stay flat between two equal phases of load (a bound, not a timing).
@@ -13,7 +13,8 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::load_driver;
-use crate::support::{client, rss_kib, serve, studio};
+use crate::support::{client, serve, studio};
+use studio_testkit::io::resident_kib as rss_kib;
 
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)

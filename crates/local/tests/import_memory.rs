@@ -5,17 +5,13 @@ use std::io::{BufReader, BufWriter, Write};
 
 use studio_local::demo;
 use studio_local::{import_documents, Store};
+use studio_testkit::io::{peak_resident_kib, reset_peak_resident};
 
 const FILE_BYTES: u64 = 100 * 1024 * 1024;
 
-/// The peak resident set size of this process (VmHWM), in bytes.
+/// The peak resident set size of this process (VmHWM), in bytes; 0 where it cannot be read.
 fn peak_rss() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .map_or(0, |kb| kb * 1024)
+    peak_resident_kib().map_or(0, |kib| kib * 1024)
 }
 
 /// Counts bytes written through it.
@@ -56,8 +52,8 @@ fn a_100_mb_file_imports_in_bounded_memory() {
     }
 
     let store = Store::open_dir(dir.path()).unwrap();
-    // Reset the peak to the current size (Linux ≥ 4.0), so that generating the file does not hide the import's peak.
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    // Reset the peak to the current size, so that generating the file does not hide the import's peak.
+    reset_peak_resident();
     let before = peak_rss();
     let file = BufReader::new(std::fs::File::open(&path).unwrap());
     let report = import_documents(&store, "big", file, &mut |_| {}).unwrap();

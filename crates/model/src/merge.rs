@@ -8,7 +8,7 @@
 //! always follows `uri`.
 //!
 //! The UI's `mergeConfig` (ui/src/lib/editor/rules.ts) walks the same generated table the same way; the
-//! cases of crates/model/cases/merge.json hold both to one behaviour.
+//! cases of crates/model/cases/validation.json hold both to one behaviour.
 
 use serde_json::{Map, Value};
 

@@ -1,8 +1,6 @@
 //! The router's test setup: the router over a real local store in a temp directory, called in-process
 //! (`oneshot`), with users of differing rights. Fixtures that other crates' tests share live in studio-testkit.
 
-#![allow(dead_code)]
-
 use std::sync::Arc;
 
 use axum::body::Body;
@@ -21,7 +19,6 @@ pub const NEWS_ONLY: &str = "news-only-token";
 
 pub struct TestApp {
     pub router: Router,
-    pub backend: LocalBackend,
     _dir: tempfile::TempDir,
 }
 
@@ -48,8 +45,8 @@ pub fn app() -> TestApp {
     std::fs::write(&auth_path, auth_file_json().to_string()).unwrap();
     let auth = Auth::from_file(&auth_path).expect("auth file reads");
     let backend = LocalBackend::new(Store::open_dir(&dir.path().join("data")).unwrap());
-    let router = studio_server::router(Arc::new(backend.clone()), Arc::new(auth), None);
-    TestApp { router, backend, _dir: dir }
+    let router = studio_server::router(Arc::new(backend), Arc::new(auth), None);
+    TestApp { router, _dir: dir }
 }
 
 pub struct Answer {

@@ -1,8 +1,6 @@
 //! Running the real `studio` binary for the hardening tests (crash safety, load, security): start it on a
 //! free loopback port, read the token and address it prints, and stop it by its own process id.
 
-#![allow(dead_code)]
-
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -99,11 +97,4 @@ pub fn studio(args: &[&str], data_dir: &Path) -> String {
     let out = Command::new(STUDIO).args(args).arg("--data-dir").arg(data_dir).output().expect("studio runs");
     assert!(out.status.success(), "studio {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// The resident memory of a process in KiB, from /proc/<pid>/status.
-pub fn rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
 }

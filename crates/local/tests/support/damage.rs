@@ -2,8 +2,6 @@
 //! and the `studio` binary's): a header overwritten, a page in the middle of a table, a log frame, a
 //! truncated file. Files are changed in place; the store must be closed (or the files a copy).
 
-#![allow(dead_code)]
-
 use std::fs::OpenOptions;
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};

@@ -2,8 +2,6 @@
 //! configurations (large enough that their table spans several pages), a backup, then three more
 //! configurations and two edits.
 
-#![allow(dead_code)]
-
 use std::path::{Path, PathBuf};
 
 use serde_json::json;

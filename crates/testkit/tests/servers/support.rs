@@ -1,8 +1,6 @@
 //! What the server tests share: JSON requests, reading a JWT's parts, a loopback listener standing in for
 //! an application's redirect URI, and a real `studio serve`.
 
-#![allow(dead_code)]
-
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 // (CONFIG_RULES, RULE_MESSAGES, the lists and item defaults in ../types/generated). This file holds only the
 // walk: `mergeConfig` is the server's merge (crates/model/src/merge.rs) step for step, so the editor marks
 // exactly the keys the server refuses, with the same dotted paths and messages, and the preview shows what
-// the server would store. The cases of crates/model/cases/merge.json hold both to one behaviour.
+// the server would store. The cases of crates/model/cases/validation.json hold both to one behaviour.
 import {
   CONFIG_RULES,
   LOGO_TYPES,
