@@ -7,7 +7,7 @@
 //!
 //! The window toolkit can read the portal itself, but it does so before it creates the window, waiting for
 //! the answer: on a session bus where the portal must first be started (or does not answer at all) every
-//! launch waited for it (docs/performance.md, "The desktop app as a whole"). Here nothing waits: the window
+//! launch waited for it (docs/performance-journal.md, "The desktop app as a whole"). Here nothing waits: the window
 //! opens in GTK's own style and follows the portal's as soon as it answers. A desktop without the portal, or
 //! without a session bus, keeps GTK's own style, as before.
 

@@ -42,7 +42,7 @@ pub const WINDOW_TITLE: &str = "Search Studio";
 /// On Linux, WebKitGTK's web process paints into shared memory instead of GL buffers (its DMA-BUF renderer
 /// off), unless the variable is set already: the editor is a page of forms and a preview, which the CPU paints
 /// without effort, while the GL path kept about 120 MB more in the web process (on a machine without a GPU,
-/// Mesa's software GL) and slowed the first results (docs/performance.md, "The desktop app as a whole").
+/// Mesa's software GL) and slowed the first results (docs/performance-journal.md, "The desktop app as a whole").
 /// Set before any thread or WebKit process starts, so that WebKit's processes inherit it.
 fn paint_on_the_cpu() {
     const VARIABLE: &str = "WEBKIT_DISABLE_DMABUF_RENDERER";

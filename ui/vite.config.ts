@@ -5,7 +5,7 @@ import type { Plugin } from 'vite';
 /**
  * The desktop shell's backend (src/lib/backend/tauri.ts) is a chunk of its own that only the desktop app
  * evaluates. A `modulepreload` link fetches and compiles it beside the main bundle, so that the app's first
- * calls to the shell need not wait for it to load after the first paint (docs/performance.md, the desktop app
+ * calls to the shell need not wait for it to load after the first paint (docs/performance-journal.md, the desktop app
  * as a whole); a browser fetches its few kB without running it.
  */
 function preloadDesktopBackend(): Plugin {

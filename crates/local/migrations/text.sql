@@ -1,5 +1,5 @@
 -- The full-text index's file (studio-text.db), version 1. Kept apart from the documents file so that a second
--- connection builds it while an import writes the documents (one writer per file; docs/performance.md, run R).
+-- connection builds it while an import writes the documents (one writer per file; docs/performance-journal.md, run R).
 -- It holds no text of its own: the documents file stores the text once, and the index only what the searches
 -- read back (terms, positions, sizes). A row is taken out with the text it was indexed with (FTS5's 'delete'),
 -- which keeps the index's totals, and so every score, exact.
@@ -7,7 +7,7 @@
 -- Full text over title, description and body; case- and accent-insensitive. Each row's id is the document's
 -- row number in the documents file (`documents.num`). FTS5 merges nothing while an import writes (the store's
 -- upkeep merges the index afterwards), its crisis merges wait for 64 segments a level, and it gathers up to
--- 16 MB of new terms before writing them out (docs/performance.md, runs P and Q).
+-- 16 MB of new terms before writing them out (docs/performance-journal.md, runs P and Q).
 CREATE VIRTUAL TABLE documents_fts USING fts5 (
     title, description, body,
     content = '',

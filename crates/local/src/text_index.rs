@@ -4,7 +4,7 @@
 //! sizes, which is all the searches read. Since it is a file of its own, a second connection can build it while
 //! an import writes the documents (SQLite takes one writer per file): the import hands the [`Indexer`] the row
 //! numbers of each batch it committed, and of each indexed row it replaced, and the indexer applies them in that
-//! order on a thread of its own while the import writes the next batch (docs/performance.md, run R).
+//! order on a thread of its own while the import writes the next batch (docs/performance-journal.md, run R).
 //!
 //! The file's `text_state` says how far the index has got, and counts the imports building it: an import cut short
 //! (a crash, a power cut, a full disk) may leave rows the index holds that the documents no longer do, or rows it

@@ -3,7 +3,7 @@
 //! SQLite copies a connection's log into the database file (a checkpoint) at the end of a write that leaves the
 //! log longer than 1,000 pages, on the writing thread, after syncing the log to disk and before syncing the
 //! file: an import waited for every batch's copy and both syncs before it read its next line (about a tenth of
-//! a 1M-document import, docs/performance.md). While an import writes, its own connection now checkpoints
+//! a 1M-document import, docs/performance-journal.md). While an import writes, its own connection now checkpoints
 //! nothing, and a second connection copies the log after each batch on a thread of its own, while the import
 //! writes the next one.
 //!

@@ -39,7 +39,7 @@ use crate::error::StoreError;
 
 // Why the defaults of `Tuning`: a term in fewer than 20,000 documents is walked in FTS5 in a few ms; at 1M
 // documents a word in 50,000 costs 10–20 ms in FTS5, while a twentieth instead of a tenth of the documents
-// adds a third to the lists' memory (docs/performance.md).
+// adds a third to the lists' memory (docs/performance-journal.md).
 /// Documents sampled for the terms to consider.
 const SAMPLE: u32 = 2_000;
 /// A sampled term is considered from this part of the share on (the sample's share varies around the true one).

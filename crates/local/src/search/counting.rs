@@ -132,7 +132,7 @@ fn costs(field: &FieldIndex, scope: &RoaringBitmap, wanted: usize) -> (f64, f64)
 
 /// The cost of one value's intersection with `scope`, in walking steps: 256 per 65,536-document block of a
 /// scope dense enough for roaring to hold its blocks as bitmaps (the factor with the lowest facet-only times of
-/// `studio bench` at 100k documents among 8 to 4,096, docs/performance.md), about half a step per document of a
+/// `studio bench` at 100k documents among 8 to 4,096, docs/performance-journal.md), about half a step per document of a
 /// sparser one, each of which is looked up in the value's block (measured at 1M: 0.02–0.03 ms an intersection
 /// with half of the documents, 0.26 ms with 61,000 scattered ones).
 fn cut_steps(scope: &RoaringBitmap) -> f64 {
@@ -166,7 +166,7 @@ pub(crate) enum Cut {
 /// A concept's documents include its descendants', so a few broad concepts hold most documents and the
 /// counting stops after them; the values of a field without one are often about equally common (400 sources),
 /// which a cut would count almost all of, one intersection each, before its bound stops it (measured slower
-/// than walking the documents at 1M: docs/performance.md).
+/// than walking the documents at 1M: docs/performance-journal.md).
 pub(crate) fn cut_of(field: &FieldIndex, setting: &FacetSetting) -> Option<Cut> {
     if setting.facet_mode == "hierarchical" || field.flat {
         return None;

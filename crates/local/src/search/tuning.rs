@@ -1,7 +1,7 @@
 //! The engine's thresholds in one value, and the count of each path only a large store takes.
 //!
 //! Several of the engine's ways of answering start at a size: lists of common terms, a second counting thread,
-//! the `text` plugin's short counts, values packed ahead. Their defaults (each measured, docs/performance.md)
+//! the `text` plugin's short counts, values packed ahead. Their defaults (each measured, docs/performance-journal.md)
 //! keep a small store on the plain path, so a test over a few dozen documents never reaches them. A
 //! [`Tuning`] with lower thresholds makes a small store take them, and [`PathsTaken`] says which were taken:
 //! the brute-force oracle runs with both (docs/architecture.md, Tests). A threshold changes how an answer is

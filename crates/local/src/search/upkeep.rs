@@ -8,7 +8,7 @@
 //! `automerge` to 0 and its crisis merges to 64 segments a level: merging during an import was a large part of
 //! the import's time), so an import leaves many segments, each of which every full-text query walks; the upkeep
 //! merges them into one after the import, off its path. Merged, the `text` plugin's p95 at 1M went from 22–23
-//! to 18–19 ms (docs/performance.md, runs O and P). Both are a cache's work: a failure is logged, and searches
+//! to 18–19 ms (docs/performance-journal.md, runs O and P). Both are a cache's work: a failure is logged, and searches
 //! answer the same meanwhile, only slower.
 
 use std::thread::JoinHandle;
