@@ -98,14 +98,14 @@ start_xvfb() {
   fi
 }
 
-# Runs a cargo command with the workspace's own crates compiled by clippy-driver (cargo's
-# RUSTC_WORKSPACE_WRAPPER), which lints a crate while it compiles it, with every lint and warning an error
-# (-D warnings, as `cargo clippy -- -D warnings`). So the test build is also the lint: a separate `cargo clippy`
-# checked every dependency a second time, about a third of the suite's time. Dependencies are compiled as always.
+# Runs a cargo command with the workspace's own crates compiled by clippy-driver, which lints a crate while it
+# compiles it, with every lint and warning an error (-D warnings, as `cargo clippy -- -D warnings`): cargo's
+# RUSTC_WORKSPACE_WRAPPER is scripts/lint-rustc, which hands rustc's command line and -D warnings to clippy-driver.
+# So the test build is also the lint: a separate `cargo clippy` checked every dependency a second time, about a
+# third of the suite's time. Dependencies are compiled as always.
 with_lints() {
-  local driver
-  driver=$(command -v clippy-driver) || { echo "error: clippy-driver is missing (rustup component add clippy)" >&2; return 1; }
-  RUSTC_WORKSPACE_WRAPPER="$driver" CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__" "$@"
+  command -v clippy-driver >/dev/null || { echo "error: clippy-driver is missing (rustup component add clippy)" >&2; return 1; }
+  RUSTC_WORKSPACE_WRAPPER="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lint-rustc" "$@"
 }
 
 # Builds the workspace's programs (target/debug/studio, target/debug/search-studio) as the test command builds

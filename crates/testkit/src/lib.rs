@@ -1,6 +1,6 @@
 //! What the tests of every crate share, so that each fixture is written once: real servers started on
-//! loopback and the small readers tests use on their answers. It is only ever a dev-dependency and never
-//! part of a shipped program.
+//! loopback and the small readers tests use on their answers. It is a dev-dependency of the crates, and a
+//! dependency of the benchmark for its readers of process memory ([`io`]); never part of a shipped program.
 //!
 //! - The Node servers of `servers/` (see [`servers_dir`]): an OpenID Connect provider shaped like a Keycloak
 //!   realm (the certified `oidc-provider` package) with a stand-in for the system browser that signs in
