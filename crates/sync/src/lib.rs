@@ -30,7 +30,9 @@ pub use drafts::SyncStore;
 pub use error::SyncError;
 pub use history::history;
 pub use publish::publish;
-pub use scenarios::{check_scenarios, Scenario, ScenarioLimits, ScenarioWidth, SCENARIO_LIMITS};
+pub use scenarios::{
+    check_scenarios, Scenario, ScenarioLimits, ScenarioMessages, ScenarioWidth, SCENARIO_LIMITS, SCENARIO_MESSAGES,
+};
 pub use types::{
     Conflict, CopyPlan, DraftRecord, FieldChange, FieldDiff, HistoryEntry, HistorySource, PublishOutcome, Side,
     LOCAL_KEY,
