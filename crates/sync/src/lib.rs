@@ -29,7 +29,7 @@ pub use diff::{changed_paths, diff_fields, resolve, three_way};
 pub use drafts::SyncStore;
 pub use error::SyncError;
 pub use history::history;
-pub use publish::publish;
+pub use publish::{publish, publish_conflict};
 pub use scenarios::{
     check_scenarios, Scenario, ScenarioLimits, ScenarioMessages, ScenarioWidth, SCENARIO_LIMITS, SCENARIO_MESSAGES,
 };
