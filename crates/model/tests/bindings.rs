@@ -37,6 +37,13 @@ fn generated() -> String {
         out.push_str(&format!("  {}: {status},\n", code.as_str()));
     }
     out.push_str("};\n");
+    let unreachable: Vec<&str> =
+        ErrorCode::ALL.into_iter().filter(|c| c.is_unreachable()).map(ErrorCode::as_str).collect();
+    out.push_str(&format!(
+        "\n/** The codes that mean the server could not be reached at all (or not in time): only then is a connection offline. */\n\
+         export const UNREACHABLE_CODES: readonly ErrorCode[] = {};\n",
+        serde_json::to_string(&unreachable).unwrap()
+    ));
     out.push_str("\n/** Each extension of the API: its method and path (as OpenAPI writes them), and the operation in words. */\n");
     out.push_str("export const EXTENSIONS: { readonly [e in Extension]: { method: string; path: string; operation: string } } = {\n");
     for extension in Extension::ALL {

@@ -114,6 +114,7 @@ export function webWorkspace(api: Api, server: string): Workspace {
         throw e;
       }
     },
+    // The rule of crates/sync (connection.rs), held to it by crates/sync/cases/connection.json.
     async checkConnection() {
       try {
         await api.defaultConfiguration();

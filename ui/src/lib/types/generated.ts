@@ -285,6 +285,9 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number | null } = {
   network: null,
 };
 
+/** The codes that mean the server could not be reached at all (or not in time): only then is a connection offline. */
+export const UNREACHABLE_CODES: readonly ErrorCode[] = ["bad_gateway","timeout","network"];
+
 /** Each extension of the API: its method and path (as OpenAPI writes them), and the operation in words. */
 export const EXTENSIONS: { readonly [e in Extension]: { method: string; path: string; operation: string } } = {
   setActive: { method: "post", path: "/api/configurations/{configId}/set", operation: "making a configuration active" },
