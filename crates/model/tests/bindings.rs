@@ -130,6 +130,9 @@ fn rules() -> String {
     out.push_str("\n/** Largest `data:` URI accepted as a logo, in bytes (the whole URI as written). */\n");
     out.push_str(&format!("export const MAX_LOGO_BYTES = {MAX_LOGO_BYTES};\n"));
     out.push_str(&format!("export const LOGO_TYPES = {};\n", names(LOGO_TYPES)));
+    out.push_str("\n/** The logo picker's words for an image file; `{name}` is filled as `fill` of crates/model/src/rules.rs does. */\n");
+    out.push_str(&format!("export const LOGO_FILE_MESSAGES = {} as const;\n", pretty(&LOGO_FILE_MESSAGES)));
+    out.push_str(&format!("export const LOGO_TYPE_NAMES = {LOGO_TYPE_NAMES:?};\n"));
     out.push_str("\n/** What a facet or detail item starts from: each key a body leaves out or gets wrong. */\n");
     out.push_str(&format!("export const FACET_DEFAULTS: FacetSetting = {};\n", pretty(&FacetSetting::default())));
     out.push_str(&format!("export const DETAIL_DEFAULTS: DetailSetting = {};\n", pretty(&DetailSetting::default())));

@@ -473,6 +473,14 @@ export const RULE_MESSAGES = {
 export const MAX_LOGO_BYTES = 524288;
 export const LOGO_TYPES = ["png", "jpeg", "gif", "webp", "svg+xml"] as const;
 
+/** The logo picker's words for an image file; `{name}` is filled as `fill` of crates/model/src/rules.rs does. */
+export const LOGO_FILE_MESSAGES = {
+  label: "Image file ({types}, up to {limit} KiB)",
+  wrongType: "{file} is not a {types} image.",
+  tooLarge: "{file} makes a data URI of {size} KiB; at most {limit} KiB is allowed.",
+} as const;
+export const LOGO_TYPE_NAMES = "PNG, JPEG, GIF, WebP or SVG";
+
 /** What a facet or detail item starts from: each key a body leaves out or gets wrong. */
 export const FACET_DEFAULTS: FacetSetting = {
   uri: "",
