@@ -1,29 +1,17 @@
 //! Publishing with conflict detection, history, the connection state, and pulling a remote search space.
 
-use serde::Serialize;
 use serde_json::Value;
 use studio_local::os_caller;
-use studio_model::BackendError;
-use studio_sync::{HistoryEntry, PublishOutcome, LOCAL_KEY};
+use studio_sync::{HistoryEntry, PublishOutcome};
 use tauri::State;
-use ts_rs::TS;
 
 use crate::error::IpcError;
 use crate::state::{BackendSlot, Tasks};
 use crate::work;
 
-type Answer<T> = Result<T, IpcError>;
+pub use studio_sync::ConnectionState;
 
-/// Which backend is in use and whether it answers.
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct ConnectionState {
-    /// `local`, or the remote server's base URL.
-    pub backend: String,
-    pub online: bool,
-    /// Why it is offline.
-    pub message: Option<String>,
-}
+type Answer<T> = Result<T, IpcError>;
 
 #[tauri::command]
 pub async fn publish(
@@ -45,10 +33,7 @@ pub async fn history(slot: State<'_, BackendSlot>, id: i32) -> Answer<Vec<Histor
 #[tauri::command]
 pub async fn check_connection(slot: State<'_, BackendSlot>) -> Answer<ConnectionState> {
     let (backend, key) = slot.get_keyed();
-    let answer = if key == LOCAL_KEY { Ok(()) } else { backend.default_configuration().await.map(|_| ()) };
-    // A server that answers, even to refuse the sign-in, is online: only one that cannot be reached is not.
-    let online = !answer.as_ref().is_err_and(BackendError::is_unreachable);
-    Ok(ConnectionState { backend: key, online, message: answer.err().map(|e| e.to_string()) })
+    Ok(studio_sync::check_connection(backend.as_ref(), &key).await)
 }
 
 #[tauri::command]

@@ -117,6 +117,12 @@ impl ErrorCode {
             ErrorCode::Upstream | ErrorCode::Settings | ErrorCode::Task | ErrorCode::Network => None,
         }
     }
+
+    /// Whether this code means the server could not be reached at all (or not in time), as opposed to one that
+    /// answered, even to refuse: only then is a connection offline. The UI's copy of this list is generated.
+    pub fn is_unreachable(self) -> bool {
+        matches!(self, ErrorCode::Network | ErrorCode::BadGateway | ErrorCode::Timeout)
+    }
 }
 
 impl std::fmt::Display for ErrorCode {
@@ -198,7 +204,7 @@ impl BackendError {
     /// Whether the server could not be reached at all (or not in time), as opposed to one that answered,
     /// even to refuse: only then is a connection offline.
     pub fn is_unreachable(&self) -> bool {
-        matches!(self, BackendError::BadGateway(_) | BackendError::Timeout(_))
+        self.code().is_unreachable()
     }
 
     /// The HTTP status a server answers this error with: the code's status, an upstream's own 4xx as it

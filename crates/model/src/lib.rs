@@ -27,6 +27,7 @@ pub use error::{BackendError, ErrorCode, FieldError};
 pub use merge::{merge_create, merge_update, with_overrides};
 pub use offers::{Extension, Offers};
 pub use rules::{
-    fill, is_hex_colour, Field, Fields, Messages, Rule, COMPONENTS, CONFIG_RULES, DATE_FORMATS, FACET_MODES,
-    LOGO_TYPES, MAX_LOGO_BYTES, MESSAGES, RECOMMENDERS, SIMILARITY_PLUGINS, SORTINGS, SORTING_ORDERS, TITLE_ACTIONS,
+    fill, is_hex_colour, Field, Fields, LogoFileMessages, Messages, Rule, COMPONENTS, CONFIG_RULES, DATE_FORMATS,
+    FACET_MODES, LOGO_FILE_MESSAGES, LOGO_TYPES, LOGO_TYPE_NAMES, MAX_LOGO_BYTES, MESSAGES, RECOMMENDERS,
+    SIMILARITY_PLUGINS, SORTINGS, SORTING_ORDERS, TITLE_ACTIONS,
 };

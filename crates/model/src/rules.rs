@@ -29,6 +29,29 @@ pub const MAX_LOGO_BYTES: usize = 512 * 1024;
 /// Media types of a `data:image/…` logo.
 pub const LOGO_TYPES: &[&str] = &["png", "jpeg", "gif", "webp", "svg+xml"];
 
+/// The logo types as a designer names them (each of [`LOGO_TYPES`]), in the logo picker's words.
+pub const LOGO_TYPE_NAMES: &str = "PNG, JPEG, GIF, WebP or SVG";
+
+/// What the logo picker says of an image file, before the file becomes a `data:` URI that is then checked as any
+/// logo is. A `{name}` is filled by [`fill`]: `{types}` with [`LOGO_TYPE_NAMES`], `{size}` and `{limit}` with
+/// sizes in KiB, `{file}` with the file's name.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LogoFileMessages {
+    /// The label of the file control.
+    pub label: &'static str,
+    /// A file whose type is none of [`LOGO_TYPES`].
+    pub wrong_type: &'static str,
+    /// A file whose `data:` URI is longer than [`MAX_LOGO_BYTES`].
+    pub too_large: &'static str,
+}
+
+pub const LOGO_FILE_MESSAGES: LogoFileMessages = LogoFileMessages {
+    label: "Image file ({types}, up to {limit} KiB)",
+    wrong_type: "{file} is not a {types} image.",
+    too_large: "{file} makes a data URI of {size} KiB; at most {limit} KiB is allowed.",
+};
+
 /// The messages shown next to a refused field. A `{name}` is filled by [`fill`] (and by the UI the same way):
 /// `{min}` and `{max}` with a bound, `{allowed}` with the allowed values joined by `, `, `{size}` and `{limit}`
 /// with sizes in KiB.
@@ -333,6 +356,16 @@ mod tests {
         for media in LOGO_TYPES {
             assert!(MESSAGES.logo_media.contains(media), "{media}");
         }
+    }
+
+    #[test]
+    fn the_logo_picker_names_every_logo_type() {
+        let names = LOGO_TYPE_NAMES.to_ascii_lowercase();
+        for media in LOGO_TYPES {
+            let short = media.split('+').next().unwrap_or(media);
+            assert!(names.contains(short), "{media}");
+        }
+        assert_eq!(names.matches(", ").count() + names.matches(" or ").count() + 1, LOGO_TYPES.len());
     }
 
     #[test]

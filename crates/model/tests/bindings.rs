@@ -37,6 +37,13 @@ fn generated() -> String {
         out.push_str(&format!("  {}: {status},\n", code.as_str()));
     }
     out.push_str("};\n");
+    let unreachable: Vec<&str> =
+        ErrorCode::ALL.into_iter().filter(|c| c.is_unreachable()).map(ErrorCode::as_str).collect();
+    out.push_str(&format!(
+        "\n/** The codes that mean the server could not be reached at all (or not in time): only then is a connection offline. */\n\
+         export const UNREACHABLE_CODES: readonly ErrorCode[] = {};\n",
+        serde_json::to_string(&unreachable).unwrap()
+    ));
     out.push_str("\n/** Each extension of the API: its method and path (as OpenAPI writes them), and the operation in words. */\n");
     out.push_str("export const EXTENSIONS: { readonly [e in Extension]: { method: string; path: string; operation: string } } = {\n");
     for extension in Extension::ALL {
@@ -123,6 +130,9 @@ fn rules() -> String {
     out.push_str("\n/** Largest `data:` URI accepted as a logo, in bytes (the whole URI as written). */\n");
     out.push_str(&format!("export const MAX_LOGO_BYTES = {MAX_LOGO_BYTES};\n"));
     out.push_str(&format!("export const LOGO_TYPES = {};\n", names(LOGO_TYPES)));
+    out.push_str("\n/** The logo picker's words for an image file; `{name}` is filled as `fill` of crates/model/src/rules.rs does. */\n");
+    out.push_str(&format!("export const LOGO_FILE_MESSAGES = {} as const;\n", pretty(&LOGO_FILE_MESSAGES)));
+    out.push_str(&format!("export const LOGO_TYPE_NAMES = {LOGO_TYPE_NAMES:?};\n"));
     out.push_str("\n/** What a facet or detail item starts from: each key a body leaves out or gets wrong. */\n");
     out.push_str(&format!("export const FACET_DEFAULTS: FacetSetting = {};\n", pretty(&FacetSetting::default())));
     out.push_str(&format!("export const DETAIL_DEFAULTS: DetailSetting = {};\n", pretty(&DetailSetting::default())));

@@ -4,6 +4,7 @@
 //!   crash and a journey without a connection; and the versions this app published to each backend.
 //! - [`publish`]: create or update on a backend, but only after checking that the server still holds the
 //!   version the draft started from; otherwise a [`Conflict`] with base, mine and theirs field by field.
+//! - [`check_connection`]: whether the backend in use answers.
 //! - [`history`]: the backend's `/logs` together with the versions published from this app.
 //! - [`files`]: configurations as JSON files with a format version; importing always creates new ones.
 //! - [`copy`]: copying a configuration to another backend (another connection), showing the field diff
@@ -14,6 +15,7 @@
 //! Nothing here talks to a window or knows Tauri; nothing here ever overwrites a change on a server that
 //! the user has not seen.
 
+mod connection;
 pub mod copy;
 mod diff;
 mod drafts;
@@ -25,12 +27,15 @@ pub mod pull;
 mod scenarios;
 mod types;
 
+pub use connection::{check_connection, ConnectionState};
 pub use diff::{changed_paths, diff_fields, resolve, three_way};
 pub use drafts::SyncStore;
 pub use error::SyncError;
 pub use history::history;
-pub use publish::publish;
-pub use scenarios::{check_scenarios, Scenario, ScenarioLimits, ScenarioWidth, SCENARIO_LIMITS};
+pub use publish::{publish, publish_conflict};
+pub use scenarios::{
+    check_scenarios, Scenario, ScenarioLimits, ScenarioMessages, ScenarioWidth, SCENARIO_LIMITS, SCENARIO_MESSAGES,
+};
 pub use types::{
     Conflict, CopyPlan, DraftRecord, FieldChange, FieldDiff, HistoryEntry, HistorySource, PublishOutcome, Side,
     LOCAL_KEY,

@@ -18,6 +18,18 @@ fn settings(envelope: &Value) -> Option<&Value> {
     envelope.get("config")
 }
 
+/// The conflict that stops a publish of `mine`, drafted from `base`, when the server now holds `theirs`: none
+/// while the server's settings are still those of `base` (the order of keys aside), else every field where the
+/// three differ. The browser build decides the same way (`publishConflict` of ui/src/lib/editor/conflict.ts);
+/// the cases of crates/sync/cases/publish.json hold both to one behaviour.
+pub fn publish_conflict(base: &Value, mine: &Value, theirs: &Value) -> Option<Conflict> {
+    if settings(theirs) == settings(base) {
+        return None;
+    }
+    let fields = three_way(base, mine, theirs);
+    Some(Conflict { base: base.clone(), mine: mine.clone(), theirs: theirs.clone(), fields })
+}
+
 /// What a publish does with the drafts kept for the configuration it writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Drafts {
@@ -62,10 +74,8 @@ pub(crate) async fn write(
         Some(id) => {
             let current: Configuration = backend.get_configuration(id).await?;
             let theirs = serde_json::to_value(&current)?;
-            let base = base.unwrap_or_else(|| theirs.clone());
-            if settings(&theirs) != settings(&base) {
-                let fields = three_way(&base, &mine, &theirs);
-                return Ok(PublishOutcome::Conflict { conflict: Box::new(Conflict { base, mine, theirs, fields }) });
+            if let Some(conflict) = publish_conflict(base.as_ref().unwrap_or(&theirs), &mine, &theirs) {
+                return Ok(PublishOutcome::Conflict { conflict: Box::new(conflict) });
             }
             backend.update_configuration(caller, id, mine.clone()).await?
         }

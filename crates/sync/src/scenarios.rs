@@ -4,7 +4,7 @@
 
 use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
-use studio_model::SelectedFacet;
+use studio_model::{fill, SelectedFacet};
 use ts_rs::TS;
 
 use crate::drafts::{now, SyncStore};
@@ -50,30 +50,63 @@ pub const SCENARIO_LIMITS: ScenarioLimits = ScenarioLimits {
     widths: [ScenarioWidth::Desktop, ScenarioWidth::Tablet, ScenarioWidth::Phone],
 };
 
-/// Checks a list against [`SCENARIO_LIMITS`]: the first problem, named. (A width is one of [`ScenarioWidth`] by
-/// its type: reading another is refused where the list is read.)
+/// Why a list of scenarios is refused: the templates of [`check_scenarios`]'s messages, generated into the UI
+/// (`SCENARIO_MESSAGES` of ui/src/lib/types/sync.ts), whose browser build checks a list the same way. Each
+/// `{name}` is filled as [`studio_model::fill`] does: `{max}` with the limit, `{count}` with the scenarios given,
+/// `{n}` with a scenario's place from 1, `{name}` with its trimmed name, `{width}` and `{allowed}` with a width
+/// and every width.
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScenarioMessages {
+    pub too_many: &'static str,
+    pub no_name: &'static str,
+    pub long_name: &'static str,
+    pub same_name: &'static str,
+    pub long_query: &'static str,
+    pub many_selected: &'static str,
+    /// A width that is none of [`ScenarioWidth`]: here refused where the list is read (its type has no other),
+    /// in the browser by the check itself.
+    pub unknown_width: &'static str,
+}
+
+pub const SCENARIO_MESSAGES: ScenarioMessages = ScenarioMessages {
+    too_many: "at most {max} scenarios can be kept for a configuration, not {count}",
+    no_name: "scenario {n} has no name",
+    long_name: "the name of scenario {n} is longer than {max} characters",
+    same_name: "two scenarios are named “{name}”",
+    long_query: "the query of “{name}” is longer than {max} characters",
+    many_selected: "“{name}” selects more than {max} facet values",
+    unknown_width: "“{name}” has the width “{width}”; it must be one of {allowed}",
+};
+
+/// Checks a list against [`SCENARIO_LIMITS`]: the first problem, named in the words of [`SCENARIO_MESSAGES`].
+/// (A width is one of [`ScenarioWidth`] by its type: reading another is refused where the list is read.) The
+/// cases of crates/sync/cases/scenarios.json hold this check and the browser's to one behaviour.
 pub fn check_scenarios(list: &[Scenario]) -> Result<(), SyncError> {
-    let bad = |m: String| Err(SyncError::BadScenario(m));
     let l = SCENARIO_LIMITS;
+    let m = SCENARIO_MESSAGES;
+    // A name is filled in last, so that braces it holds are never taken for a placeholder.
+    let bad = |template: &str, values: &[(&str, &str)]| Err(SyncError::BadScenario(fill(template, values)));
     if list.len() > l.scenarios {
-        return bad(format!("at most {} scenarios can be kept for a configuration, not {}", l.scenarios, list.len()));
+        return bad(m.too_many, &[("max", &l.scenarios.to_string()), ("count", &list.len().to_string())]);
     }
     for (i, s) in list.iter().enumerate() {
+        let n = (i + 1).to_string();
         let name = s.name.trim();
         if name.is_empty() {
-            return bad(format!("scenario {} has no name", i + 1));
+            return bad(m.no_name, &[("n", &n)]);
         }
         if name.chars().count() > l.name_chars {
-            return bad(format!("the name of scenario {} is longer than {} characters", i + 1, l.name_chars));
+            return bad(m.long_name, &[("n", &n), ("max", &l.name_chars.to_string())]);
         }
         if list[..i].iter().any(|o| o.name.trim() == name) {
-            return bad(format!("two scenarios are named “{name}”"));
+            return bad(m.same_name, &[("name", name)]);
         }
         if s.query.chars().count() > l.query_chars {
-            return bad(format!("the query of “{name}” is longer than {} characters", l.query_chars));
+            return bad(m.long_query, &[("max", &l.query_chars.to_string()), ("name", name)]);
         }
         if s.selected.len() > l.selected {
-            return bad(format!("“{name}” selects more than {} facet values", l.selected));
+            return bad(m.many_selected, &[("max", &l.selected.to_string()), ("name", name)]);
         }
     }
     Ok(())

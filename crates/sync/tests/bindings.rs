@@ -33,6 +33,11 @@ fn generated() -> String {
     }
     let limits = serde_json::to_string(&SCENARIO_LIMITS).unwrap();
     out.push_str(&format!("\n/** What a list of preview scenarios may hold. */\nexport const SCENARIO_LIMITS: ScenarioLimits = {limits};\n"));
+    let messages = serde_json::to_string_pretty(&SCENARIO_MESSAGES).unwrap();
+    out.push_str(&format!(
+        "\n/** Why a list of preview scenarios is refused; `{{name}}` is filled as `fill` of crates/model/src/rules.rs does. */\n\
+         export const SCENARIO_MESSAGES = {messages} as const;\n"
+    ));
     out
 }
 

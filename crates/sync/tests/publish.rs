@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 use studio_model::{Backend, Caller};
-use studio_sync::{history, publish, resolve, HistorySource, PublishOutcome, Side};
+use studio_sync::{history, publish, publish_conflict, resolve, HistorySource, PublishOutcome, Side};
 
 fn caller() -> Caller {
     Caller { user: "me".into() }
@@ -127,4 +127,19 @@ async fn restoring_an_old_version_makes_a_draft_that_publishes_as_a_new_version(
         history(&sync, &client, key, id).await.unwrap().iter().filter(|v| v.source == HistorySource::Server).count(),
         3
     );
+}
+
+/// The publish cases both languages must satisfy (crates/sync/cases/publish.json): whether a draft is published
+/// or stopped at a conflict, and which fields that conflict lists.
+#[test]
+fn the_shared_publish_cases_hold() {
+    let file: Value = serde_json::from_str(include_str!("../cases/publish.json")).expect("JSON");
+    for case in file["cases"].as_array().expect("a list of cases") {
+        let conflict = publish_conflict(&case["base"], &case["mine"], &case["theirs"]);
+        let listed = conflict.map(|c| {
+            assert_eq!((&c.base, &c.mine, &c.theirs), (&case["base"], &case["mine"], &case["theirs"]));
+            c.fields.iter().map(|f| json!([f.path, f.conflicting])).collect::<Vec<_>>()
+        });
+        assert_eq!(json!(listed), case["conflict"], "{}", case["name"]);
+    }
 }

@@ -4,7 +4,7 @@
 use serde_json::json;
 use studio_local::Store;
 use studio_model::{BackendError, SelectedFacet};
-use studio_sync::{Scenario, ScenarioWidth, SyncStore, LOCAL_KEY, SCENARIO_LIMITS};
+use studio_sync::{Scenario, ScenarioWidth, SyncStore, LOCAL_KEY, SCENARIO_LIMITS, SCENARIO_MESSAGES};
 
 const REMOTE: &str = "http://remote:8080";
 
@@ -46,48 +46,74 @@ fn scenarios_are_kept_per_backend_and_configuration_apart_from_drafts_and_over_a
     assert_eq!(sync.scenarios(REMOTE, 1).unwrap(), list[..1]);
 }
 
-#[test]
-fn a_list_at_every_limit_is_kept() {
-    let dir = tempfile::tempdir().unwrap();
-    let sync = SyncStore::new(Store::open_dir(dir.path()).unwrap());
-    let l = SCENARIO_LIMITS;
-    let mut list: Vec<_> = (0..l.scenarios).map(|i| plain(&format!("S{i}"))).collect();
-    // Characters, not bytes, and the name as trimmed.
-    list[0].name = format!("  {}  ", "é".repeat(l.name_chars));
-    list[1].query = "ü".repeat(l.query_chars);
-    list[2].selected = vec![list[2].selected[0].clone(); l.selected];
-    sync.save_scenarios(LOCAL_KEY, 1, &list).unwrap();
-    assert_eq!(sync.scenarios(LOCAL_KEY, 1).unwrap(), list);
+/// One case of crates/sync/cases/scenarios.json, which the browser build's check reads too.
+#[derive(serde::Deserialize)]
+struct Case {
+    name: String,
+    list: Vec<CaseScenario>,
+    problem: Option<String>,
+}
+
+/// A scenario of a case: `selected` is how many facet values it selects.
+#[derive(serde::Deserialize)]
+struct CaseScenario {
+    name: String,
+    query: String,
+    selected: usize,
+    width: ScenarioWidth,
+}
+
+fn shared_cases() -> Vec<Case> {
+    let file: serde_json::Value = serde_json::from_str(include_str!("../cases/scenarios.json")).expect("JSON");
+    serde_json::from_value(file["cases"].clone()).expect("a list of cases")
 }
 
 #[test]
-fn a_list_breaking_a_limit_is_refused_as_a_bad_request_naming_it_and_the_kept_one_stays() {
+fn the_shared_cases_are_kept_or_refused_as_a_bad_request_in_their_words_and_the_kept_list_stays() {
     let dir = tempfile::tempdir().unwrap();
     let sync = SyncStore::new(Store::open_dir(dir.path()).unwrap());
     let kept = vec![scenario("Energy", "solar", ScenarioWidth::Phone)];
-    sync.save_scenarios(LOCAL_KEY, 1, &kept).unwrap();
-    let mut crowded = plain("Crowded");
-    crowded.selected = vec![crowded.selected[0].clone(); 51];
-    let cases = [
-        (
-            (0..51).map(|i| plain(&format!("S{i}"))).collect(),
-            "at most 50 scenarios can be kept for a configuration, not 51",
-        ),
-        (vec![plain("Fine"), plain("  ")], "scenario 2 has no name"),
-        (vec![plain(&"n".repeat(101))], "the name of scenario 1 is longer than 100 characters"),
-        (vec![plain("A"), scenario(" A ", "", ScenarioWidth::Phone)], "two scenarios are named “A”"),
-        (
-            vec![scenario("Long", &"q".repeat(1001), ScenarioWidth::Desktop)],
-            "the query of “Long” is longer than 1000 characters",
-        ),
-        (vec![crowded], "“Crowded” selects more than 50 facet values"),
-    ];
-    for (list, message) in cases {
-        let err = sync.save_scenarios(LOCAL_KEY, 1, &list).unwrap_err();
-        assert_eq!(err.to_string(), message);
-        assert_eq!(BackendError::from(err), BackendError::BadRequest(message.into()));
+    for case in shared_cases() {
+        sync.save_scenarios(LOCAL_KEY, 1, &kept).unwrap();
+        let list: Vec<Scenario> = case
+            .list
+            .into_iter()
+            .map(|s| {
+                let mut one = scenario(&s.name, &s.query, s.width);
+                one.selected = vec![one.selected[0].clone(); s.selected];
+                one
+            })
+            .collect();
+        match case.problem {
+            None => {
+                sync.save_scenarios(LOCAL_KEY, 1, &list).unwrap_or_else(|e| panic!("{}: refused: {e}", case.name));
+                assert_eq!(sync.scenarios(LOCAL_KEY, 1).unwrap(), list, "{}", case.name);
+            }
+            Some(message) => {
+                let err = sync.save_scenarios(LOCAL_KEY, 1, &list).expect_err(&case.name);
+                assert_eq!(BackendError::from(err), BackendError::BadRequest(message), "{}", case.name);
+                assert_eq!(sync.scenarios(LOCAL_KEY, 1).unwrap(), kept, "{}: the kept list stays", case.name);
+            }
+        }
     }
-    assert_eq!(sync.scenarios(LOCAL_KEY, 1).unwrap(), kept);
+}
+
+#[test]
+fn the_shared_cases_reach_every_limit_and_every_message() {
+    let cases = shared_cases();
+    let l = SCENARIO_LIMITS;
+    let longest = |f: fn(&CaseScenario) -> usize| cases.iter().flat_map(|c| &c.list).map(f).max().unwrap_or(0);
+    assert!(cases.iter().any(|c| c.problem.is_none() && c.list.len() == l.scenarios));
+    assert_eq!(longest(|s| s.name.trim().chars().count()), l.name_chars + 1);
+    assert_eq!(longest(|s| s.query.chars().count()), l.query_chars + 1);
+    assert_eq!(longest(|s| s.selected), l.selected + 1);
+    let m = SCENARIO_MESSAGES;
+    for template in [m.too_many, m.no_name, m.long_name, m.same_name, m.long_query, m.many_selected] {
+        let start = template.split('{').next().unwrap_or_default();
+        let end = template.rsplit('}').next().unwrap_or_default();
+        let shows = |p: &String| p.starts_with(start) && p.ends_with(end);
+        assert!(cases.iter().filter_map(|c| c.problem.as_ref()).any(shows), "no case shows “{template}”");
+    }
 }
 
 #[test]

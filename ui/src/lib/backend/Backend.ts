@@ -19,7 +19,7 @@ import type {
   SimilarQuery,
   WriteOutcome,
 } from '../types/generated';
-import { ERROR_STATUS } from '../types/generated';
+import { ERROR_STATUS, UNREACHABLE_CODES } from '../types/generated';
 import type { HistoryEntry, ImportedConfig, PublishOutcome, Scenario } from '../types/sync';
 import type {
   BackupSettings, ConnectionState, Connections, ConnectionInput, CopyOutcome, CopyPlan, DesktopSettings, Folder, RecoverReport,
@@ -54,7 +54,7 @@ export class BackendError extends Error {
 }
 
 /** The codes that mean the server could not be reached at all (or not in time), as opposed to one that answered. */
-const UNREACHABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['network', 'bad_gateway', 'timeout']);
+const UNREACHABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(UNREACHABLE_CODES);
 
 /** Whether `error` means the server could not be reached: only then is the connection offline. */
 export function isUnreachable(error: unknown): boolean {

@@ -1,10 +1,11 @@
 // The web build's preview scenarios: kept in the browser's storage per server and configuration, and checked by
 // the same rules (and in the same words) as the desktop app's.
-import { beforeEach, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { webWorkspace } from './webworkspace';
 import type { Api } from './Backend';
-import { SCENARIO_LIMITS, type Scenario, type ScenarioWidth } from '../types/sync';
+import type { Scenario, ScenarioWidth } from '../types/sync';
 import { scenarioProblem } from './scenarios';
+import scenarioFile from '../../../../crates/sync/cases/scenarios.json';
 
 const facet = { field: 'dyn_uri_topic', label: 'Energy', value: 'urn:energy' };
 const scenario = (name: string, query = '', width: ScenarioWidth = 'desktop'): Scenario => ({ name, query, width, selected: [facet] });
@@ -31,32 +32,31 @@ test('discarding a draft keeps the scenarios', async () => {
   expect((await workspace().scenarios(1)).map((s) => s.name)).toEqual(['Kept']);
 });
 
-test('a list at every limit is kept', async () => {
-  const l = SCENARIO_LIMITS;
-  const list = Array.from({ length: l.scenarios }, (_, i) => scenario(`S${i}`));
-  list[0] = scenario(`  ${'é'.repeat(l.nameChars)}  `);
-  list[1] = scenario('Long', 'ü'.repeat(l.queryChars));
-  list[2] = { ...scenario('Crowded'), selected: Array(l.selected).fill(facet) };
-  expect(scenarioProblem(list)).toBeNull();
-  await workspace().saveScenarios(1, list);
-  expect(await workspace().scenarios(1)).toEqual(list);
+describe('the shared scenario cases (crates/sync/cases/scenarios.json)', () => {
+  for (const c of scenarioFile.cases) {
+    test(c.name, async () => {
+      const ws = workspace();
+      await ws.saveScenarios(1, [scenario('Kept')]);
+      const list = c.list.map((s) => ({ ...scenario(s.name, s.query, s.width as ScenarioWidth), selected: Array(s.selected).fill(facet) }));
+      if (c.problem === null) {
+        expect(scenarioProblem(list)).toBeNull();
+        await ws.saveScenarios(1, list);
+        expect(await ws.scenarios(1)).toEqual(list);
+      } else {
+        await expect(ws.saveScenarios(1, list)).rejects.toMatchObject({ code: 'bad_request', message: c.problem });
+        expect((await ws.scenarios(1)).map((s) => s.name)).toEqual(['Kept']);
+      }
+    });
+  }
 });
 
-test('a list breaking a limit is refused with the desktop’s words, and the kept one stays', async () => {
+test('a width the browser build does not know is refused in words generated from crates/sync', async () => {
   const ws = workspace();
   await ws.saveScenarios(1, [scenario('Kept')]);
-  const refused: [Scenario[], string][] = [
-    [Array.from({ length: 51 }, (_, i) => scenario(`S${i}`)), 'at most 50 scenarios can be kept for a configuration, not 51'],
-    [[scenario('Fine'), scenario('  ')], 'scenario 2 has no name'],
-    [[scenario('n'.repeat(101))], 'the name of scenario 1 is longer than 100 characters'],
-    [[scenario('A'), scenario(' A ', '', 'phone')], 'two scenarios are named “A”'],
-    [[scenario('Long', 'q'.repeat(1001))], 'the query of “Long” is longer than 1000 characters'],
-    [[{ ...scenario('Crowded'), selected: Array(51).fill(facet) }], '“Crowded” selects more than 50 facet values'],
-    [[{ ...scenario('Wide'), width: 'watch' as ScenarioWidth }], '“Wide” has the width “watch”; it must be one of desktop, tablet, phone'],
-  ];
-  for (const [list, message] of refused) {
-    await expect(ws.saveScenarios(1, list)).rejects.toMatchObject({ code: 'bad_request', message });
-  }
+  await expect(ws.saveScenarios(1, [{ ...scenario('Wide'), width: 'watch' as ScenarioWidth }])).rejects.toMatchObject({
+    code: 'bad_request',
+    message: '“Wide” has the width “watch”; it must be one of desktop, tablet, phone',
+  });
   expect((await ws.scenarios(1)).map((s) => s.name)).toEqual(['Kept']);
 });
 

@@ -6,7 +6,7 @@
 import type { Api, KeptDraft, Prefs, Workspace } from './Backend';
 import { BackendError, isUnreachable } from './Backend';
 import type { HistoryEntry, PublishOutcome } from '../types/sync';
-import { sameSettings, threeWay } from '../editor/conflict';
+import { publishConflict } from '../editor/conflict';
 import { scenarioProblem, scenariosIn } from './scenarios';
 
 const PREFS_KEY = 'search-studio.prefs';
@@ -97,10 +97,8 @@ export function webWorkspace(api: Api, server: string): Workspace {
       }
     },
     async publish(id, mine, base): Promise<PublishOutcome> {
-      const theirs = await api.getConfiguration(id);
-      if (!sameSettings(theirs, base)) {
-        return { status: 'conflict', conflict: { base, mine, theirs, fields: threeWay(base, mine, theirs) } };
-      }
+      const conflict = publishConflict(base, mine, await api.getConfiguration(id));
+      if (conflict) return { status: 'conflict', conflict };
       const outcome = await api.updateConfiguration(id, mine);
       const entry: HistoryEntry = { at: new Date().toISOString(), user: outcome.config.user, action: 'publish', source: 'published', config: outcome.config };
       published.set(id, [entry, ...(published.get(id) ?? [])]);
@@ -116,6 +114,7 @@ export function webWorkspace(api: Api, server: string): Workspace {
         throw e;
       }
     },
+    // The rule of crates/sync (connection.rs), held to it by crates/sync/cases/connection.json.
     async checkConnection() {
       try {
         await api.defaultConfiguration();

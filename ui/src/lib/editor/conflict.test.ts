@@ -1,9 +1,13 @@
 // The conflict view's rules are crates/sync's (diff.rs); the cases both must satisfy are in
 // crates/sync/cases/conflict.json, read here and by crates/sync/tests/diff.rs.
 import { describe, expect, test } from 'vitest';
-import { diffFields, resolve, sameSettings, threeWay } from './conflict';
+import { diffFields, publishConflict, resolve, sameSettings, threeWay } from './conflict';
 import type { Side } from '../types/sync';
 import conflictFile from '../../../../crates/sync/cases/conflict.json';
+import publishFile from '../../../../crates/sync/cases/publish.json';
+import { webWorkspace } from '../backend/webworkspace';
+import type { Api } from '../backend/Backend';
+import type { Configuration, WriteOutcome } from '../types/generated';
 
 type Json = Parameters<typeof diffFields>[0];
 
@@ -36,6 +40,35 @@ describe('the shared conflict cases (crates/sync/cases/conflict.json)', () => {
         expect(at(merged, path)).toEqual(value);
       }
       expect(theirs).toEqual(c.theirs);
+    });
+  }
+});
+
+describe('the shared publish cases (crates/sync/cases/publish.json)', () => {
+  for (const c of publishFile.cases) {
+    test(c.name, () => {
+      const conflict = publishConflict(c.base, c.mine, c.theirs);
+      expect(conflict && conflict.fields.map((f) => [f.path, f.conflicting])).toEqual(c.conflict);
+      if (conflict) expect([conflict.base, conflict.mine, conflict.theirs]).toEqual([c.base, c.mine, c.theirs]);
+    });
+
+    test(`the browser build publishes by them: ${c.name}`, async () => {
+      const written: unknown[] = [];
+      const api = {
+        getConfiguration: async () => structuredClone(c.theirs) as unknown as Configuration,
+        updateConfiguration: async (_id: number, body: unknown): Promise<WriteOutcome> => {
+          written.push(body);
+          return { config: body as Configuration, errors: [] };
+        },
+      } as Partial<Api> as Api;
+      const answer = await webWorkspace(api, 'https://a.example').publish(4, c.mine as unknown as Configuration, c.base as unknown as Configuration);
+      if (c.conflict === null) {
+        expect(answer.status).toBe('published');
+        expect(written).toEqual([c.mine]);
+      } else {
+        expect(answer.status === 'conflict' && answer.conflict.fields.map((f) => [f.path, f.conflicting])).toEqual(c.conflict);
+        expect(written).toEqual([]);
+      }
     });
   }
 });

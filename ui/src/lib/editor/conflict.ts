@@ -1,7 +1,9 @@
-// Field-by-field comparison and the three-way merge behind the conflict view; the same rules as
-// crates/sync/src/diff.rs. A field is a leaf of the JSON: a scalar, an array (updates replace arrays whole,
-// so an array is one field) or an empty object. `id`, `user` and `created` are the server's and never compared.
-import type { FieldChange, FieldDiff, Side } from '../types/sync';
+// Field-by-field comparison and the three-way merge behind the conflict view, and when a publish stops at a
+// conflict; the same rules as crates/sync/src/diff.rs and publish.rs, held to one behaviour by the cases of
+// crates/sync/cases/conflict.json and publish.json. A field is a leaf of the JSON: a scalar, an array (updates
+// replace arrays whole, so an array is one field) or an empty object. `id`, `user` and `created` are the server's
+// and never compared. Two values are the same when they hold the same things, whatever the order of their keys.
+import type { Conflict, FieldChange, FieldDiff, Side } from '../types/sync';
 
 type Json = unknown;
 const SERVER_OWNED = ['id', 'user', 'created'];
@@ -27,13 +29,29 @@ function leaves(value: Json): Map<string, { segs: string[]; value: Json }> {
   return out;
 }
 
-const same = (a: Json, b: Json) => JSON.stringify(a) === JSON.stringify(b);
+/** Whether two JSON values are equal: arrays item by item, objects key by key in any order. */
+function same(a: Json, b: Json): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => same(v, b[i]));
+  if (!isObject(a) || !isObject(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && same(a[k], b[k]));
+}
 const at = (m: Map<string, { value: Json }>, p: string) => (m.has(p) ? m.get(p)!.value : undefined);
 const orNull = (v: Json) => (v === undefined ? null : (v as FieldDiff['before']));
 
 /** Whether two envelopes hold the same settings (the `config` object). */
 export function sameSettings(a: Json, b: Json): boolean {
   return same((a as { config?: Json })?.config, (b as { config?: Json })?.config);
+}
+
+/**
+ * The conflict that stops a publish of `mine`, drafted from `base`, when the server now holds `theirs`: null while
+ * the server's settings are still those of `base`, else every field where the three differ.
+ */
+export function publishConflict(base: Json, mine: Json, theirs: Json): Conflict | null {
+  if (sameSettings(theirs, base)) return null;
+  return { base: base as Conflict['base'], mine: mine as Conflict['mine'], theirs: theirs as Conflict['theirs'], fields: threeWay(base, mine, theirs) };
 }
 
 /** The fields where `after` differs from `before`, sorted by path. */

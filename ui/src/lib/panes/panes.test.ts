@@ -5,6 +5,7 @@ import DetailsPane from './DetailsPane.svelte';
 import FacetsPane from './FacetsPane.svelte';
 import { Draft } from '../editor/draft.svelte';
 import { FakeBackend, template } from '../../test/fakeBackend';
+import { checkLogo } from '../editor/rules';
 
 function draft() {
   const t = template();
@@ -28,12 +29,28 @@ describe('Layout pane: logo', () => {
 
     const text = new File(['hi'], 'notes.txt', { type: 'text/plain' });
     await fireEvent.change(input, { target: { files: [text] } });
-    expect(await screen.findByText(/notes.txt is not a PNG/)).toBeTruthy();
+    expect(await screen.findByText('notes.txt is not a PNG, JPEG, GIF, WebP or SVG image.')).toBeTruthy();
 
     await fireEvent.click(screen.getByRole('button', { name: 'Remove logo' }));
     expect(d.get('config.layout.logo')).toBe('');
     await fireEvent.input(screen.getByLabelText('Or an image URL'), { target: { value: 'javascript:alert(1)' } });
     expect(screen.getByText('must be empty, an http(s) URL or a data:image URI')).toBeTruthy();
+  });
+
+  test('the picker offers and takes exactly the image types the server accepts as a logo', async () => {
+    const d = draft();
+    render(LayoutPane, { props: { draft: d } });
+    const input = screen.getByLabelText('Image file (PNG, JPEG, GIF, WebP or SVG, up to 512 KiB)') as HTMLInputElement;
+    const offered = input.accept.split(',');
+    const types = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml', 'image/bmp', 'image/tiff', 'image/x-icon', 'text/html'];
+    for (const type of types) {
+      const accepted = checkLogo(`data:${type};base64,AAAA`) === null;
+      expect(offered.includes(type), type).toBe(accepted);
+      d.set('config.layout.logo', '');
+      await fireEvent.change(input, { target: { files: [new File(['AAAA'], 'logo.img', { type })] } });
+      if (accepted) await waitFor(() => expect(String(d.get('config.layout.logo')), type).toMatch(new RegExp(`^data:${type.replace('+', '\\+')};base64,`)));
+      else expect(await screen.findByText(/^logo.img is not a /), type).toBeTruthy();
+    }
   });
 });
 

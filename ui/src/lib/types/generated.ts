@@ -285,6 +285,9 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number | null } = {
   network: null,
 };
 
+/** The codes that mean the server could not be reached at all (or not in time): only then is a connection offline. */
+export const UNREACHABLE_CODES: readonly ErrorCode[] = ["bad_gateway","timeout","network"];
+
 /** Each extension of the API: its method and path (as OpenAPI writes them), and the operation in words. */
 export const EXTENSIONS: { readonly [e in Extension]: { method: string; path: string; operation: string } } = {
   setActive: { method: "post", path: "/api/configurations/{configId}/set", operation: "making a configuration active" },
@@ -469,6 +472,14 @@ export const RULE_MESSAGES = {
 /** Largest `data:` URI accepted as a logo, in bytes (the whole URI as written). */
 export const MAX_LOGO_BYTES = 524288;
 export const LOGO_TYPES = ["png", "jpeg", "gif", "webp", "svg+xml"] as const;
+
+/** The logo picker's words for an image file; `{name}` is filled as `fill` of crates/model/src/rules.rs does. */
+export const LOGO_FILE_MESSAGES = {
+  label: "Image file ({types}, up to {limit} KiB)",
+  wrongType: "{file} is not a {types} image.",
+  tooLarge: "{file} makes a data URI of {size} KiB; at most {limit} KiB is allowed.",
+} as const;
+export const LOGO_TYPE_NAMES = "PNG, JPEG, GIF, WebP or SVG";
 
 /** What a facet or detail item starts from: each key a body leaves out or gets wrong. */
 export const FACET_DEFAULTS: FacetSetting = {

@@ -89,3 +89,14 @@ widths: [ScenarioWidth, ScenarioWidth, ScenarioWidth], };
 
 /** What a list of preview scenarios may hold. */
 export const SCENARIO_LIMITS: ScenarioLimits = {"scenarios":50,"nameChars":100,"queryChars":1000,"selected":50,"widths":["desktop","tablet","phone"]};
+
+/** Why a list of preview scenarios is refused; `{name}` is filled as `fill` of crates/model/src/rules.rs does. */
+export const SCENARIO_MESSAGES = {
+  "tooMany": "at most {max} scenarios can be kept for a configuration, not {count}",
+  "noName": "scenario {n} has no name",
+  "longName": "the name of scenario {n} is longer than {max} characters",
+  "sameName": "two scenarios are named “{name}”",
+  "longQuery": "the query of “{name}” is longer than {max} characters",
+  "manySelected": "“{name}” selects more than {max} facet values",
+  "unknownWidth": "“{name}” has the width “{width}”; it must be one of {allowed}"
+} as const;
