@@ -11,7 +11,7 @@ fn generated() -> String {
     let cfg = ts_rs::Config::default();
     let mut out = String::from(
         "// Generated from the Rust types of crates/sync by its `bindings` test; do not edit.\n\
-         // Regenerate: UPDATE_BINDINGS=1 cargo test -p studio-sync --test bindings\n\n\
+         // Regenerate: UPDATE_BINDINGS=1 cargo test -p studio-sync --test main bindings\n\n\
          import type { Configuration, FieldError, JsonValue, SelectedFacet, WriteOutcome } from './generated';\n",
     );
     let decls = [
@@ -45,5 +45,5 @@ fn generated() -> String {
 fn checked_in_typescript_types_match_the_rust_types() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/lib/types/sync.ts");
     let fresh = generated();
-    studio_testkit::bindings::check_or_write(&path, &fresh, "cargo test -p studio-sync --test bindings");
+    studio_testkit::bindings::check_or_write(&path, &fresh, "cargo test -p studio-sync --test main bindings");
 }

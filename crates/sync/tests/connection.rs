@@ -2,7 +2,7 @@
 //! is not. By the cases the browser build's check must satisfy too (crates/sync/cases/connection.json), and
 //! against real servers on loopback.
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use studio_model::ErrorCode;

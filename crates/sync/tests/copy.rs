@@ -3,7 +3,7 @@
 //! copy creates or updates, unknown fields travel, and a change made on the target after the plan is a
 //! conflict that writes nothing.
 
-mod support;
+use crate::support;
 
 use serde_json::json;
 use studio_model::{Backend, Caller};

@@ -1,7 +1,7 @@
 //! Two designers edit the same configuration on a remote server. The second to publish gets a conflict
 //! (nothing is overwritten), and each way of resolving it stores what it promised.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 

@@ -5,7 +5,7 @@
 //! The server holds back every search after the third until the pull is cancelled, so that the cancel comes
 //! part-way whatever the machine's speed.
 
-mod support;
+use crate::support;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;

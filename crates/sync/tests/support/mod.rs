@@ -1,7 +1,5 @@
 //! A real Search Studio server (the axum router over a local store) on a loopback port, and clients of it.
 
-#![allow(dead_code)]
-
 use std::sync::Arc;
 
 use studio_local::{LocalBackend, Store};
@@ -12,7 +10,6 @@ use studio_sync::SyncStore;
 pub struct Remote {
     pub base: String,
     pub token: String,
-    pub local: LocalBackend,
     _dir: tempfile::TempDir,
 }
 
@@ -34,11 +31,11 @@ pub async fn serve_with(fill: impl FnOnce(&Store), layer: impl FnOnce(axum::Rout
     fill(&store);
     let local = LocalBackend::new(store);
     let (auth, token) = Auth::single_random_user("ana");
-    let app = layer(studio_server::router(Arc::new(local.clone()), Arc::new(auth), None));
+    let app = layer(studio_server::router(Arc::new(local), Arc::new(auth), None));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await });
-    Remote { base, token, local, _dir: dir }
+    Remote { base, token, _dir: dir }
 }
 
 /// A fresh local store of the app (drafts, published versions, pulled documents).

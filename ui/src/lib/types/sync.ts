@@ -1,5 +1,5 @@
 // Generated from the Rust types of crates/sync by its `bindings` test; do not edit.
-// Regenerate: UPDATE_BINDINGS=1 cargo test -p studio-sync --test bindings
+// Regenerate: UPDATE_BINDINGS=1 cargo test -p studio-sync --test main bindings
 
 import type { Configuration, FieldError, JsonValue, SelectedFacet, WriteOutcome } from './generated';
 
