@@ -7,7 +7,7 @@ use studio_model::{Config, Document, FacetGroup};
 
 use super::index::SpaceIndex;
 use super::shape::DocumentShape;
-use crate::error::StoreError;
+use crate::error::EngineError;
 
 /// The documents with these dense numbers, in the given order, shaped by `config` (its details and facets).
 /// A document deleted since the index was built is left out.
@@ -16,7 +16,7 @@ pub(crate) fn documents(
     index: &SpaceIndex,
     config: &Config,
     docs: &[u32],
-) -> Result<Vec<Document>, StoreError> {
+) -> Result<Vec<Document>, EngineError> {
     Ok(each(conn, index, config, docs)?.into_iter().flatten().collect())
 }
 
@@ -27,7 +27,7 @@ pub(crate) fn each(
     index: &SpaceIndex,
     config: &Config,
     docs: &[u32],
-) -> Result<Vec<Option<Document>>, StoreError> {
+) -> Result<Vec<Option<Document>>, EngineError> {
     let shape = DocumentShape::new(index, config);
     let mut stmt = conn.prepare_cached(
         "SELECT id, link, title, description, date, image, type, facet_list FROM documents WHERE num = ?1",
@@ -78,7 +78,7 @@ pub(crate) fn each(
 }
 
 /// The full text of one document (title, description, body), for the `text` similarity plugin.
-pub(crate) fn text_of(conn: &Connection, index: &SpaceIndex, doc: u32) -> Result<String, StoreError> {
+pub(crate) fn text_of(conn: &Connection, index: &SpaceIndex, doc: u32) -> Result<String, EngineError> {
     let Some(&rowid) = index.rowids.get(doc as usize) else { return Ok(String::new()) };
     let text: Option<String> = conn
         .query_row("SELECT title || ' ' || description || ' ' || body FROM documents WHERE num = ?1", [rowid], |r| {

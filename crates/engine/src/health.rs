@@ -4,7 +4,9 @@
 
 use roaring::MultiOps;
 use rusqlite::Connection;
-use studio_model::{BackendError, FacetField, FacetHealth, FieldHealth};
+use studio_model::{FacetField, FacetHealth, FieldHealth};
+
+use crate::error::EngineError;
 
 use super::index::{FieldIndex, SpaceIndex};
 use super::spaces::{fields_of, holds};
@@ -14,11 +16,11 @@ const MAX_DEPTH: usize = 32;
 
 /// The facet fields of search space `space` as the search-space listing gives them; `NotFound` when the store
 /// holds no document of it.
-pub(crate) fn listed(conn: &Connection, space: &str) -> Result<Vec<FacetField>, BackendError> {
+pub(crate) fn listed(conn: &Connection, space: &str) -> Result<Vec<FacetField>, EngineError> {
     if !holds(conn, space)? {
-        return Err(BackendError::NotFound(format!("search space {space} does not exist")));
+        return Err(EngineError::NotFound(format!("search space {space} does not exist")));
     }
-    Ok(fields_of(conn, space)?)
+    fields_of(conn, space)
 }
 
 /// The facet health of every field of `listed` (in that order) over the index of its search space.

@@ -1,4 +1,4 @@
-//! Facet groups of a search response from the counts of crate::search::counting: sorting, the
+//! Facet groups of a search response from the counts of crate::counting: sorting, the
 //! `maximumTerms` cut (selected refiners always kept), and flat or hierarchical nesting, as docs/api.md (Facets
 //! in the answer) describes.
 
@@ -131,7 +131,7 @@ mod tests {
     use studio_model::FacetSetting;
 
     use super::facet_group;
-    use crate::search::index::{FacetValue, FieldIndex};
+    use crate::index::{FacetValue, FieldIndex};
 
     /// Labels order groups as docs/api.md says, whatever the values' order in the index: lower-cased label,
     /// then the label itself, then the value ascending (also when the labels are sorted descending), and by

@@ -13,12 +13,12 @@ use super::common::CommonTerms;
 use super::hierarchy::{Hierarchy, ValueKey};
 use super::index::{read_generation, FacetValue, FieldIndex, RowidMap, SpaceIndex, CONCEPT_PREFIX};
 use super::tuning::{EnginePath, Tuned};
-use crate::error::StoreError;
+use crate::error::EngineError;
 
 impl SpaceIndex {
     /// Builds the index of `space` from the store, inside one read transaction, keeping the lists of the terms
     /// `tuned` calls common.
-    pub(crate) fn build(conn: &mut Connection, space: &str, tuned: Tuned) -> Result<SpaceIndex, StoreError> {
+    pub(crate) fn build(conn: &mut Connection, space: &str, tuned: Tuned) -> Result<SpaceIndex, EngineError> {
         let tx = conn.transaction()?;
         let generation = read_generation(&tx, space)?;
         let mut docs: Vec<(i64, String, f64)> = tx
@@ -26,7 +26,7 @@ impl SpaceIndex {
             .query_map([space], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
             .collect::<Result<_, _>>()?;
         if u32::try_from(docs.len()).is_err() {
-            return Err(StoreError::TooManyDocuments(space.to_owned()));
+            return Err(EngineError::TooManyDocuments(space.to_owned()));
         }
         docs.sort_by(|a, b| b.2.total_cmp(&a.2).then_with(|| a.1.cmp(&b.1)));
         let n = docs.len() as u32;
@@ -77,7 +77,7 @@ impl SpaceIndex {
 /// Per dense number, the tokens FTS5 counted in the document's columns: the sum of the varints of its row in
 /// the `documents_fts_docsize` shadow table (one per column, SQLite's varint encoding), which is what
 /// FTS5's `xColumnSize(-1)` reads. A row that cannot be read counts as empty.
-fn text_lengths(conn: &Connection, by_rowid: &RowidMap, n: u32) -> Result<Vec<u32>, StoreError> {
+fn text_lengths(conn: &Connection, by_rowid: &RowidMap, n: u32) -> Result<Vec<u32>, EngineError> {
     let mut lengths = vec![0u32; n as usize];
     let mut stmt = conn.prepare_cached("SELECT id, sz FROM documents_fts_docsize")?;
     let mut rows = stmt.query([])?;

@@ -17,8 +17,8 @@ use super::hierarchy::ValueKey;
 use super::kept::KeptMatches;
 use super::packed::Packed;
 use super::text_similar::TermRows;
-use crate::error::StoreError;
-use crate::import::GLOBAL_SCOPE;
+use crate::error::EngineError;
+use crate::hierarchy::GLOBAL_SCOPE;
 
 /// Prefix of facet fields whose values are concept URIs.
 pub(crate) const CONCEPT_PREFIX: &str = "dyn_uri_";
@@ -27,7 +27,7 @@ pub(crate) const CONCEPT_PREFIX: &str = "dyn_uri_";
 pub(crate) type Generation = (i64, i64);
 
 /// Reads the current generation of `space` (and of the global concept scheme).
-pub(crate) fn read_generation(conn: &Connection, space: &str) -> Result<Generation, StoreError> {
+pub(crate) fn read_generation(conn: &Connection, space: &str) -> Result<Generation, EngineError> {
     Ok(conn.query_row(
         "SELECT coalesce((SELECT generation FROM generations WHERE scope = ?1), 0),
                 coalesce((SELECT generation FROM generations WHERE scope = ?2), 0)",
@@ -267,7 +267,7 @@ impl SpaceIndex {
 
     /// The dense number of the document with this id (looked up in the store, so that the index need not
     /// hold every id in memory).
-    pub(crate) fn by_doc_id(&self, conn: &Connection, id: &str) -> Result<Option<u32>, StoreError> {
+    pub(crate) fn by_doc_id(&self, conn: &Connection, id: &str) -> Result<Option<u32>, EngineError> {
         let rowid: Option<i64> = conn
             .prepare_cached("SELECT num FROM documents WHERE search_space = ?1 AND id = ?2")?
             .query_row([&self.space, id], |r| r.get(0))

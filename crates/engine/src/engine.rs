@@ -6,56 +6,21 @@
 //! roaring bitmaps. This module never writes documents; it only stores a snapshot of an index it built
 //! (a cache, see [`snapshot`]), so that the next process to open the store need not rebuild it.
 
-mod build;
-mod common;
-mod counting;
-mod explain;
-mod facets;
-mod fetch;
-mod health;
-mod hierarchy;
-mod index;
-mod kept;
-mod packed;
-mod query;
-mod rank;
-mod recommend;
-mod run;
-mod score;
-mod shape;
-mod similar;
-mod snapshot;
-mod spaces;
-mod term_counts;
-mod text;
-mod text_similar;
-mod tuning;
-mod upkeep;
-
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 
 use rusqlite::Connection;
 use studio_model::{
-    BackendError, Config, Document, FacetHealth, RecommendQuery, Recommendations, SearchRequest, SearchResponse,
-    SimilarQuery, RECOMMENDERS, SIMILARITY_PLUGINS,
+    Config, Document, FacetHealth, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SimilarQuery,
+    RECOMMENDERS, SIMILARITY_PLUGINS,
 };
 
-pub use index::SpaceIndex;
-pub use query::{Clause, TextQuery};
-pub use run::FIELD_URI_PREFIX;
-pub use spaces::search_spaces;
-pub use tuning::{EnginePath, PathsTaken, Tuning};
-
-/// Registers the SQL functions the engine's queries use on a new connection of the store.
-pub(crate) fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
-    rank::register(conn)
-}
-
-use crate::error::StoreError;
-use kept::Stamp;
-use tuning::Tuned;
-use upkeep::Upkeep;
+use crate::error::EngineError;
+use crate::index::{self, SpaceIndex};
+use crate::kept::Stamp;
+use crate::tuning::{EnginePath, PathsTaken, Tuned, Tuning};
+use crate::upkeep::Upkeep;
+use crate::{explain, fetch, health, recommend, run, similar, snapshot, text_similar};
 
 /// The `resultType` of getRecommendations.
 pub const RECOMMENDATION_TYPE: &str = "application/vnd.searchstudio.recommendation-v2+json";
@@ -68,7 +33,7 @@ pub struct SearchEngine {
     cache: RwLock<HashMap<String, Arc<SpaceIndex>>>,
     building: Mutex<()>,
     /// The thread keeping the store's full-text index merged (and a large store's terms counted), if one was started.
-    upkeep: Mutex<Upkeep>,
+    pub(crate) upkeep: Mutex<Upkeep>,
     /// The threads packing a large space's values ahead of its first search, until [`SearchEngine::settle`].
     packing: Mutex<Vec<std::thread::JoinHandle<()>>>,
     tuning: Tuning,
@@ -102,7 +67,7 @@ impl SearchEngine {
     }
 
     /// The index of `space` as the store holds it now, built or rebuilt when the store changed since.
-    pub fn index(&self, conn: &mut Connection, space: &str) -> Result<Arc<SpaceIndex>, StoreError> {
+    pub fn index(&self, conn: &mut Connection, space: &str) -> Result<Arc<SpaceIndex>, EngineError> {
         let current = index::read_generation(conn, space)?;
         if let Some(found) = self.cached(space, current) {
             return Ok(found);
@@ -185,13 +150,13 @@ impl SearchEngine {
         conn: &mut Connection,
         config: &Config,
         request: &SearchRequest,
-    ) -> Result<SearchResponse, BackendError> {
+    ) -> Result<SearchResponse, EngineError> {
         let index = self.index(conn, &config.search_space)?;
-        Ok(run::search(conn, &index, config, request, self.tuned())?)
+        run::search(conn, &index, config, request, self.tuned())
     }
 
     /// The facet health of the facet fields of `space` (docs/api.md, Facet health).
-    pub fn facet_health(&self, conn: &mut Connection, space: &str) -> Result<FacetHealth, BackendError> {
+    pub fn facet_health(&self, conn: &mut Connection, space: &str) -> Result<FacetHealth, EngineError> {
         // Listed first: an index is built only for a search space that exists.
         let listed = health::listed(conn, space)?;
         let index = self.index(conn, space)?;
@@ -204,9 +169,9 @@ impl SearchEngine {
         conn: &mut Connection,
         config: &Config,
         query: &SimilarQuery,
-    ) -> Result<Vec<Document>, BackendError> {
+    ) -> Result<Vec<Document>, EngineError> {
         if query.uri.is_empty() {
-            return Err(BackendError::BadRequest("the query parameter uri is required".into()));
+            return Err(EngineError::BadRequest("the query parameter uri is required".into()));
         }
         let plugin = query.similarity.as_deref().filter(|s| !s.is_empty()).unwrap_or("concepts");
         if !SIMILARITY_PLUGINS.contains(&plugin) {
@@ -230,13 +195,13 @@ impl SearchEngine {
             None => similar::by_concepts(&index, doc, number),
         };
         if !query.explain {
-            return Ok(fetch::documents(conn, &index, config, &docs)?);
+            return fetch::documents(conn, &index, config, &docs);
         }
         let explained = match &text {
             Some(stamp) => explain::by_text(conn, &index, stamp, doc, &docs, self.tuned())?,
             None => explain::by_concepts(&index, doc, &docs),
         };
-        Ok(explained_documents(conn, &index, config, &docs, explained)?)
+        explained_documents(conn, &index, config, &docs, explained)
     }
 
     /// Operation 8: recommendations for `query.uri` in the search space of `config`.
@@ -245,12 +210,12 @@ impl SearchEngine {
         conn: &mut Connection,
         config: &Config,
         query: &RecommendQuery,
-    ) -> Result<Recommendations, BackendError> {
+    ) -> Result<Recommendations, EngineError> {
         if query.uri.is_empty() {
-            return Err(BackendError::BadRequest("the query parameter uri is required".into()));
+            return Err(EngineError::BadRequest("the query parameter uri is required".into()));
         }
         if query.recommender.is_empty() {
-            return Err(BackendError::BadRequest("the query parameter recommender is required".into()));
+            return Err(EngineError::BadRequest("the query parameter recommender is required".into()));
         }
         if !RECOMMENDERS.contains(&query.recommender.as_str()) {
             return Err(unknown_plugin("recommender", &query.recommender, RECOMMENDERS));
@@ -293,7 +258,7 @@ fn explained_documents(
     config: &Config,
     docs: &[u32],
     explained: Vec<studio_model::Explanation>,
-) -> Result<Vec<Document>, crate::error::StoreError> {
+) -> Result<Vec<Document>, crate::error::EngineError> {
     let found = fetch::each(conn, index, config, docs)?;
     Ok(found
         .into_iter()
@@ -302,12 +267,12 @@ fn explained_documents(
         .collect())
 }
 
-fn find(conn: &Connection, index: &SpaceIndex, uri: &str) -> Result<u32, BackendError> {
+fn find(conn: &Connection, index: &SpaceIndex, uri: &str) -> Result<u32, EngineError> {
     index
         .by_doc_id(conn, uri)?
-        .ok_or_else(|| BackendError::NotFound(format!("document {uri} does not exist in search space {}", index.space)))
+        .ok_or_else(|| EngineError::NotFound(format!("document {uri} does not exist in search space {}", index.space)))
 }
 
-fn unknown_plugin(what: &str, name: &str, available: &[&str]) -> BackendError {
-    BackendError::NotFound(format!("{what} {name} does not exist; available: {}", available.join(", ")))
+fn unknown_plugin(what: &str, name: &str, available: &[&str]) -> EngineError {
+    EngineError::NotFound(format!("{what} {name} does not exist; available: {}", available.join(", ")))
 }

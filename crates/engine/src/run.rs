@@ -14,7 +14,7 @@ use super::index::{FieldIndex, SpaceIndex};
 use super::query::TextQuery;
 use super::score;
 use super::tuning::Tuned;
-use crate::error::StoreError;
+use crate::error::EngineError;
 
 /// Prefix of the `uri` that `search_spaces` lists for a facet field: `urn:searchstudio:field:<field id>`.
 pub const FIELD_URI_PREFIX: &str = "urn:searchstudio:field:";
@@ -101,7 +101,7 @@ pub(crate) fn search(
     config: &Config,
     request: &SearchRequest,
     tuned: Tuned,
-) -> Result<SearchResponse, StoreError> {
+) -> Result<SearchResponse, EngineError> {
     let query = TextQuery::parse(request.input.as_deref().unwrap_or(""));
     let filters = filters(index, request);
     // The documents every selection allows; None without selections.

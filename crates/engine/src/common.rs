@@ -35,7 +35,7 @@ use super::text;
 #[cfg(doc)]
 use super::tuning::Tuning;
 use super::tuning::{EnginePath, PathsTaken};
-use crate::error::StoreError;
+use crate::error::EngineError;
 
 // Why the defaults of `Tuning`: a term in fewer than 20,000 documents is walked in FTS5 in a few ms; at 1M
 // documents a word in 50,000 costs 10–20 ms in FTS5, while a twentieth instead of a tenth of the documents
@@ -118,7 +118,7 @@ impl CommonTerms {
     /// The lists of the terms of `index` in at least `fewest` of its documents, made in one read transaction
     /// of the state the index was built from (none when the store has changed since: the index is then
     /// rebuilt at the next search anyway).
-    pub(crate) fn build(conn: &mut Connection, index: &SpaceIndex, fewest: u64) -> Result<CommonTerms, StoreError> {
+    pub(crate) fn build(conn: &mut Connection, index: &SpaceIndex, fewest: u64) -> Result<CommonTerms, EngineError> {
         let n = index.rowids.len() as u64;
         if n < fewest {
             return Ok(CommonTerms::default());
@@ -133,11 +133,11 @@ impl CommonTerms {
         // state of the store; otherwise (or if it fails) this thread walks them too.
         let mine: Vec<&String> = candidates.iter().step_by(2).collect();
         let theirs: Vec<&String> = candidates.iter().skip(1).step_by(2).collect();
-        let reader = crate::store::documents_reader(&tx)?;
-        let mut lists = std::thread::scope(|s| -> Result<HashMap<String, TermList>, StoreError> {
+        let reader = crate::reader::documents_reader(&tx)?;
+        let mut lists = std::thread::scope(|s| -> Result<HashMap<String, TermList>, EngineError> {
             let helper = reader.map(|mut reader| {
                 let theirs = &theirs;
-                s.spawn(move || -> Result<Option<HashMap<String, TermList>>, StoreError> {
+                s.spawn(move || -> Result<Option<HashMap<String, TermList>>, EngineError> {
                     let tx = reader.transaction()?;
                     let (generation, sum) =
                         (super::index::read_generation(&tx, &index.space)?, Stamp::read(&tx)?.generations);
@@ -198,7 +198,7 @@ impl CommonTerms {
         generations: i64,
         wanted: Option<&RoaringBitmap>,
         taken: &PathsTaken,
-    ) -> Result<Option<Matches>, StoreError> {
+    ) -> Result<Option<Matches>, EngineError> {
         if self.lists.is_empty() || query.clauses.is_empty() {
             return Ok(None);
         }
@@ -262,7 +262,7 @@ fn walk_terms(
     index: &SpaceIndex,
     terms: &[&String],
     fewest: u64,
-) -> Result<HashMap<String, TermList>, StoreError> {
+) -> Result<HashMap<String, TermList>, EngineError> {
     let mut lists = HashMap::new();
     let mut frequencies = Vec::new();
     for &term in terms {
@@ -302,7 +302,7 @@ fn is_kept_word(word: &str) -> bool {
 }
 
 /// The words in at least `share` of an even sample of the documents of `index`.
-fn sampled_terms(conn: &Connection, index: &SpaceIndex, share: f64) -> Result<Vec<String>, StoreError> {
+fn sampled_terms(conn: &Connection, index: &SpaceIndex, share: f64) -> Result<Vec<String>, EngineError> {
     let n = index.rowids.len() as u32;
     let step = (n / SAMPLE).max(1);
     let mut sampled = 0u32;
@@ -333,13 +333,13 @@ mod tests {
     use studio_model::{Config, SearchRequest, SelectedFacet};
 
     use super::{CommonTerms, TermList, Totals};
-    use crate::search::index::SpaceIndex;
-    use crate::search::kept::Stamp;
-    use crate::search::query::TextQuery;
-    use crate::search::rank::TermCollect;
-    use crate::search::tuning::Tuned;
-    use crate::search::{rank, run, snapshot};
-    use crate::{demo, import_documents, Store};
+    use crate::index::SpaceIndex;
+    use crate::kept::Stamp;
+    use crate::query::TextQuery;
+    use crate::rank::TermCollect;
+    use crate::tuning::Tuned;
+    use crate::{rank, run, snapshot};
+    use studio_local::{demo, import_documents, Store};
 
     /// Lists for the demo's terms in at least a tenth of its documents.
     const FEWEST: u64 = (demo::DEMO_DOCUMENTS / 10) as u64;
@@ -375,6 +375,7 @@ mod tests {
     fn lists_give_the_matches_and_scores_fts5_gives() {
         let (_dir, store) = demo_store();
         let mut conn = store.conn().unwrap();
+        crate::rank::for_this_engine(&conn);
         let index = listed_index(&mut conn);
         let common = &index.common;
         assert!(common.lists.len() >= 5, "the demo has common words: {:?}", common.lists.keys());
@@ -387,17 +388,13 @@ mod tests {
         words.sort();
         // A word without a list, in enough documents to be found next to common ones.
         let rare = (0..50)
-            .flat_map(|d| {
-                crate::search::text::tokens(&crate::search::fetch::text_of(&conn, &index, d).unwrap())
-                    .collect::<Vec<_>>()
-            })
+            .flat_map(|d| crate::text::tokens(&crate::fetch::text_of(&conn, &index, d).unwrap()).collect::<Vec<_>>())
             .filter(|w| w.len() > 3 && w.bytes().all(|b| b.is_ascii_lowercase()) && !common.lists.contains_key(w))
             .find(|w| rank::matches(&conn, &index, &format!("\"{w}\""), None, &[]).unwrap().all.len() >= 40)
             .expect("a word without a list");
         // Two words in a row in a document with the first common word: a phrase found next to it.
         let first = common.lists[words[0]].docs.min().unwrap();
-        let tokens: Vec<String> =
-            crate::search::text::tokens(&crate::search::fetch::text_of(&conn, &index, first).unwrap()).collect();
+        let tokens: Vec<String> = crate::text::tokens(&crate::fetch::text_of(&conn, &index, first).unwrap()).collect();
         let phrase = tokens
             .windows(2)
             .map(|w| format!("{} \"{} {}\"", words[0], w[0], w[1]))
@@ -462,6 +459,7 @@ mod tests {
     fn an_import_elsewhere_keeps_answers_exact() {
         let (_dir, store) = demo_store();
         let mut conn = store.conn().unwrap();
+        crate::rank::for_this_engine(&conn);
         let index = listed_index(&mut conn);
         let mut words: Vec<String> = index.common.lists.keys().cloned().collect();
         words.sort();
@@ -495,6 +493,7 @@ mod tests {
     fn searches_answer_the_same_with_and_without_lists() {
         let (_dir, store) = demo_store();
         let mut conn = store.conn().unwrap();
+        crate::rank::for_this_engine(&conn);
         let listed = listed_index(&mut conn);
         let plain = SpaceIndex::build(&mut conn, demo::DEMO_SPACE, Tuned::defaults()).unwrap();
         assert!(plain.common.lists.is_empty(), "a store this small keeps no lists by default");
@@ -537,6 +536,7 @@ mod tests {
     fn lists_survive_the_snapshot() {
         let (_dir, store) = demo_store();
         let mut conn = store.conn().unwrap();
+        crate::rank::for_this_engine(&conn);
         let mut index = listed_index(&mut conn);
         let mut collected = TermCollect::new(&index, Vec::new());
         for (doc, f) in [(3, 7), (5, 255), (9, 70_000)] {

@@ -24,7 +24,7 @@ use rusqlite::{ffi, Connection, OptionalExtension};
 
 use super::index::{DocRow, SpaceIndex};
 use super::score::{bm25, idf, WEIGHTS};
-use crate::error::StoreError;
+use crate::error::EngineError;
 
 /// What a full-text query found in one search space.
 #[derive(Debug)]
@@ -75,7 +75,7 @@ pub(crate) fn matches(
     expression: &str,
     wanted: Option<&RoaringBitmap>,
     known_rows: &[Option<u64>],
-) -> Result<Matches, StoreError> {
+) -> Result<Matches, EngineError> {
     let mut collector = Collector {
         index,
         wanted,
@@ -90,7 +90,7 @@ pub(crate) fn matches(
 }
 
 /// Runs an FTS5 expression with `studio_collect` putting every matching row into `collector`.
-fn collect(conn: &Connection, expression: &str, collector: &mut Collector) -> Result<(), StoreError> {
+fn collect(conn: &Connection, expression: &str, collector: &mut Collector) -> Result<(), EngineError> {
     // `studio_collect` answers NULL, so the statement returns no row: one step runs the whole query.
     let sql = "SELECT 1 FROM documents_fts WHERE documents_fts MATCH ?1 AND studio_collect(documents_fts)";
     step_with(conn, sql, expression, collector)
@@ -98,7 +98,7 @@ fn collect(conn: &Connection, expression: &str, collector: &mut Collector) -> Re
 
 /// Takes one step of the statement `sql` on the FTS5 expression `expression`, with `collector` as the one the
 /// statement's auxiliary functions of ours put what they see into.
-fn step_with(conn: &Connection, sql: &str, expression: &str, collector: &mut Collector) -> Result<(), StoreError> {
+fn step_with(conn: &Connection, sql: &str, expression: &str, collector: &mut Collector) -> Result<(), EngineError> {
     COLLECTOR.with(|c| c.set((collector as *mut Collector).cast()));
     let guard = CollectorGuard;
     conn.prepare_cached(sql)?.query([expression])?.next()?;
@@ -136,7 +136,7 @@ pub(crate) fn term_list(
     index: &SpaceIndex,
     phrase: &str,
     into: &mut TermCollect,
-) -> Result<(), StoreError> {
+) -> Result<(), EngineError> {
     let mut collector = Collector {
         index,
         wanted: None,
@@ -169,7 +169,7 @@ pub(crate) fn postings(
     phrase: &str,
     wanted: Option<&RoaringBitmap>,
     into: &mut Vec<Posting>,
-) -> Result<(), StoreError> {
+) -> Result<(), EngineError> {
     let mut collector = Collector {
         index,
         wanted,
@@ -183,9 +183,9 @@ pub(crate) fn postings(
     step_with(conn, sql, phrase, &mut collector)
 }
 
-/// Registers `studio_rank`, `studio_collect`, `studio_rows` and `studio_postings` on a connection (every
-/// connection of the store's pool gets them).
-pub(crate) fn register(conn: &Connection) -> rusqlite::Result<()> {
+/// Registers the SQL functions the engine's queries use, `studio_rank`, `studio_collect`, `studio_rows` and
+/// `studio_postings` (FTS5 auxiliary functions), on a connection (every connection of the store's pool gets them).
+pub fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
     // SAFETY: the handle is the live connection's; `fts5(?1)` with a bound "fts5_api_ptr" pointer is how
     // SQLite documents obtaining the FTS5 API, and the statement is finalized before returning.
     unsafe {
@@ -276,7 +276,7 @@ unsafe fn phrase_rows(
 }
 
 /// The rows of the whole store having `phrase` (an FTS5 expression of one phrase), counted up to `most`.
-pub(crate) fn rows_having(conn: &Connection, phrase: &str, most: u64) -> Result<u64, StoreError> {
+pub(crate) fn rows_having(conn: &Connection, phrase: &str, most: u64) -> Result<u64, EngineError> {
     let most = i64::try_from(most).unwrap_or(i64::MAX);
     let rows: Option<i64> = conn
         .prepare_cached(
@@ -535,14 +535,24 @@ unsafe extern "C" fn studio_collect(
     }
 }
 
+/// The store of the engine's own tests (`studio-local`, a dev-dependency) registers the functions of the engine
+/// it links, a copy of this crate apart from the one under test, whose thread-local collector is not this one's:
+/// a test's connection gets this copy's functions in their place.
+#[cfg(test)]
+pub(crate) fn for_this_engine(conn: &Connection) {
+    if let Err(e) = register_functions(conn) {
+        panic!("the engine's functions could not be registered: {e}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use roaring::RoaringBitmap;
 
     use super::matches;
-    use crate::search::index::SpaceIndex;
-    use crate::search::tuning::Tuned;
-    use crate::{demo, Store};
+    use crate::index::SpaceIndex;
+    use crate::tuning::Tuned;
+    use studio_local::{demo, Store};
 
     /// `matches` (the row sizes kept in the index, not looked up) finds every row FTS5 finds, scores exactly
     /// the wanted ones, and each score is FTS5's own bm25.
@@ -552,6 +562,7 @@ mod tests {
         let store = Store::open_dir(dir.path()).unwrap();
         demo::load_demo(&store, &mut |_| {}).unwrap();
         let mut conn = store.conn().unwrap();
+        crate::rank::for_this_engine(&conn);
         let index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE, Tuned::defaults()).unwrap();
         let mut stmt = conn
             .prepare("SELECT rowid, bm25(documents_fts, 5.0, 2.0, 1.0) FROM documents_fts WHERE documents_fts MATCH ?1")
@@ -596,6 +607,7 @@ mod tests {
         let store = Store::open_dir(dir.path()).unwrap();
         demo::load_demo(&store, &mut |_| {}).unwrap();
         let conn = store.conn().unwrap();
+        crate::rank::for_this_engine(&conn);
         let mut stmt = conn
             .prepare(
                 "SELECT rowid, bm25(documents_fts, 5.0, 2.0, 1.0), studio_rank(documents_fts)

@@ -448,9 +448,9 @@ pub(crate) mod tests {
     use studio_model::FacetSetting;
 
     use super::{count_all, count_cut, count_values, cut_of, CountJob, Cut, Packed};
-    use crate::search::facets::facet_group;
-    use crate::search::index::{FacetValue, FieldIndex};
-    use crate::search::tuning::{Tuned, Tuning};
+    use crate::facets::facet_group;
+    use crate::index::{FacetValue, FieldIndex};
+    use crate::tuning::{Tuned, Tuning};
 
     /// A concept field over `n` documents shaped like real ones: one top concept above ten broader ones
     /// above 300 narrower ones of very unequal sizes; each document has one narrower concept.

@@ -19,7 +19,7 @@ use super::common::Totals;
 use super::kept::Stamp;
 use super::term_counts;
 use super::tuning::Tuning;
-use crate::error::StoreError;
+use crate::error::EngineError;
 
 /// Pages FTS5 writes in one step of the merge, one write transaction of about a tenth of a second here, so
 /// that an import waits for a step at most, never for the whole merge (33 s at 1M documents).
@@ -65,7 +65,7 @@ impl Upkeep {
         let rows = Totals::of_record(&stamp.averages).map_or(0.0, |t| t.rows);
         let count = rows >= self.counted_from;
         let stored_from = self.stored_from;
-        let reader = || match crate::store::documents_reader(conn) {
+        let reader = || match crate::reader::documents_reader(conn) {
             Ok(reader) => reader,
             Err(e) => {
                 tracing::warn!("could not start the upkeep of the store: {e}");
@@ -101,7 +101,7 @@ impl Upkeep {
 /// Merges the full-text index into one segment, a step at a time (FTS5's `merge` with a negative number of
 /// pages: all segments, whatever their level). Returns whether there was anything to merge. `conn` is a
 /// connection to the documents file (its tables unqualified).
-pub(crate) fn merge_full_text(conn: &Connection) -> Result<bool, StoreError> {
+pub(crate) fn merge_full_text(conn: &Connection) -> Result<bool, EngineError> {
     let mut step = conn.prepare("INSERT INTO documents_fts (documents_fts, rank) VALUES ('merge', ?1)")?;
     let mut merged = false;
     loop {
@@ -121,10 +121,10 @@ mod tests {
     use studio_model::{Config, SimilarQuery};
 
     use super::merge_full_text;
-    use crate::search::kept::Stamp;
-    use crate::search::term_counts::current;
-    use crate::search::SearchEngine;
-    use crate::{demo, import_documents, Store};
+    use crate::kept::Stamp;
+    use crate::term_counts::current;
+    use crate::SearchEngine;
+    use studio_local::{demo, import_documents, Store};
 
     fn segments(conn: &Connection) -> i64 {
         conn.query_row("SELECT count(DISTINCT segid) FROM documents_fts_idx", [], |r| r.get(0)).unwrap()
@@ -154,7 +154,8 @@ mod tests {
         import_documents(&store, "elsewhere", "{\"id\": \"w\", \"title\": \"a word\"}\n".as_bytes(), &mut |_| {})
             .unwrap();
         let mut conn = store.conn().unwrap();
-        let reader = crate::store::documents_reader(&conn).unwrap().expect("a documents file");
+        crate::rank::for_this_engine(&conn);
+        let reader = crate::reader::documents_reader(&conn).unwrap().expect("a documents file");
         let generations = || Stamp::read(&store.conn().unwrap()).unwrap().generations;
         assert!(segments(&reader) > 1, "the imports left several segments");
         let small = SearchEngine::new();
@@ -202,7 +203,8 @@ mod tests {
             import_documents(&store, &format!("space-{n}"), line.as_bytes(), &mut |_| {}).unwrap();
         }
         let conn = store.conn().unwrap();
-        let reader = crate::store::documents_reader(&conn).unwrap().expect("a documents file");
+        crate::rank::for_this_engine(&conn);
+        let reader = crate::reader::documents_reader(&conn).unwrap().expect("a documents file");
         assert!(segments(&reader) > 1, "{} segments before", segments(&reader));
         let queries = ["energy", "solar OR wind OR policy", "\"energy policy\"", "climat*"];
         let before: Vec<_> = queries.iter().map(|q| ranking(&reader, q)).collect();

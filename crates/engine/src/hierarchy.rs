@@ -6,8 +6,10 @@ use std::collections::HashMap;
 
 use rusqlite::Connection;
 
-use crate::error::StoreError;
-use crate::import::GLOBAL_SCOPE;
+use crate::error::EngineError;
+
+/// The scope of concepts loaded on their own (import-concepts): every search space sees them.
+pub const GLOBAL_SCOPE: &str = "";
 
 /// How a facet value is identified within its field: concepts by URI, literals by label.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -35,7 +37,7 @@ pub(crate) struct Hierarchy {
 
 impl Hierarchy {
     /// Loads the scheme of `space` and the global scheme.
-    pub(crate) fn load(conn: &Connection, space: &str) -> Result<Hierarchy, StoreError> {
+    pub(crate) fn load(conn: &Connection, space: &str) -> Result<Hierarchy, EngineError> {
         let mut h = Hierarchy::default();
         let mut stmt =
             conn.prepare_cached("SELECT uri, label FROM concepts WHERE scope IN (?1, ?2) ORDER BY scope = ?2")?;

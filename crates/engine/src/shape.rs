@@ -15,7 +15,7 @@ use studio_model::{Config, FacetGroup, Refiner};
 
 use super::index::SpaceIndex;
 use super::run::{item_name, resolve_field};
-use crate::error::StoreError;
+use crate::error::EngineError;
 
 /// What the configuration of one operation asks of every document it returns.
 pub(crate) struct DocumentShape<'a> {
@@ -51,7 +51,7 @@ impl<'a> DocumentShape<'a> {
     }
 
     /// Titles the groups of `facet_list` as configured and returns the document's `documentDetails`.
-    pub(crate) fn apply(&self, facet_list: &mut [FacetGroup]) -> Result<Vec<Value>, StoreError> {
+    pub(crate) fn apply(&self, facet_list: &mut [FacetGroup]) -> Result<Vec<Value>, EngineError> {
         let mut details = Vec::with_capacity(self.details.len());
         for &(field, title) in &self.details {
             let mut facets = Vec::new();

@@ -16,7 +16,7 @@ use super::score;
 use super::similar::{kth_highest, ROUNDING};
 use super::tuning::{EnginePath, Tuned, Tuning};
 use super::{fetch, term_counts, text};
-use crate::error::StoreError;
+use crate::error::EngineError;
 
 // The plugin's thresholds are those of `Tuning` (`text_terms`: the terms put into its query, 12;
 // `text_terms_considered`: the source's distinct terms whose rows are looked up, 64).
@@ -109,7 +109,7 @@ pub(crate) fn distinctive_terms(
     doc: u32,
     stamp: &Stamp,
     tuned: Tuned,
-) -> Result<Vec<Distinctive>, StoreError> {
+) -> Result<Vec<Distinctive>, EngineError> {
     let tuning: &Tuning = tuned.tuning;
     let body = fetch::text_of(conn, index, doc)?;
     let mut tf: HashMap<String, u32> = HashMap::new();
@@ -233,7 +233,7 @@ pub(crate) fn by_text(
     doc: u32,
     limit: usize,
     tuned: Tuned,
-) -> Result<Vec<u32>, StoreError> {
+) -> Result<Vec<u32>, EngineError> {
     let Some(totals) = Totals::of_record(&stamp.averages) else { return Ok(Vec::new()) };
     let terms = distinctive_terms(conn, index, doc, stamp, tuned)?;
     let (scored, passed_over) = any_term(conn, index, &terms, totals, doc, limit)?;
@@ -261,7 +261,7 @@ fn any_term(
     totals: Totals,
     source: u32,
     keep: usize,
-) -> Result<(Vec<(u32, f64)>, bool), StoreError> {
+) -> Result<(Vec<(u32, f64)>, bool), EngineError> {
     if terms.is_empty() || keep == 0 {
         return Ok((Vec::new(), false));
     }
@@ -351,13 +351,13 @@ mod tests {
     use rusqlite::Connection;
 
     use super::{any_term, by_text, distinctive_terms, term_counts, usable_term, Distinctive};
-    use crate::search::common::{CommonTerms, Totals};
-    use crate::search::index::SpaceIndex;
-    use crate::search::kept::Stamp;
-    use crate::search::score;
-    use crate::search::similar::numbers;
-    use crate::search::tuning::{Tuned, Tuning};
-    use crate::{demo, import_documents, Store};
+    use crate::common::{CommonTerms, Totals};
+    use crate::index::SpaceIndex;
+    use crate::kept::Stamp;
+    use crate::score;
+    use crate::similar::numbers;
+    use crate::tuning::{Tuned, Tuning};
+    use studio_local::{demo, import_documents, Store};
 
     /// A store whose search space "words" holds `documents` documents, each of a title word and `length` words
     /// of content, all drawn by `word`.
@@ -400,6 +400,7 @@ mod tests {
             format!("word{}", x * x / 250)
         });
         let mut conn = store.conn().unwrap();
+        crate::rank::for_this_engine(&conn);
         let stamp = Stamp::read(&conn).unwrap();
         let short = SpaceIndex::build(&mut conn, "words", Tuned::defaults()).unwrap();
         let full = SpaceIndex::build(&mut conn, "words", Tuned::defaults()).unwrap();
@@ -495,6 +496,7 @@ mod tests {
         let store = Store::open_dir(dir.path()).unwrap();
         demo::load_demo(&store, &mut |_| {}).unwrap();
         let mut conn = store.conn().unwrap();
+        crate::rank::for_this_engine(&conn);
         let mut index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE, Tuned::defaults()).unwrap();
         index.common = CommonTerms::build(&mut conn, &index, (demo::DEMO_DOCUMENTS / 100) as u64).unwrap();
         let sources = [0, 7, 50, 300, 301];
@@ -508,7 +510,7 @@ mod tests {
             // In the second round the store's terms are counted ahead; the third comes after an import.
             let kept_round = round == 1;
             if kept_round {
-                let mut reader = crate::store::documents_reader(&conn).unwrap().unwrap();
+                let mut reader = crate::reader::documents_reader(&conn).unwrap().unwrap();
                 assert!(term_counts::count(&mut reader, term_counts::STORED_FROM).unwrap());
             }
             let stamp = Stamp::read(&conn).unwrap();
@@ -558,6 +560,7 @@ mod tests {
             format!("w{}", x * x * x / 1_000_000)
         });
         let mut conn = store.conn().unwrap();
+        crate::rank::for_this_engine(&conn);
         let stamp = Stamp::read(&conn).unwrap();
         let index = SpaceIndex::build(&mut conn, "words", Tuned::defaults()).unwrap();
         let (mut pruned, mut compared) = (0, 0);

@@ -27,7 +27,7 @@ use super::index::SpaceIndex;
 use super::query::TextQuery;
 use super::rank::{self, Matches};
 use super::tuning::{EnginePath, Tuned};
-use crate::error::StoreError;
+use crate::error::EngineError;
 
 /// Most entries kept per search space.
 const MOST_ENTRIES: usize = 8;
@@ -70,7 +70,7 @@ impl KeptMatches {
         query: &TextQuery,
         allowed: Option<&RoaringBitmap>,
         tuned: Tuned,
-    ) -> Result<Option<Found>, StoreError> {
+    ) -> Result<Option<Found>, EngineError> {
         let Some(expression) = query.to_fts() else { return Ok(None) };
         let expression = expression.as_str();
         let stamp = Stamp::read(conn)?;
@@ -152,7 +152,7 @@ pub(crate) struct Stamp {
 }
 
 impl Stamp {
-    pub(crate) fn read(conn: &Connection) -> Result<Stamp, StoreError> {
+    pub(crate) fn read(conn: &Connection) -> Result<Stamp, EngineError> {
         Ok(conn
             .prepare_cached(
                 "SELECT (SELECT coalesce(sum(generation), 0) FROM generations),
@@ -175,12 +175,12 @@ mod tests {
     use roaring::RoaringBitmap;
     use studio_model::{Config, SearchRequest, SelectedFacet};
 
-    use crate::search::index::SpaceIndex;
-    use crate::search::query::TextQuery;
-    use crate::search::rank;
-    use crate::search::tuning::Tuned;
-    use crate::search::SearchEngine;
-    use crate::{demo, import_documents, Store};
+    use crate::index::SpaceIndex;
+    use crate::query::TextQuery;
+    use crate::rank;
+    use crate::tuning::Tuned;
+    use crate::SearchEngine;
+    use studio_local::{demo, import_documents, Store};
 
     fn sorted(mut scored: Vec<(u32, f64)>) -> Vec<(u32, f64)> {
         scored.sort_by_key(|p| p.0);
@@ -195,6 +195,7 @@ mod tests {
         let store = Store::open_dir(dir.path()).unwrap();
         demo::load_demo(&store, &mut |_| {}).unwrap();
         let mut conn = store.conn().unwrap();
+        crate::rank::for_this_engine(&conn);
         let config: Config = serde_json::from_value(demo::demo_configuration()["config"].clone()).unwrap();
         let engine = SearchEngine::new();
         let mut compared = 0;
@@ -249,6 +250,7 @@ mod tests {
         let store = Store::open_dir(dir.path()).unwrap();
         demo::load_demo(&store, &mut |_| {}).unwrap();
         let mut conn = store.conn().unwrap();
+        crate::rank::for_this_engine(&conn);
         let index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE, Tuned::defaults()).unwrap();
         let query = TextQuery::parse("the water");
         let expression = "\"the\" \"water\"";

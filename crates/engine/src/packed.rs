@@ -127,14 +127,14 @@ mod tests {
 
     use roaring::RoaringBitmap;
 
-    use crate::search::counting::tests::field;
+    use crate::counting::tests::field;
     use studio_model::FacetSetting;
 
-    use crate::search::counting::{count_all, cut_of, walking_together, CountJob};
-    use crate::search::facets::facet_group;
-    use crate::search::index::SpaceIndex;
-    use crate::search::tuning::{Tuned, Tuning};
-    use crate::{demo, Store};
+    use crate::counting::{count_all, cut_of, walking_together, CountJob};
+    use crate::facets::facet_group;
+    use crate::index::SpaceIndex;
+    use crate::tuning::{Tuned, Tuning};
+    use studio_local::{demo, Store};
 
     /// Groups walking the same documents together count what each counts walking alone, over sparse and dense
     /// scopes, next to a group with a scope of its own (a field with a selection) and a group of some values.
@@ -144,6 +144,7 @@ mod tests {
         let store = Store::open_dir(dir.path()).unwrap();
         demo::load_demo(&store, &mut |_| {}).unwrap();
         let mut conn = store.conn().unwrap();
+        crate::rank::for_this_engine(&conn);
         let index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE, Tuned::defaults()).unwrap();
         assert!(index.fields.iter().any(|f| !f.flat) && index.fields.iter().any(|f| f.flat), "both kinds of field");
         let n = index.rowids.len() as u32;

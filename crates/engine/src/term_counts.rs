@@ -9,21 +9,21 @@
 //! `term_counts` with the sum of every scope's generation they were counted at. The plugin takes a word's rows
 //! from there while that sum is the store's; otherwise (an import since, a store too small to count ahead) it
 //! counts them as before.
-//! Terms in fewer than 64 rows (the default of [`super::Tuning::term_counts_stored_from`]) are
+//! Terms in fewer than 64 rows (the default of [`crate::Tuning::term_counts_stored_from`]) are
 //! left out: a count of one stops within a few microseconds.
 
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
 use super::kept::Stamp;
-use crate::error::StoreError;
+use crate::error::EngineError;
 
 /// Rows a term must be in to be kept, by default.
 #[cfg(test)]
-pub(crate) const STORED_FROM: u64 = super::Tuning::DEFAULT.term_counts_stored_from;
+pub(crate) const STORED_FROM: u64 = crate::tuning::Tuning::DEFAULT.term_counts_stored_from;
 
 /// The rows of the store having `term` as last counted (the caller checks they are [`current`]); `None` for
 /// a term in fewer rows than the count kept.
-pub(crate) fn rows(conn: &Connection, term: &str) -> Result<Option<u64>, StoreError> {
+pub(crate) fn rows(conn: &Connection, term: &str) -> Result<Option<u64>, EngineError> {
     let rows: Option<i64> = conn
         .prepare_cached("SELECT rows FROM term_counts WHERE term = ?1")?
         .query_row([term], |r| r.get(0))
@@ -32,7 +32,7 @@ pub(crate) fn rows(conn: &Connection, term: &str) -> Result<Option<u64>, StoreEr
 }
 
 /// Whether the kept counts are those of the store at `generations`.
-pub(crate) fn current(conn: &Connection, generations: i64) -> Result<bool, StoreError> {
+pub(crate) fn current(conn: &Connection, generations: i64) -> Result<bool, EngineError> {
     let made: Option<i64> = conn
         .prepare_cached("SELECT generations FROM term_counts_made WHERE id = 1")?
         .query_row([], |r| r.get(0))
@@ -44,7 +44,7 @@ pub(crate) fn current(conn: &Connection, generations: i64) -> Result<bool, Store
 /// rows, unless they are current already or the
 /// store changed while they were counted (the next call counts again). Returns whether it wrote them.
 /// `conn` is a connection to the documents file (its tables unqualified).
-pub(crate) fn count(conn: &mut Connection, stored_from: u64) -> Result<bool, StoreError> {
+pub(crate) fn count(conn: &mut Connection, stored_from: u64) -> Result<bool, EngineError> {
     let (generations, terms) = {
         let tx = conn.transaction()?;
         let generations = Stamp::read(&tx)?.generations;
@@ -85,8 +85,8 @@ pub(crate) fn count(conn: &mut Connection, stored_from: u64) -> Result<bool, Sto
 #[cfg(test)]
 mod tests {
     use super::{count, current, rows, STORED_FROM};
-    use crate::search::kept::Stamp;
-    use crate::{demo, import_documents, Store};
+    use crate::kept::Stamp;
+    use studio_local::{demo, import_documents, Store};
 
     /// The kept counts are FTS5's count of every term in enough rows, used only while no import changed the
     /// store, and counted again after one.
@@ -96,7 +96,8 @@ mod tests {
         let store = Store::open_dir(dir.path()).unwrap();
         demo::load_demo(&store, &mut |_| {}).unwrap();
         let conn = store.conn().unwrap();
-        let mut reader = crate::store::documents_reader(&conn).unwrap().expect("a documents file");
+        crate::rank::for_this_engine(&conn);
+        let mut reader = crate::reader::documents_reader(&conn).unwrap().expect("a documents file");
         let vocabulary = |conn: &rusqlite::Connection| -> Vec<(String, u64)> {
             conn.prepare("SELECT term, doc FROM documents_fts_terms ORDER BY term")
                 .unwrap()

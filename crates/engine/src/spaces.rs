@@ -8,11 +8,11 @@ use studio_model::{FacetField, SearchSpace, ALL_CONCEPTS_FIELD};
 
 use super::index::{kind_of, CONCEPT_PREFIX};
 use super::run::FIELD_URI_PREFIX;
-use crate::error::StoreError;
+use crate::error::EngineError;
 
 /// Every search space holding documents, by id, with its document count and facet fields (sorted by id,
 /// the derived `dyn_uri_all_concepts` included when the space has concept fields).
-pub fn search_spaces(conn: &Connection) -> Result<Vec<SearchSpace>, StoreError> {
+pub fn search_spaces(conn: &Connection) -> Result<Vec<SearchSpace>, EngineError> {
     let counts: Vec<(String, i64)> = conn
         .prepare_cached("SELECT search_space, count(*) FROM documents GROUP BY search_space ORDER BY search_space")?
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
@@ -26,7 +26,7 @@ pub fn search_spaces(conn: &Connection) -> Result<Vec<SearchSpace>, StoreError> 
 }
 
 /// The facet fields of search space `space` as [`search_spaces`] lists them.
-pub(crate) fn fields_of(conn: &Connection, space: &str) -> Result<Vec<FacetField>, StoreError> {
+pub(crate) fn fields_of(conn: &Connection, space: &str) -> Result<Vec<FacetField>, EngineError> {
     let mut stmt =
         conn.prepare_cached("SELECT field, label FROM facet_fields WHERE search_space = ?1 ORDER BY field")?;
     let mut fields: Vec<FacetField> = stmt
@@ -42,7 +42,7 @@ pub(crate) fn fields_of(conn: &Connection, space: &str) -> Result<Vec<FacetField
 
 /// Whether the store holds a document of search space `space` (one look-up, where [`search_spaces`] counts
 /// every document).
-pub(crate) fn holds(conn: &Connection, space: &str) -> Result<bool, StoreError> {
+pub(crate) fn holds(conn: &Connection, space: &str) -> Result<bool, EngineError> {
     let mut stmt = conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM documents WHERE search_space = ?1)")?;
     Ok(stmt.query_row([space], |r| r.get(0))?)
 }

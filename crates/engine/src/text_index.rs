@@ -16,43 +16,47 @@
 //! exclusively, and is left to a later open while an import holds it.
 
 use std::fs::{File, TryLockError};
+use std::ops::DerefMut;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
 use rusqlite::Connection;
 
-use crate::error::StoreError;
-use crate::import::BATCH;
-use crate::store::Store;
+use crate::error::EngineError;
 
 /// The first row number an import may give a document: above every row the documents file holds and every row
 /// the index was handed, so that no number is used twice (the index takes a row out by its text).
-pub(crate) fn next_row(conn: &Connection) -> Result<i64, StoreError> {
+pub fn next_row(conn: &Connection) -> Result<i64, EngineError> {
     let (indexed_to, _) = state(conn)?;
     Ok(last_row(conn)?.max(indexed_to) + 1)
 }
 
 /// How far the index has got: every document row up to `indexed_to` is in it, and nothing else is, unless
 /// imports are building it (how many: the second number).
-fn state(conn: &Connection) -> Result<(i64, i64), StoreError> {
+fn state(conn: &Connection) -> Result<(i64, i64), EngineError> {
     Ok(conn.query_row("SELECT indexed_to, building FROM text_state WHERE id = 1", [], |r| Ok((r.get(0)?, r.get(1)?)))?)
 }
 
 /// The lock file beside the index's file `text`, opened (the module's comment).
-fn lock_file(text: &Path) -> Result<File, StoreError> {
+fn lock_file(text: &Path) -> Result<File, EngineError> {
     let mut name = text.as_os_str().to_owned();
     name.push("-building");
-    Ok(File::options().create(true).truncate(false).write(true).open(PathBuf::from(name))?)
+    let path = PathBuf::from(name);
+    File::options().create(true).truncate(false).write(true).open(&path).map_err(|e| lock_failed(&path, e))
 }
 
-fn last_row(conn: &Connection) -> Result<i64, StoreError> {
+fn lock_failed(path: &Path, source: std::io::Error) -> EngineError {
+    EngineError::Lock { path: path.display().to_string(), source }
+}
+
+fn last_row(conn: &Connection) -> Result<i64, EngineError> {
     Ok(conn.query_row("SELECT coalesce(max(num), 0) FROM documents", [], |r| r.get(0))?)
 }
 
 /// Builds the index in the file `text` again from the documents unless it is known to hold exactly them, or an
 /// import (here or in another process) is building it. Returns whether it did.
-pub(crate) fn settle(text: &Path, conn: &mut Connection) -> Result<bool, StoreError> {
+pub fn settle(text: &Path, conn: &mut Connection) -> Result<bool, EngineError> {
     let (indexed_to, building) = state(conn)?;
     if building == 0 && indexed_to == last_row(conn)? {
         return Ok(false);
@@ -61,7 +65,7 @@ pub(crate) fn settle(text: &Path, conn: &mut Connection) -> Result<bool, StoreEr
     match lock.try_lock() {
         Ok(()) => {}
         Err(TryLockError::WouldBlock) => return Ok(false),
-        Err(TryLockError::Error(e)) => return Err(e.into()),
+        Err(TryLockError::Error(e)) => return Err(lock_failed(text, e)),
     }
     tracing::info!("building the full-text index from the documents (a minute for a million documents)");
     rebuild(conn)?;
@@ -70,7 +74,7 @@ pub(crate) fn settle(text: &Path, conn: &mut Connection) -> Result<bool, StoreEr
 
 /// Builds the index from every document, in one transaction. (No import may be building it meanwhile: at open,
 /// [`settle`] holds the lock; `studio recover` works on a store no one else has open.)
-pub(crate) fn rebuild(conn: &mut Connection) -> Result<(), StoreError> {
+pub fn rebuild(conn: &mut Connection) -> Result<(), EngineError> {
     let tx = conn.transaction()?;
     tx.execute_batch(
         "INSERT INTO documents_fts (documents_fts) VALUES ('delete-all');
@@ -84,16 +88,13 @@ pub(crate) fn rebuild(conn: &mut Connection) -> Result<(), StoreError> {
 
 /// The indexer stopped for a reason of its own (not a failure of the store, which it returns as it is). The
 /// import still counts among the index's builders, so the next open builds the index from the documents.
-fn stopped(why: &str) -> StoreError {
-    StoreError::Task(format!(
-        "the full-text index stopped while the import built it ({why}); the documents written are kept, and the \
-         index is built again from them when the store is next opened"
-    ))
+fn stopped(why: &str) -> EngineError {
+    EngineError::IndexerStopped(why.to_owned())
 }
 
 /// What an import asks of the index, in the order it happened in the documents file.
 #[derive(Debug, Clone)]
-pub(crate) enum Job {
+pub enum Job {
     /// A row replaced after an earlier batch was committed, with the text it had: out of the index, if it is
     /// there. (FTS5 takes a row out of an index without text by its text: row numbers are never used twice, so
     /// a row the index holds under this number holds this text.)
@@ -105,7 +106,7 @@ pub(crate) enum Job {
 /// Applies `jobs` in one transaction on `conn`, a connection with the documents file and the index attached.
 /// A deferred transaction: it takes the index's file for writing and only reads the documents file, which the
 /// import writes meanwhile.
-fn apply(conn: &mut Connection, jobs: &[Job]) -> Result<(), StoreError> {
+fn apply(conn: &mut Connection, jobs: &[Job]) -> Result<(), EngineError> {
     let tx = conn.transaction()?;
     // A plain write to the index's file first: it takes the file for writing at its start, waiting for another
     // import's indexer as any write does. FTS5's statements read the index before they write it, and a
@@ -136,29 +137,39 @@ fn apply(conn: &mut Connection, jobs: &[Job]) -> Result<(), StoreError> {
 
 /// The index's side of an import: a thread with a connection of its own applying the import's jobs in order,
 /// or, when either cannot be had, the import's own connection applying them after each commit.
-pub(crate) struct Indexer {
+pub struct Indexer {
     how: Applying,
     /// The shared lock saying that an import is building the index, held until the indexer is dropped.
     _building: File,
 }
 
 enum Applying {
-    Thread { send: Option<mpsc::SyncSender<Job>>, thread: Option<JoinHandle<Result<(), StoreError>>> },
+    Thread { send: Option<mpsc::SyncSender<Job>>, thread: Option<JoinHandle<Result<(), EngineError>>> },
     Inline { jobs: Vec<Job> },
 }
 
 impl Indexer {
-    /// Counts the import among those building the index (on `conn`, before the import writes anything; once
-    /// the index is not being built again at open) and starts the indexer's thread.
-    pub(crate) fn start(store: &Store, conn: &Connection) -> Result<Indexer, StoreError> {
-        let building = lock_file(store.text_path())?;
-        building.lock_shared()?;
+    /// Counts the import among those building the index in the file `text` (on `conn`, before the import writes
+    /// anything; once the index is not being built again at open) and starts the indexer's thread on `own`, a
+    /// second connection like `conn` (without one, the import's connection applies the jobs after each commit).
+    /// The thread lags at most `queue` jobs behind the import.
+    pub fn start<C, E>(text: &Path, conn: &Connection, own: Result<C, E>, queue: usize) -> Result<Indexer, EngineError>
+    where
+        C: DerefMut<Target = Connection> + Send + 'static,
+        E: std::fmt::Display,
+    {
+        let building = lock_file(text)?;
+        building.lock_shared().map_err(|e| lock_failed(text, e))?;
         conn.execute("UPDATE text_state SET building = building + 1", [])?;
-        Ok(Indexer { how: Indexer::applying(store), _building: building })
+        Ok(Indexer { how: Indexer::applying(own, queue), _building: building })
     }
 
-    fn applying(store: &Store) -> Applying {
-        let mut own = match store.conn() {
+    fn applying<C, E>(own: Result<C, E>, queue: usize) -> Applying
+    where
+        C: DerefMut<Target = Connection> + Send + 'static,
+        E: std::fmt::Display,
+    {
+        let mut own = match own {
             Ok(own) => own,
             Err(e) => {
                 tracing::warn!("the import indexes its text itself (no second connection: {e})");
@@ -166,8 +177,8 @@ impl Indexer {
             }
         };
         // Bounded: a job that takes a replaced row out carries its text, and an import over itself hands one per
-        // document; the import waits rather than hold more than two batches of them while the thread lags.
-        let (send, receive) = mpsc::sync_channel::<Job>(2 * BATCH);
+        // document; the import waits rather than hold more than `queue` of them while the thread lags.
+        let (send, receive) = mpsc::sync_channel::<Job>(queue);
         let started = std::thread::Builder::new().name(crate::threads::IMPORT_TEXT.into()).spawn(move || {
             while let Ok(first) = receive.recv() {
                 // Whatever arrived meanwhile goes into the same transaction.
@@ -186,7 +197,7 @@ impl Indexer {
     }
 
     /// Hands over `job`. Fails with the indexer's error when it stopped.
-    pub(crate) fn push(&mut self, job: Job) -> Result<(), StoreError> {
+    pub fn push(&mut self, job: Job) -> Result<(), EngineError> {
         match &mut self.how {
             Applying::Inline { jobs } => jobs.push(job),
             Applying::Thread { send, .. } => {
@@ -199,7 +210,7 @@ impl Indexer {
     }
 
     /// After each commit of the import on `conn`: the inline indexer applies what it was handed.
-    pub(crate) fn committed(&mut self, conn: &mut Connection) -> Result<(), StoreError> {
+    pub fn committed(&mut self, conn: &mut Connection) -> Result<(), EngineError> {
         if let Applying::Inline { jobs } = &mut self.how {
             if !jobs.is_empty() {
                 apply(conn, jobs)?;
@@ -211,13 +222,13 @@ impl Indexer {
 
     /// The import ended with every batch written, indexed and on disk: it is no longer counted among those building
     /// the index (on `conn`, after [`Indexer::stop`]), and lets go of the lock.
-    pub(crate) fn count_out(self, conn: &Connection) -> Result<(), StoreError> {
+    pub fn count_out(self, conn: &Connection) -> Result<(), EngineError> {
         conn.execute("UPDATE text_state SET building = max(building - 1, 0)", [])?;
         Ok(())
     }
 
     /// Waits for every job handed over to be applied; returns the first failure.
-    pub(crate) fn stop(&mut self) -> Result<(), StoreError> {
+    pub fn stop(&mut self) -> Result<(), EngineError> {
         match &mut self.how {
             Applying::Inline { jobs } if jobs.is_empty() => Ok(()),
             Applying::Inline { .. } => Err(stopped("jobs were left after the last commit")),
@@ -237,7 +248,7 @@ impl Indexer {
 mod tests {
     use rusqlite::Connection;
 
-    use crate::{import_documents, Store};
+    use studio_local::{import_documents, Store};
 
     fn doc(id: &str, title: &str) -> String {
         format!("{{\"id\": \"{id}\", \"title\": \"{title}\"}}\n")

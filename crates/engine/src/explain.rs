@@ -13,7 +13,7 @@ use super::recommend::{related_weights, Relation, AUTHOR_FIELD};
 use super::similar::{concept_weights, concepts_field, idf};
 use super::text_similar::{distinctive_terms, has_term};
 use super::tuning::Tuned;
-use crate::error::StoreError;
+use crate::error::EngineError;
 
 /// One reason with its part of the score, before sorting.
 struct Scored {
@@ -110,7 +110,7 @@ pub(crate) fn by_text(
     source: u32,
     docs: &[u32],
     tuned: Tuned,
-) -> Result<Vec<Explanation>, StoreError> {
+) -> Result<Vec<Explanation>, EngineError> {
     let terms = distinctive_terms(conn, index, source, stamp, tuned)?;
     docs.iter()
         .map(|&d| {

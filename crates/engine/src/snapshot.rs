@@ -16,7 +16,7 @@ use rusqlite::{params, Connection, TransactionBehavior};
 use super::common::{CommonTerms, TermList};
 use super::hierarchy::ValueKey;
 use super::index::{read_generation, FacetValue, FieldIndex, Generation, SpaceIndex};
-use crate::error::StoreError;
+use crate::error::EngineError;
 
 /// Bumped whenever the layout below or the meaning of the index changes.
 const FORMAT: i64 = 5;
@@ -151,7 +151,7 @@ fn decode_term(bytes: &[u8]) -> Option<(String, TermList)> {
 type Head = (u32, Vec<i64>, Vec<u32>, u32, i64, u32);
 
 /// The snapshot of `space` if one matches `generation` and this code's format.
-pub(crate) fn load(conn: &Connection, space: &str, generation: Generation) -> Result<Option<SpaceIndex>, StoreError> {
+pub(crate) fn load(conn: &Connection, space: &str, generation: Generation) -> Result<Option<SpaceIndex>, EngineError> {
     let mut stmt = conn.prepare_cached(
         "SELECT part, data FROM index_snapshots
          WHERE search_space = ?1 AND generation = ?2 AND global_generation = ?3 AND format = ?4 ORDER BY part",
@@ -201,7 +201,7 @@ pub(crate) fn load(conn: &Connection, space: &str, generation: Generation) -> Re
 }
 
 /// Stores `index` as the snapshot of its search space, unless the store changed since it was built.
-pub(crate) fn save(conn: &mut Connection, index: &SpaceIndex) -> Result<(), StoreError> {
+pub(crate) fn save(conn: &mut Connection, index: &SpaceIndex) -> Result<(), EngineError> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     if read_generation(&tx, &index.space)? != index.generation {
         return Ok(());
