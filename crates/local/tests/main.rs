@@ -5,6 +5,7 @@
 mod support;
 
 mod backups;
+mod closing;
 mod configurations;
 mod demo;
 mod faults;

@@ -20,6 +20,8 @@ const KNOWN_CIRCLES: &[(&str, &[&str])] = &[
     (
         "search-studio",
         &[
+            "src-tauri/commands/store.rs",
+            "src-tauri/commands/sync.rs",
             "src-tauri/connections/migrate.rs",
             "src-tauri/connections/mod.rs",
             "src-tauri/connections/model.rs",
@@ -29,6 +31,8 @@ const KNOWN_CIRCLES: &[(&str, &[&str])] = &[
             "src-tauri/error.rs",
             "src-tauri/lib.rs",
             "src-tauri/prefs.rs",
+            "src-tauri/secrets/file.rs",
+            "src-tauri/secrets/load.rs",
             "src-tauri/secrets/mod.rs",
             "src-tauri/state.rs",
             "src-tauri/store/mod.rs",
