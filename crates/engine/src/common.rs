@@ -337,23 +337,16 @@ mod tests {
     use crate::kept::Stamp;
     use crate::query::TextQuery;
     use crate::rank::TermCollect;
+    use crate::test_documents::{news_config, TestFiles, NEWS_DOCUMENTS, NEWS_SPACE};
     use crate::tuning::Tuned;
     use crate::{rank, run, snapshot};
-    use studio_local::{demo, import_documents, Store};
 
-    /// Lists for the demo's terms in at least a tenth of its documents.
-    const FEWEST: u64 = (demo::DEMO_DOCUMENTS / 10) as u64;
+    /// Lists for the corpus's terms in at least a tenth of its documents.
+    const FEWEST: u64 = (NEWS_DOCUMENTS / 10) as u64;
 
-    fn demo_store() -> (tempfile::TempDir, Store) {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open_dir(dir.path()).unwrap();
-        demo::load_demo(&store, &mut |_| {}).unwrap();
-        (dir, store)
-    }
-
-    /// The demo's index, with the lists of its common terms.
+    /// The corpus's index, with the lists of its common terms.
     fn listed_index(conn: &mut Connection) -> SpaceIndex {
-        let mut index = SpaceIndex::build(conn, demo::DEMO_SPACE, Tuned::defaults()).unwrap();
+        let mut index = SpaceIndex::build(conn, NEWS_SPACE, Tuned::defaults()).unwrap();
         index.common = CommonTerms::build(conn, &index, FEWEST).unwrap();
         index
     }
@@ -373,12 +366,11 @@ mod tests {
     /// word and several, in any case, with and without a selection.
     #[test]
     fn lists_give_the_matches_and_scores_fts5_gives() {
-        let (_dir, store) = demo_store();
-        let mut conn = store.conn().unwrap();
-        crate::rank::for_this_engine(&conn);
+        let files = TestFiles::news();
+        let mut conn = files.conn();
         let index = listed_index(&mut conn);
         let common = &index.common;
-        assert!(common.lists.len() >= 5, "the demo has common words: {:?}", common.lists.keys());
+        assert!(common.lists.len() >= 5, "the corpus has common words: {:?}", common.lists.keys());
         for (term, list) in &common.lists {
             assert!(list.docs.len() >= FEWEST, "{term} is in {} documents", list.docs.len());
         }
@@ -457,9 +449,8 @@ mod tests {
     /// answered from its list (with the store's new averages), several words go to FTS5, and both equal FTS5's.
     #[test]
     fn an_import_elsewhere_keeps_answers_exact() {
-        let (_dir, store) = demo_store();
-        let mut conn = store.conn().unwrap();
-        crate::rank::for_this_engine(&conn);
+        let files = TestFiles::news();
+        let mut conn = files.conn();
         let index = listed_index(&mut conn);
         let mut words: Vec<String> = index.common.lists.keys().cloned().collect();
         words.sort();
@@ -467,7 +458,7 @@ mod tests {
             "{{\"id\": \"x1\", \"title\": \"{0} {0} {0}\", \"content\": \"{1} and {0}\"}}\n",
             words[0], words[1]
         );
-        import_documents(&store, "elsewhere", lines.as_bytes(), &mut |_| {}).unwrap();
+        files.import_lines("elsewhere", &lines);
         let (totals, generations) = stamp(&conn);
         let taken = Tuned::defaults().taken;
         assert_ne!(generations, index.common.generations);
@@ -491,13 +482,12 @@ mod tests {
     /// Whole searches (facet counts, the page, the total) answer the same from the lists as from FTS5.
     #[test]
     fn searches_answer_the_same_with_and_without_lists() {
-        let (_dir, store) = demo_store();
-        let mut conn = store.conn().unwrap();
-        crate::rank::for_this_engine(&conn);
+        let files = TestFiles::news();
+        let mut conn = files.conn();
         let listed = listed_index(&mut conn);
-        let plain = SpaceIndex::build(&mut conn, demo::DEMO_SPACE, Tuned::defaults()).unwrap();
+        let plain = SpaceIndex::build(&mut conn, NEWS_SPACE, Tuned::defaults()).unwrap();
         assert!(plain.common.lists.is_empty(), "a store this small keeps no lists by default");
-        let config: Config = serde_json::from_value(demo::demo_configuration()["config"].clone()).unwrap();
+        let config: Config = news_config();
         let mut words: Vec<&String> = listed.common.lists.keys().collect();
         words.sort();
         let mut compared = 0;
@@ -534,9 +524,8 @@ mod tests {
     /// The snapshot keeps the lists, frequencies of 255 and more included.
     #[test]
     fn lists_survive_the_snapshot() {
-        let (_dir, store) = demo_store();
-        let mut conn = store.conn().unwrap();
-        crate::rank::for_this_engine(&conn);
+        let files = TestFiles::news();
+        let mut conn = files.conn();
         let mut index = listed_index(&mut conn);
         let mut collected = TermCollect::new(&index, Vec::new());
         for (doc, f) in [(3, 7), (5, 255), (9, 70_000)] {
@@ -550,7 +539,7 @@ mod tests {
         assert_eq!([big.frequency(0), big.frequency(1), big.frequency(2)], [7.0, 255.0, 70_000.0]);
         index.common.lists.insert("big".into(), big);
         snapshot::save(&mut conn, &index).unwrap();
-        let loaded = snapshot::load(&conn, demo::DEMO_SPACE, index.generation).unwrap().expect("the snapshot");
+        let loaded = snapshot::load(&conn, NEWS_SPACE, index.generation).unwrap().expect("the snapshot");
         assert_eq!(loaded.common.generations, index.common.generations);
         let described = |c: &CommonTerms| {
             c.lists

@@ -178,9 +178,9 @@ mod tests {
     use crate::index::SpaceIndex;
     use crate::query::TextQuery;
     use crate::rank;
+    use crate::test_documents::{news_config, TestFiles, NEWS_SPACE};
     use crate::tuning::Tuned;
     use crate::SearchEngine;
-    use studio_local::{demo, import_documents, Store};
 
     fn sorted(mut scored: Vec<(u32, f64)>) -> Vec<(u32, f64)> {
         scored.sort_by_key(|p| p.0);
@@ -191,12 +191,9 @@ mod tests {
     /// selection taken back) answer exactly as an engine that never searched before.
     #[test]
     fn searches_of_the_same_words_answer_as_a_fresh_engine() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open_dir(dir.path()).unwrap();
-        demo::load_demo(&store, &mut |_| {}).unwrap();
-        let mut conn = store.conn().unwrap();
-        crate::rank::for_this_engine(&conn);
-        let config: Config = serde_json::from_value(demo::demo_configuration()["config"].clone()).unwrap();
+        let files = TestFiles::news();
+        let mut conn = files.conn();
+        let config: Config = news_config();
         let engine = SearchEngine::new();
         let mut compared = 0;
         for input in ["the", "the water", "of wa*"] {
@@ -246,12 +243,9 @@ mod tests {
     /// this index), is collected again, with FTS5's scores as they are now.
     #[test]
     fn kept_matches_hold_only_while_their_scores_do() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open_dir(dir.path()).unwrap();
-        demo::load_demo(&store, &mut |_| {}).unwrap();
-        let mut conn = store.conn().unwrap();
-        crate::rank::for_this_engine(&conn);
-        let index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE, Tuned::defaults()).unwrap();
+        let files = TestFiles::news();
+        let mut conn = files.conn();
+        let index = SpaceIndex::build(&mut conn, NEWS_SPACE, Tuned::defaults()).unwrap();
         let query = TextQuery::parse("the water");
         let expression = "\"the\" \"water\"";
         let first = index.kept.matches(&conn, &index, &query, None, Tuned::defaults()).unwrap().unwrap();
@@ -278,7 +272,7 @@ mod tests {
         // FTS5's row count and sizes as they were but not how many rows have "water".
         let again = lines.replace("water water", "fire fire").replace("the water of", "the fire of");
         for lines in [lines.to_owned(), again] {
-            import_documents(&store, "elsewhere", lines.as_bytes(), &mut |_| {}).unwrap();
+            files.import_lines("elsewhere", &lines);
             let after = index.kept.matches(&conn, &index, &query, None, Tuned::defaults()).unwrap().unwrap();
             assert!(after.exact, "the store's text index changed: collected again");
             let now = rank::matches(&conn, &index, expression, None, &[]).unwrap();

@@ -26,12 +26,15 @@ mod rank;
 mod reader;
 mod recommend;
 mod run;
+pub mod schema;
 mod score;
 mod shape;
 mod similar;
 mod snapshot;
 mod spaces;
 mod term_counts;
+#[cfg(test)]
+mod test_documents;
 mod text;
 pub mod text_index;
 mod text_similar;

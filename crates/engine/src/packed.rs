@@ -133,19 +133,16 @@ mod tests {
     use crate::counting::{count_all, cut_of, walking_together, CountJob};
     use crate::facets::facet_group;
     use crate::index::SpaceIndex;
+    use crate::test_documents::{TestFiles, NEWS_SPACE};
     use crate::tuning::{Tuned, Tuning};
-    use studio_local::{demo, Store};
 
     /// Groups walking the same documents together count what each counts walking alone, over sparse and dense
     /// scopes, next to a group with a scope of its own (a field with a selection) and a group of some values.
     #[test]
     fn groups_walked_together_count_what_each_counts_alone() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open_dir(dir.path()).unwrap();
-        demo::load_demo(&store, &mut |_| {}).unwrap();
-        let mut conn = store.conn().unwrap();
-        crate::rank::for_this_engine(&conn);
-        let index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE, Tuned::defaults()).unwrap();
+        let files = TestFiles::news();
+        let mut conn = files.conn();
+        let index = SpaceIndex::build(&mut conn, NEWS_SPACE, Tuned::defaults()).unwrap();
         assert!(index.fields.iter().any(|f| !f.flat) && index.fields.iter().any(|f| f.flat), "both kinds of field");
         let n = index.rowids.len() as u32;
         let mut walked = 0;

@@ -535,35 +535,22 @@ unsafe extern "C" fn studio_collect(
     }
 }
 
-/// The store of the engine's own tests (`studio-local`, a dev-dependency) registers the functions of the engine
-/// it links, a copy of this crate apart from the one under test, whose thread-local collector is not this one's:
-/// a test's connection gets this copy's functions in their place.
-#[cfg(test)]
-pub(crate) fn for_this_engine(conn: &Connection) {
-    if let Err(e) = register_functions(conn) {
-        panic!("the engine's functions could not be registered: {e}");
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use roaring::RoaringBitmap;
 
     use super::matches;
     use crate::index::SpaceIndex;
+    use crate::test_documents::{TestFiles, NEWS_SPACE};
     use crate::tuning::Tuned;
-    use studio_local::{demo, Store};
 
     /// `matches` (the row sizes kept in the index, not looked up) finds every row FTS5 finds, scores exactly
     /// the wanted ones, and each score is FTS5's own bm25.
     #[test]
     fn matches_collect_every_row_and_score_the_wanted_ones() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open_dir(dir.path()).unwrap();
-        demo::load_demo(&store, &mut |_| {}).unwrap();
-        let mut conn = store.conn().unwrap();
-        crate::rank::for_this_engine(&conn);
-        let index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE, Tuned::defaults()).unwrap();
+        let files = TestFiles::news();
+        let mut conn = files.conn();
+        let index = SpaceIndex::build(&mut conn, NEWS_SPACE, Tuned::defaults()).unwrap();
         let mut stmt = conn
             .prepare("SELECT rowid, bm25(documents_fts, 5.0, 2.0, 1.0) FROM documents_fts WHERE documents_fts MATCH ?1")
             .unwrap();
@@ -574,7 +561,7 @@ mod tests {
                 .query_map([expression], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?)))
                 .unwrap()
                 .map(|r| r.unwrap())
-                .map(|(rowid, score)| (index.dense(rowid).expect("a demo document"), score))
+                .map(|(rowid, score)| (index.dense(rowid).expect("a news document"), score))
                 .collect();
             assert!(bm25.len() > 10, "{expression} matches enough rows ({})", bm25.len());
             let every = matches(&conn, &index, expression, None, &[]).unwrap();
@@ -603,11 +590,8 @@ mod tests {
     /// own bm25; with one, the rows come in bm25's order.
     #[test]
     fn scores_follow_fts5_bm25() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open_dir(dir.path()).unwrap();
-        demo::load_demo(&store, &mut |_| {}).unwrap();
-        let conn = store.conn().unwrap();
-        crate::rank::for_this_engine(&conn);
+        let files = TestFiles::news();
+        let conn = files.conn();
         let mut stmt = conn
             .prepare(
                 "SELECT rowid, bm25(documents_fts, 5.0, 2.0, 1.0), studio_rank(documents_fts)

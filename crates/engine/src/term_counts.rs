@@ -86,17 +86,14 @@ pub(crate) fn count(conn: &mut Connection, stored_from: u64) -> Result<bool, Eng
 mod tests {
     use super::{count, current, rows, STORED_FROM};
     use crate::kept::Stamp;
-    use studio_local::{demo, import_documents, Store};
+    use crate::test_documents::TestFiles;
 
     /// The kept counts are FTS5's count of every term in enough rows, used only while no import changed the
     /// store, and counted again after one.
     #[test]
     fn kept_counts_are_the_stores_and_only_while_it_is_unchanged() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open_dir(dir.path()).unwrap();
-        demo::load_demo(&store, &mut |_| {}).unwrap();
-        let conn = store.conn().unwrap();
-        crate::rank::for_this_engine(&conn);
+        let files = TestFiles::news();
+        let conn = files.conn();
         let mut reader = crate::reader::documents_reader(&conn).unwrap().expect("a documents file");
         let vocabulary = |conn: &rusqlite::Connection| -> Vec<(String, u64)> {
             conn.prepare("SELECT term, doc FROM documents_fts_terms ORDER BY term")
@@ -125,7 +122,7 @@ mod tests {
         // Another search space gets documents with the most common term: the counts no longer hold.
         let (common, most) = kept.iter().max_by_key(|(_, rows)| *rows).unwrap();
         let line = format!("{{\"id\": \"x\", \"title\": \"{common}\", \"content\": \"{common}\"}}\n");
-        import_documents(&store, "elsewhere", line.as_bytes(), &mut |_| {}).unwrap();
+        files.import_lines("elsewhere", &line);
         let after = Stamp::read(&conn).unwrap().generations;
         assert_ne!(before, after);
         assert!(!current(&conn, after).unwrap(), "counts of an older store are not used");

@@ -356,22 +356,21 @@ mod tests {
     use crate::kept::Stamp;
     use crate::score;
     use crate::similar::numbers;
+    use crate::test_documents::{TestFiles, NEWS_DOCUMENTS, NEWS_SPACE};
     use crate::tuning::{Tuned, Tuning};
-    use studio_local::{demo, import_documents, Store};
 
     /// A store whose search space "words" holds `documents` documents, each of a title word and `length` words
     /// of content, all drawn by `word`.
-    fn store_of_words(documents: usize, length: usize, mut word: impl FnMut() -> String) -> (tempfile::TempDir, Store) {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open_dir(dir.path()).unwrap();
+    fn store_of_words(documents: usize, length: usize, mut word: impl FnMut() -> String) -> TestFiles {
+        let files = TestFiles::new();
         let lines: String = (0..documents)
             .map(|i| {
                 let words: Vec<String> = (0..length).map(|_| word()).collect();
                 format!("{{\"id\": \"d{i}\", \"title\": \"{}\", \"content\": \"{}\"}}\n", word(), words.join(" "))
             })
             .collect();
-        import_documents(&store, "words", lines.as_bytes(), &mut |_| {}).unwrap();
-        (dir, store)
+        files.import_lines("words", &lines);
+        files
     }
 
     fn usable_term_of(df: u64, total: f64) -> bool {
@@ -395,12 +394,11 @@ mod tests {
     #[test]
     fn short_counts_find_the_terms_full_counts_find() {
         let mut next = numbers(7);
-        let (_dir, store) = store_of_words(3000, 40, || {
+        let files = store_of_words(3000, 40, || {
             let x = next(1000);
             format!("word{}", x * x / 250)
         });
-        let mut conn = store.conn().unwrap();
-        crate::rank::for_this_engine(&conn);
+        let mut conn = files.conn();
         let stamp = Stamp::read(&conn).unwrap();
         let short = SpaceIndex::build(&mut conn, "words", Tuned::defaults()).unwrap();
         let full = SpaceIndex::build(&mut conn, "words", Tuned::defaults()).unwrap();
@@ -492,13 +490,10 @@ mod tests {
     /// left this index in place.
     #[test]
     fn text_plugin_ranks_by_bm25_over_the_store_as_it_is() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open_dir(dir.path()).unwrap();
-        demo::load_demo(&store, &mut |_| {}).unwrap();
-        let mut conn = store.conn().unwrap();
-        crate::rank::for_this_engine(&conn);
-        let mut index = SpaceIndex::build(&mut conn, demo::DEMO_SPACE, Tuned::defaults()).unwrap();
-        index.common = CommonTerms::build(&mut conn, &index, (demo::DEMO_DOCUMENTS / 100) as u64).unwrap();
+        let files = TestFiles::news();
+        let mut conn = files.conn();
+        let mut index = SpaceIndex::build(&mut conn, NEWS_SPACE, Tuned::defaults()).unwrap();
+        index.common = CommonTerms::build(&mut conn, &index, (NEWS_DOCUMENTS / 100) as u64).unwrap();
         let sources = [0, 7, 50, 300, 301];
         let vocabulary = |conn: &Connection, term: &str| -> u64 {
             let rows: i64 =
@@ -544,7 +539,7 @@ mod tests {
                     format!("{{\"id\": \"x{round}-{i}\", \"title\": \"more\", \"content\": \"{}\"}}\n", words.join(" "))
                 })
                 .collect();
-            import_documents(&store, "elsewhere", lines.as_bytes(), &mut |_| {}).unwrap();
+            files.import_lines("elsewhere", &lines);
         }
         assert!(listed > 0, "some terms were counted from the common terms' lists");
         assert!(kept > 0 && walked > 0, "{kept} terms' rows were read from the kept counts, {walked} walked");
@@ -555,12 +550,11 @@ mod tests {
     #[test]
     fn documents_that_cannot_be_among_the_best_are_not_scored() {
         let mut next = numbers(11);
-        let (_dir, store) = store_of_words(4000, 30, || {
+        let files = store_of_words(4000, 30, || {
             let x = next(1000);
             format!("w{}", x * x * x / 1_000_000)
         });
-        let mut conn = store.conn().unwrap();
-        crate::rank::for_this_engine(&conn);
+        let mut conn = files.conn();
         let stamp = Stamp::read(&conn).unwrap();
         let index = SpaceIndex::build(&mut conn, "words", Tuned::defaults()).unwrap();
         let (mut pruned, mut compared) = (0, 0);

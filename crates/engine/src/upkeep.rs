@@ -123,8 +123,8 @@ mod tests {
     use super::merge_full_text;
     use crate::kept::Stamp;
     use crate::term_counts::current;
+    use crate::test_documents::{TestFiles, NEWS_SPACE};
     use crate::SearchEngine;
-    use studio_local::{demo, import_documents, Store};
 
     fn segments(conn: &Connection) -> i64 {
         conn.query_row("SELECT count(DISTINCT segid) FROM documents_fts_idx", [], |r| r.get(0)).unwrap()
@@ -148,40 +148,32 @@ mod tests {
     /// as it counts from, and not otherwise.
     #[test]
     fn the_engine_keeps_the_store_after_a_build_and_after_an_import() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open_dir(dir.path()).unwrap();
-        demo::load_demo(&store, &mut |_| {}).unwrap();
-        import_documents(&store, "elsewhere", "{\"id\": \"w\", \"title\": \"a word\"}\n".as_bytes(), &mut |_| {})
-            .unwrap();
-        let mut conn = store.conn().unwrap();
-        crate::rank::for_this_engine(&conn);
+        let files = TestFiles::news();
+        files.import_lines("elsewhere", "{\"id\": \"w\", \"title\": \"a word\"}\n");
+        let mut conn = files.conn();
         let reader = crate::reader::documents_reader(&conn).unwrap().expect("a documents file");
-        let generations = || Stamp::read(&store.conn().unwrap()).unwrap().generations;
+        let generations = || Stamp::read(&files.conn()).unwrap().generations;
         assert!(segments(&reader) > 1, "the imports left several segments");
         let small = SearchEngine::new();
-        small.index(&mut conn, demo::DEMO_SPACE).unwrap();
+        small.index(&mut conn, NEWS_SPACE).unwrap();
         small.settle();
         assert_eq!(segments(&reader), 1, "merged after the index was built");
-        assert!(!current(&conn, generations()).unwrap(), "the demo data is below the size counted from");
+        assert!(!current(&conn, generations()).unwrap(), "the corpus is below the size counted from");
 
-        import_documents(&store, "elsewhere", "{\"id\": \"v\", \"title\": \"new words\"}\n".as_bytes(), &mut |_| {})
-            .unwrap();
+        files.import_lines("elsewhere", "{\"id\": \"v\", \"title\": \"new words\"}\n");
         let engine = SearchEngine::new();
         engine.upkeep.lock().unwrap().counted_from = 1.0;
-        engine.index(&mut conn, demo::DEMO_SPACE).unwrap();
+        engine.index(&mut conn, NEWS_SPACE).unwrap();
         engine.settle();
         assert!(current(&conn, generations()).unwrap(), "counted after the index was built");
         assert_eq!(segments(&reader), 1, "merged after the index was built");
 
-        import_documents(&store, "elsewhere", "{\"id\": \"x\", \"title\": \"more words\"}\n".as_bytes(), &mut |_| {})
-            .unwrap();
+        files.import_lines("elsewhere", "{\"id\": \"x\", \"title\": \"more words\"}\n");
         assert!(!current(&conn, generations()).unwrap());
         assert!(segments(&reader) > 1);
-        let config = Config { search_space: demo::DEMO_SPACE.into(), ..Config::default() };
+        let config = Config { search_space: NEWS_SPACE.into(), ..Config::default() };
         let source: String = conn
-            .query_row("SELECT id FROM documents WHERE search_space = ?1 LIMIT 1 OFFSET 7", [demo::DEMO_SPACE], |r| {
-                r.get(0)
-            })
+            .query_row("SELECT id FROM documents WHERE search_space = ?1 LIMIT 1 OFFSET 7", [NEWS_SPACE], |r| r.get(0))
             .unwrap();
         let query = SimilarQuery { uri: source, number: Some(3), similarity: Some("text".into()), explain: false };
         assert_eq!(engine.similar(&mut conn, &config, &query).unwrap().len(), 3);
@@ -194,16 +186,13 @@ mod tests {
     /// query matches and scores the same rows; a second merge finds nothing to do.
     #[test]
     fn merging_leaves_one_segment_and_the_same_answers() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open_dir(dir.path()).unwrap();
-        demo::load_demo(&store, &mut |_| {}).unwrap();
+        let files = TestFiles::news();
         for n in 0..3 {
             let line =
                 format!("{{\"id\": \"more-{n}\", \"title\": \"energy policy {n}\", \"content\": \"solar wind\"}}\n");
-            import_documents(&store, &format!("space-{n}"), line.as_bytes(), &mut |_| {}).unwrap();
+            files.import_lines(&format!("space-{n}"), &line);
         }
-        let conn = store.conn().unwrap();
-        crate::rank::for_this_engine(&conn);
+        let conn = files.conn();
         let reader = crate::reader::documents_reader(&conn).unwrap().expect("a documents file");
         assert!(segments(&reader) > 1, "{} segments before", segments(&reader));
         let queries = ["energy", "solar OR wind OR policy", "\"energy policy\"", "climat*"];

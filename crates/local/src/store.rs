@@ -47,18 +47,10 @@ const MIGRATIONS: &[&str] = &[
 /// The migration that moves the documents out; the file is compacted after it.
 const DOCUMENTS_MOVED: usize = 6;
 
-/// The documents file's schema as version 1 created it, then each later version's additions in order:
-/// the file's `user_version` says how many of them it has.
-const DOCUMENTS_SCHEMA: &str = include_str!("../migrations/documents.sql");
-const DOCUMENTS_UPGRADES: &[&str] = &[
-    include_str!("../migrations/documents-0002-term-counts.sql"),
-    include_str!("../migrations/documents-0003-merged-by-upkeep.sql"),
-    include_str!("../migrations/documents-0004-larger-term-hash.sql"),
-    include_str!("../migrations/documents-0005-text-apart.sql"),
-];
-
-/// The full-text index file's schema, version 1.
-const TEXT_SCHEMA: &str = include_str!("../migrations/text.sql");
+/// The documents file's schema and the full-text index file's, which the engine owns (it reads and keeps both).
+const DOCUMENTS_SCHEMA: &str = studio_engine::schema::DOCUMENTS;
+const DOCUMENTS_UPGRADES: &[&str] = studio_engine::schema::DOCUMENTS_UPGRADES;
+const TEXT_SCHEMA: &str = studio_engine::schema::TEXT;
 
 /// How long a connection waits for another's write before giving up: the engine's own connections wait as long.
 const BUSY_TIMEOUT: Duration = studio_engine::BUSY_TIMEOUT;

@@ -18,3 +18,4 @@ mod search_overrides;
 mod shape;
 mod similar;
 mod snapshot;
+mod text_index;
