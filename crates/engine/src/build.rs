@@ -9,7 +9,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, Row};
 use studio_model::ALL_CONCEPTS_FIELD;
 
-use super::common::CommonTerms;
+use super::common_terms::CommonTerms;
 use super::hierarchy::{Hierarchy, ValueKey};
 use super::index::{read_generation, FacetValue, FieldIndex, RowidMap, SpaceIndex, CONCEPT_PREFIX};
 use super::tuning::{EnginePath, Tuned};

@@ -12,7 +12,7 @@ use roaring::RoaringBitmap;
 use rusqlite::{Connection, OptionalExtension};
 use studio_model::FacetKind;
 
-use super::common::CommonTerms;
+use super::common_terms::CommonTerms;
 use super::hierarchy::ValueKey;
 use super::kept::KeptMatches;
 use super::packed::Packed;

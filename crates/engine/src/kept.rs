@@ -22,10 +22,10 @@ use std::sync::{Arc, Mutex};
 use roaring::RoaringBitmap;
 use rusqlite::Connection;
 
-use super::common::Totals;
+use super::common_terms::Totals;
+use super::fts::{self, Matches};
 use super::index::SpaceIndex;
 use super::query::TextQuery;
-use super::rank::{self, Matches};
 use super::tuning::{EnginePath, Tuned};
 use crate::error::EngineError;
 
@@ -91,7 +91,7 @@ impl KeptMatches {
                 if known.iter().any(Option::is_some) {
                     tuned.taken.note(EnginePath::CommonTermsRowsTold);
                 }
-                rank::matches(conn, index, expression, allowed, &known)?
+                fts::matches(conn, index, expression, allowed, &known)?
             }
         });
         self.keep(Kept {
@@ -175,9 +175,9 @@ mod tests {
     use roaring::RoaringBitmap;
     use studio_model::{Config, SearchRequest, SelectedFacet};
 
+    use crate::fts;
     use crate::index::SpaceIndex;
     use crate::query::TextQuery;
-    use crate::rank;
     use crate::test_documents::{news_config, TestFiles, NEWS_SPACE};
     use crate::tuning::Tuned;
     use crate::SearchEngine;
@@ -275,7 +275,7 @@ mod tests {
             files.import_lines("elsewhere", &lines);
             let after = index.kept.matches(&conn, &index, &query, None, Tuned::defaults()).unwrap().unwrap();
             assert!(after.exact, "the store's text index changed: collected again");
-            let now = rank::matches(&conn, &index, expression, None, &[]).unwrap();
+            let now = fts::matches(&conn, &index, expression, None, &[]).unwrap();
             assert_eq!(after.matches.all, now.all);
             assert_eq!(sorted(after.matches.scored.clone()), sorted(now.scored), "FTS5's scores as they are now");
             assert_ne!(

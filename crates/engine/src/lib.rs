@@ -9,20 +9,21 @@
 //! the store (`studio-local`) opens the files and uses the engine, never the other way round.
 
 mod build;
-mod common;
+mod common_terms;
 mod counting;
 mod engine;
 mod error;
 mod explain;
 mod facets;
 mod fetch;
+mod fts;
+mod fts_functions;
 mod health;
 mod hierarchy;
 mod index;
 mod kept;
 mod packed;
 mod query;
-mod rank;
 mod reader;
 mod recommend;
 mod run;
@@ -44,10 +45,10 @@ mod upkeep;
 
 pub use engine::{SearchEngine, MAX_SIMILAR, RECOMMENDATION_TYPE};
 pub use error::EngineError;
+pub use fts_functions::register_functions;
 pub use hierarchy::GLOBAL_SCOPE;
 pub use index::SpaceIndex;
 pub use query::{Clause, TextQuery};
-pub use rank::register_functions;
 pub use reader::{documents_reader, BUSY_TIMEOUT};
 pub use run::FIELD_URI_PREFIX;
 pub use spaces::search_spaces;

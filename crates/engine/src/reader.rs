@@ -25,6 +25,6 @@ pub fn documents_reader(conn: &Connection) -> Result<Option<Connection>, EngineE
         Connection::open_with_flags(documents, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
     reader.busy_timeout(BUSY_TIMEOUT)?;
     reader.execute("ATTACH DATABASE ?1 AS text", [text])?;
-    crate::rank::register_functions(&reader)?;
+    crate::fts_functions::register_functions(&reader)?;
     Ok(Some(reader))
 }

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use roaring::RoaringBitmap;
 use rusqlite::{params, Connection, TransactionBehavior};
 
-use super::common::{CommonTerms, TermList};
+use super::common_terms::{CommonTerms, TermList};
 use super::hierarchy::ValueKey;
 use super::index::{read_generation, FacetValue, FieldIndex, Generation, SpaceIndex};
 use crate::error::EngineError;

@@ -15,7 +15,7 @@ use std::thread::JoinHandle;
 
 use rusqlite::Connection;
 
-use super::common::Totals;
+use super::common_terms::Totals;
 use super::kept::Stamp;
 use super::term_counts;
 use super::tuning::Tuning;
