@@ -120,7 +120,10 @@ fn an_index_an_import_is_building_is_left_to_it_at_open() {
     let text = store.text_path().to_owned();
     store.close().unwrap();
 
-    let importing = super::lock_file(&text).unwrap();
+    // An import holds the lock file beside the index's file (shared) while it builds the index.
+    let mut lock = text.into_os_string();
+    lock.push("-building");
+    let importing = std::fs::File::options().create(true).truncate(false).write(true).open(lock).unwrap();
     importing.lock_shared().unwrap();
     let store = Store::open_dir(dir.path()).unwrap();
     assert_eq!(rows(&store.conn().unwrap()), (2, 1), "the index is left as the import has it");
