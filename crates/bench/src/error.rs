@@ -110,6 +110,13 @@ pub enum BenchError {
     NoPss(PathBuf),
 }
 
+impl From<studio_local::search::EngineError> for BenchError {
+    /// Our engine's failures, sorted as the store sorts them for every other caller.
+    fn from(e: studio_local::search::EngineError) -> Self {
+        BenchError::Engine(StoreError::from(e).into())
+    }
+}
+
 impl BenchError {
     /// For `map_err`: a failed file operation (`what`: "read", "write", ...) on `path`.
     pub fn file(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> BenchError {

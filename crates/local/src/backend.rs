@@ -14,8 +14,8 @@ use studio_model::{
 
 use crate::configs;
 use crate::error::StoreError;
-use crate::search::{self, SearchEngine};
 use crate::store::Store;
+use studio_engine::{self as search, SearchEngine};
 
 /// Configurations and search over the local SQLite store. Clones share one cache of search indexes.
 #[derive(Clone)]
@@ -101,7 +101,7 @@ impl Backend for LocalBackend {
         let engine = self.engine.clone();
         self.run(move |c| {
             let config = configs::get(c, id)?;
-            engine.similar(c, &config.config, &query)
+            Ok(engine.similar(c, &config.config, &query).map_err(StoreError::from)?)
         })
         .await
     }
@@ -111,7 +111,7 @@ impl Backend for LocalBackend {
         self.run(move |c| {
             let started = Instant::now();
             let config = configs::get(c, id)?;
-            let mut answer = engine.recommend(c, &config.config, &query)?;
+            let mut answer = engine.recommend(c, &config.config, &query).map_err(StoreError::from)?;
             answer.message = Some(took(started));
             Ok(answer)
         })
@@ -127,7 +127,7 @@ impl Backend for LocalBackend {
                 Some(overrides) => studio_model::with_overrides(&stored, overrides),
                 None => stored,
             };
-            let mut answer = engine.search(c, &config.config, &request)?;
+            let mut answer = engine.search(c, &config.config, &request).map_err(StoreError::from)?;
             answer.message = took(started);
             Ok(answer)
         })
@@ -154,12 +154,12 @@ impl Backend for LocalBackend {
     }
 
     async fn search_spaces(&self) -> Result<Vec<SearchSpace>, BackendError> {
-        self.run(|c| Ok(search::search_spaces(c)?)).await
+        self.run(|c| Ok(search::search_spaces(c).map_err(StoreError::from)?)).await
     }
 
     async fn facet_health(&self, space: &str) -> Result<FacetHealth, BackendError> {
         let (engine, space) = (self.engine.clone(), space.to_owned());
-        self.run(move |c| engine.facet_health(c, &space)).await
+        self.run(move |c| Ok(engine.facet_health(c, &space).map_err(StoreError::from)?)).await
     }
 }
 

@@ -201,7 +201,7 @@ impl Backups {
         let mut watcher = Watcher::new(store.path());
         watcher.failures = failures;
         let (stop, stopped) = mpsc::channel::<()>();
-        let spawned = std::thread::Builder::new().name(crate::threads::BACKUPS.into()).spawn(move || {
+        let spawned = std::thread::Builder::new().name(studio_engine::threads::BACKUPS.into()).spawn(move || {
             // Any message, or the sender dropped, stops the thread.
             while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(interval) {
                 watcher.tick();

@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+use studio_engine::EngineError;
 use studio_model::BackendError;
 
 /// What can go wrong in the local store, its imports and its search engine.
@@ -48,9 +49,9 @@ pub enum StoreError {
     /// A search space id that cannot be used (empty).
     #[error("the search space id must not be empty")]
     EmptySearchSpace,
-    /// The store holds more documents than the in-memory index can number.
-    #[error("search space {0} holds too many documents for the index (more than 4 billion)")]
-    TooManyDocuments(String),
+    /// The search engine failed for a reason of its own (SQLite's failures in it are sorted as the store's).
+    #[error(transparent)]
+    Engine(EngineError),
     /// The store was closed (the app is ending); a new start opens it again.
     #[error("the store {path} is closed: the app is ending; start it again to go on")]
     Closed { path: String },
@@ -114,9 +115,21 @@ impl From<std::io::Error> for StoreError {
     }
 }
 
+impl From<EngineError> for StoreError {
+    fn from(e: EngineError) -> Self {
+        match e {
+            EngineError::Sql(e) => StoreError::from(e),
+            EngineError::Json(e) => StoreError::Corrupt(e),
+            other => StoreError::Engine(other),
+        }
+    }
+}
+
 impl From<StoreError> for BackendError {
     fn from(e: StoreError) -> Self {
         match e {
+            StoreError::Engine(EngineError::BadRequest(message)) => BackendError::BadRequest(message),
+            StoreError::Engine(EngineError::NotFound(message)) => BackendError::NotFound(message),
             StoreError::DiskFull { .. } => BackendError::InsufficientStorage(e.to_string()),
             StoreError::Damaged { .. } => BackendError::StoreDamaged(e.to_string()),
             other => BackendError::Storage(other.to_string()),

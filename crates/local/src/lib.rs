@@ -13,10 +13,7 @@ pub mod demo;
 mod error;
 mod import;
 pub mod recover;
-pub mod search;
 mod store;
-mod text_index;
-pub mod threads;
 
 pub use backend::{os_caller, LocalBackend};
 pub use error::StoreError;
@@ -24,8 +21,8 @@ pub use import::{
     import_concepts, import_documents, import_fed, Feed, ImportReport, LineError, BATCH as IMPORT_BATCH,
     MAX_REPORTED_ERRORS,
 };
-pub use search::{search_spaces, EnginePath, PathsTaken, SearchEngine, Tuning};
 pub use store::{Store, DB_FILE, DOCUMENTS_FILE, TEXT_FILE};
+pub use studio_engine::{self as search, search_spaces, threads, EnginePath, PathsTaken, SearchEngine, Tuning};
 
 /// The data directory when neither `--data-dir` nor `SEARCH_STUDIO_DATA_DIR` names one: the OS data
 /// directory's `search-studio` (README, the CLI's data directory).

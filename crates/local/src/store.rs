@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use r2d2::{Pool, PooledConnection};
 use r2d2_sqlite::SqliteConnectionManager;
-use rusqlite::{Connection, OpenFlags, OptionalExtension};
+use rusqlite::{Connection, OpenFlags};
 
 use crate::connections::{Closing, Connections};
 use crate::error::StoreError;
@@ -47,21 +47,13 @@ const MIGRATIONS: &[&str] = &[
 /// The migration that moves the documents out; the file is compacted after it.
 const DOCUMENTS_MOVED: usize = 6;
 
-/// The documents file's schema as version 1 created it, then each later version's additions in order:
-/// the file's `user_version` says how many of them it has.
-const DOCUMENTS_SCHEMA: &str = include_str!("../migrations/documents.sql");
-const DOCUMENTS_UPGRADES: &[&str] = &[
-    include_str!("../migrations/documents-0002-term-counts.sql"),
-    include_str!("../migrations/documents-0003-merged-by-upkeep.sql"),
-    include_str!("../migrations/documents-0004-larger-term-hash.sql"),
-    include_str!("../migrations/documents-0005-text-apart.sql"),
-];
+/// The documents file's schema and the full-text index file's, which the engine owns (it reads and keeps both).
+const DOCUMENTS_SCHEMA: &str = studio_engine::schema::DOCUMENTS;
+const DOCUMENTS_UPGRADES: &[&str] = studio_engine::schema::DOCUMENTS_UPGRADES;
+const TEXT_SCHEMA: &str = studio_engine::schema::TEXT;
 
-/// The full-text index file's schema, version 1.
-const TEXT_SCHEMA: &str = include_str!("../migrations/text.sql");
-
-/// How long a connection waits for another's write before giving up.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a connection waits for another's write before giving up: the engine's own connections wait as long.
+const BUSY_TIMEOUT: Duration = studio_engine::BUSY_TIMEOUT;
 
 /// How long closing the store waits for the connections in use to be given back.
 const CLOSE_WAIT: Duration = Duration::from_secs(10);
@@ -104,7 +96,7 @@ impl Store {
                 "PRAGMA main.synchronous = FULL; PRAGMA docs.synchronous = NORMAL; PRAGMA text.synchronous = NORMAL;
                  PRAGMA foreign_keys = ON;",
             )?;
-            crate::search::register_functions(c)
+            studio_engine::register_functions(c)
         });
         let closing = Closing::default();
         let pool = closing
@@ -118,7 +110,7 @@ impl Store {
         store.migrate().map_err(|e| e.at(path))?;
         // A store whose index cannot be built now (a damaged documents file, a full disk) still opens: its
         // configurations are reachable, searches say what is wrong, and the next open tries again.
-        if let Err(e) = crate::text_index::settle(&store.text, &mut *store.conn()?) {
+        if let Err(e) = studio_engine::text_index::settle(&store.text, &mut *store.conn()?) {
             tracing::warn!(
                 "the full-text index could not be built from the documents (the next open tries again): {e}"
             );
@@ -261,24 +253,6 @@ fn prepare_rebuildable(path: &Path, schema: &Rebuildable) -> Result<(), StoreErr
         tx.commit()?;
     }
     Ok(())
-}
-
-/// A connection of its own to the documents file and the full-text index's file `conn` has attached (the first
-/// as `main`, the second as `text`, tables unqualified as on every connection), with the search engine's
-/// functions, for a second thread reading the full-text index; `None` where `conn` has them not attached.
-pub(crate) fn documents_reader(conn: &Connection) -> Result<Option<Connection>, StoreError> {
-    let file = |name: &str| -> Result<Option<String>, StoreError> {
-        let file: Option<String> =
-            conn.query_row("SELECT file FROM pragma_database_list WHERE name = ?1", [name], |r| r.get(0)).optional()?;
-        Ok(file.filter(|f| !f.is_empty()))
-    };
-    let (Some(documents), Some(text)) = (file("docs")?, file("text")?) else { return Ok(None) };
-    let reader =
-        Connection::open_with_flags(documents, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
-    reader.busy_timeout(BUSY_TIMEOUT)?;
-    reader.execute("ATTACH DATABASE ?1 AS text", [text])?;
-    crate::search::register_functions(&reader)?;
-    Ok(Some(reader))
 }
 
 /// Opens one store file on its own and reads its header, so that a file that is not a database is named

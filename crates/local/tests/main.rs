@@ -5,6 +5,7 @@
 mod support;
 
 mod backups;
+mod closing;
 mod configurations;
 mod demo;
 mod faults;
@@ -17,3 +18,4 @@ mod search_overrides;
 mod shape;
 mod similar;
 mod snapshot;
+mod text_index;

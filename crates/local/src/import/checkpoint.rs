@@ -158,7 +158,7 @@ impl Checkpoints {
             }
         };
         let shared = Arc::new(Shared::default());
-        let started = std::thread::Builder::new().name(crate::threads::IMPORT_CHECKPOINTS.into()).spawn({
+        let started = std::thread::Builder::new().name(studio_engine::threads::IMPORT_CHECKPOINTS.into()).spawn({
             let (shared, log) = (shared.clone(), log.clone());
             move || copy_when_asked(&conn, &log, &shared)
         });

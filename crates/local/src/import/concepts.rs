@@ -10,9 +10,7 @@ use super::lines::Lines;
 use super::{bump_generation, ImportReport, BATCH};
 use crate::error::StoreError;
 use crate::store::Store;
-
-/// The scope of concepts loaded on their own.
-pub(crate) const GLOBAL_SCOPE: &str = "";
+use studio_engine::GLOBAL_SCOPE;
 
 #[derive(Deserialize)]
 struct IncomingConcept {

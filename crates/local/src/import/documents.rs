@@ -13,7 +13,7 @@ use super::lines::Lines;
 use super::{bump_generation, ImportReport, BATCH};
 use crate::error::StoreError;
 use crate::store::Store;
-use crate::text_index::{self, Indexer, Job};
+use studio_engine::text_index::{self, Indexer, Job};
 
 /// Prefix of facet fields whose values are concept URIs.
 pub(crate) const CONCEPT_PREFIX: &str = "dyn_uri_";
@@ -158,7 +158,7 @@ pub fn import_fed(
         return Err(StoreError::EmptySearchSpace);
     }
     let mut conn = store.conn()?;
-    let mut indexer = Indexer::start(store, &conn)?;
+    let mut indexer = Indexer::start(store.text_path(), &conn, store.conn(), 2 * BATCH)?;
     let mut lines = Lines::new(feed);
     let (report, told) = with_checkpoints(store, &mut conn, LOG_LIMIT, |conn, checkpoints| {
         let written = import_lines(store, conn, checkpoints, &mut indexer, search_space, &mut lines, on_progress);

@@ -14,7 +14,6 @@ use rusqlite::Connection;
 use serde::Serialize;
 
 pub use concepts::import_concepts;
-pub(crate) use concepts::GLOBAL_SCOPE;
 pub use documents::{import_documents, import_fed, Feed};
 
 /// Documents or concepts per write transaction.

@@ -55,7 +55,7 @@ pub(crate) fn copy(
         }
     }
     target.execute_batch("UPDATE generations SET generation = generation + 1;")?;
-    crate::text_index::rebuild(target)?;
+    studio_engine::text_index::rebuild(target)?;
     let expected = match expected {
         Some(expected) => expected
             .into_iter()

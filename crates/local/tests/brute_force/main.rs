@@ -355,7 +355,7 @@ fn facet_health_agrees_with_brute_force() {
         }
         let unknown = engine.facet_health(&mut conn, "no-such-space").unwrap_err();
         assert!(
-            matches!(unknown, studio_model::BackendError::NotFound(ref m) if m.contains("no-such-space")),
+            matches!(unknown, studio_local::search::EngineError::NotFound(ref m) if m.contains("no-such-space")),
             "{unknown:?}"
         );
     }

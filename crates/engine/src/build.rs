@@ -1,0 +1,254 @@
+//! Building a search space's [`SpaceIndex`] from the store: the documents in result order, one scan of the
+//! annotations into a builder per facet field (with the concept hierarchy closed over), and the text sizes
+//! FTS5 counted, all inside one read transaction.
+
+use std::collections::HashMap;
+
+use roaring::RoaringBitmap;
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, Row};
+use studio_model::ALL_CONCEPTS_FIELD;
+
+use super::common_terms::CommonTerms;
+use super::hierarchy::{Hierarchy, ValueKey};
+use super::index::{read_generation, FacetValue, FieldIndex, RowidMap, SpaceIndex, CONCEPT_PREFIX};
+use super::tuning::{EnginePath, Tuned};
+use crate::error::EngineError;
+
+impl SpaceIndex {
+    /// Builds the index of `space` from the store, inside one read transaction, keeping the lists of the terms
+    /// `tuned` calls common.
+    pub(crate) fn build(conn: &mut Connection, space: &str, tuned: Tuned) -> Result<SpaceIndex, EngineError> {
+        let tx = conn.transaction()?;
+        let generation = read_generation(&tx, space)?;
+        let mut docs: Vec<(i64, String, f64)> = tx
+            .prepare_cached("SELECT num, id, date FROM documents WHERE search_space = ?1")?
+            .query_map([space], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<Result<_, _>>()?;
+        if u32::try_from(docs.len()).is_err() {
+            return Err(EngineError::TooManyDocuments(space.to_owned()));
+        }
+        docs.sort_by(|a, b| b.2.total_cmp(&a.2).then_with(|| a.1.cmp(&b.1)));
+        let n = docs.len() as u32;
+        let rowids: Vec<i64> = docs.iter().map(|d| d.0).collect();
+        let by_rowid = RowidMap::new(&rowids, &[]);
+        drop(docs);
+
+        let mut labels: Vec<(String, String)> = tx
+            .prepare_cached("SELECT field, label FROM facet_fields WHERE search_space = ?1 ORDER BY field")?
+            .query_map([space], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        if labels.iter().any(|(f, _)| f.starts_with(CONCEPT_PREFIX)) {
+            labels.push((ALL_CONCEPTS_FIELD.to_owned(), "All concepts".to_owned()));
+        }
+        let hierarchy = Hierarchy::load(&tx, space)?;
+        let all_field = labels.iter().position(|(f, _)| f == ALL_CONCEPTS_FIELD);
+        let mut builders: Vec<FieldBuilder> = labels.iter().map(|(f, _)| FieldBuilder::new(f)).collect();
+        let field_by_id: HashMap<String, usize> = labels.iter().enumerate().map(|(i, (f, _))| (f.clone(), i)).collect();
+        {
+            // One scan of the annotations in table order (no join): rows of other search spaces are
+            // skipped by their document number. Strings are borrowed from SQLite, allocated only for
+            // a value seen for the first time.
+            let mut stmt = tx.prepare_cached("SELECT doc, field, label, value FROM document_facets")?;
+            let mut rows = stmt.query([])?;
+            while let Some(row) = rows.next()? {
+                let Some(doc) = by_rowid.get(row.get::<_, i64>(0)?).map(|r| r.dense) else { continue };
+                let Some(&fi) = text(row, 1)?.and_then(|f| field_by_id.get(f)) else { continue };
+                let label = text(row, 2)?.unwrap_or_default();
+                let value = text(row, 3)?.filter(|v| !v.is_empty());
+                builders[fi].annotate(doc, label, value, &hierarchy);
+                if let (true, Some(all), Some(_)) = (builders[fi].concept, all_field, value) {
+                    builders[all].annotate(doc, label, value, &hierarchy);
+                }
+            }
+        }
+        let text_lengths = text_lengths(&tx, &by_rowid, n)?;
+        tx.commit()?;
+        let fields = builders.into_iter().map(|b| b.finish(n, &hierarchy)).collect();
+        let mut index = SpaceIndex::from_parts(space, generation, rowids, fields, text_lengths);
+        index.common = CommonTerms::build(conn, &index, tuned.tuning.common_terms_fewest(u64::from(n)))?;
+        if !index.common.lists.is_empty() {
+            tuned.taken.note(EnginePath::CommonTermsListed);
+        }
+        Ok(index)
+    }
+}
+
+/// Per dense number, the tokens FTS5 counted in the document's columns: the sum of the varints of its row in
+/// the `documents_fts_docsize` shadow table (one per column, SQLite's varint encoding), which is what
+/// FTS5's `xColumnSize(-1)` reads. A row that cannot be read counts as empty.
+fn text_lengths(conn: &Connection, by_rowid: &RowidMap, n: u32) -> Result<Vec<u32>, EngineError> {
+    let mut lengths = vec![0u32; n as usize];
+    let mut stmt = conn.prepare_cached("SELECT id, sz FROM documents_fts_docsize")?;
+    let mut rows = stmt.query([])?;
+    while let Some(row) = rows.next()? {
+        let Some(dense) = by_rowid.get(row.get(0)?).map(|r| r.dense) else { continue };
+        let ValueRef::Blob(mut sizes) = row.get_ref(1)? else { continue };
+        let mut total = 0u64;
+        while let Some((size, used)) = sqlite_varint(sizes) {
+            total += size;
+            sizes = &sizes[used..];
+        }
+        lengths[dense as usize] = u32::try_from(total).unwrap_or(u32::MAX);
+    }
+    Ok(lengths)
+}
+
+/// One SQLite varint (big-endian groups of 7 bits, the ninth byte whole) and the bytes it took.
+pub(crate) fn sqlite_varint(bytes: &[u8]) -> Option<(u64, usize)> {
+    let mut value = 0u64;
+    for (i, &b) in bytes.iter().take(9).enumerate() {
+        if i == 8 {
+            return Some(((value << 8) | u64::from(b), 9));
+        }
+        value = (value << 7) | u64::from(b & 0x7f);
+        if b & 0x80 == 0 {
+            return Some((value, i + 1));
+        }
+    }
+    None
+}
+
+/// Collects the annotations of one field while the index is built.
+struct FieldBuilder {
+    id: String,
+    concept: bool,
+    values: Vec<(String, Option<String>)>,
+    by_uri: HashMap<String, u32>,
+    by_label: HashMap<String, u32>,
+    pairs: Vec<(u32, u32)>,
+}
+
+impl FieldBuilder {
+    fn new(id: &str) -> Self {
+        FieldBuilder {
+            id: id.to_owned(),
+            concept: id.starts_with(CONCEPT_PREFIX),
+            values: Vec::new(),
+            by_uri: HashMap::new(),
+            by_label: HashMap::new(),
+            pairs: Vec::new(),
+        }
+    }
+
+    /// The value keyed by `uri` (when non-empty) or else by `label`, added when new.
+    fn value(&mut self, label: &str, uri: Option<&str>) -> u32 {
+        let uri = uri.filter(|u| !u.is_empty());
+        let found = match uri {
+            Some(u) => self.by_uri.get(u),
+            None => self.by_label.get(label),
+        };
+        if let Some(&v) = found {
+            return v;
+        }
+        let v = self.values.len() as u32;
+        self.values.push((label.to_owned(), uri.map(str::to_owned)));
+        match uri {
+            Some(u) => self.by_uri.insert(u.to_owned(), v),
+            None => self.by_label.insert(label.to_owned(), v),
+        };
+        v
+    }
+
+    fn annotate(&mut self, doc: u32, label: &str, value: Option<&str>, hierarchy: &Hierarchy) {
+        let label = match (value, self.concept) {
+            (Some(uri), true) => hierarchy.label(uri).unwrap_or(label),
+            _ => label,
+        };
+        let v = self.value(label, value);
+        self.pairs.push((doc, v));
+    }
+
+    /// Adds every broader concept of the field's concepts as a value (transitively) and returns the
+    /// (narrower, broader) links between values.
+    fn close_hierarchy(&mut self, hierarchy: &Hierarchy) -> Vec<(u32, u32)> {
+        let mut links = Vec::new();
+        let mut next = 0;
+        while next < self.values.len() {
+            let child = next as u32;
+            next += 1;
+            let Some(uri) = self.values[child as usize].1.clone() else { continue };
+            for broader in hierarchy.broader(&uri) {
+                let label = hierarchy.label(broader).unwrap_or(broader);
+                let parent = self.value(label, Some(broader));
+                links.push((child, parent));
+            }
+        }
+        links
+    }
+
+    fn finish(mut self, n: u32, hierarchy: &Hierarchy) -> FieldIndex {
+        let links = if self.concept { self.close_hierarchy(hierarchy) } else { Vec::new() };
+        let count = self.values.len();
+        let mut parents: Vec<Vec<u32>> = vec![Vec::new(); count];
+        let mut children: Vec<Vec<u32>> = vec![Vec::new(); count];
+        for (child, parent) in links {
+            if child != parent && !parents[child as usize].contains(&parent) {
+                parents[child as usize].push(parent);
+                children[parent as usize].push(child);
+            }
+        }
+        let ancestors: Vec<Vec<u32>> = (0..count as u32).map(|v| ancestors_of(v, &parents)).collect();
+        self.pairs.sort_unstable();
+        self.pairs.dedup();
+        let mut per_value: Vec<Vec<u32>> = vec![Vec::new(); count];
+        let mut offsets = Vec::with_capacity(n as usize + 1);
+        let mut direct = Vec::with_capacity(self.pairs.len());
+        let mut p = 0;
+        for doc in 0..n {
+            offsets.push(direct.len() as u32);
+            while p < self.pairs.len() && self.pairs[p].0 == doc {
+                let v = self.pairs[p].1;
+                direct.push(v);
+                per_value[v as usize].push(doc);
+                for &a in &ancestors[v as usize] {
+                    per_value[a as usize].push(doc);
+                }
+                p += 1;
+            }
+        }
+        offsets.push(direct.len() as u32);
+        let values = self
+            .values
+            .into_iter()
+            .zip(per_value)
+            .zip(parents.into_iter().zip(children))
+            .zip(ancestors)
+            .map(|((((label, uri), mut docs), (parents, children)), ancestors)| {
+                docs.sort_unstable();
+                docs.dedup();
+                let docs = RoaringBitmap::from_sorted_iter(docs).unwrap_or_default();
+                FacetValue { label_lower: label.to_lowercase(), label, uri, docs, children, parents, ancestors }
+            })
+            .collect();
+        let by_key = self
+            .by_uri
+            .into_iter()
+            .map(|(u, v)| (ValueKey::Uri(u), v))
+            .chain(self.by_label.into_iter().map(|(l, v)| (ValueKey::Label(l), v)))
+            .collect();
+        FieldIndex::from_parts(self.id, values, by_key, offsets, direct)
+    }
+}
+
+/// Every value above `v`, breadth first, each once (cycles in a scheme are cut).
+fn ancestors_of(v: u32, parents: &[Vec<u32>]) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::new();
+    let mut queue: Vec<u32> = parents[v as usize].clone();
+    while let Some(a) = queue.pop() {
+        if a == v || out.contains(&a) {
+            continue;
+        }
+        out.push(a);
+        queue.extend(parents[a as usize].iter().copied());
+    }
+    out
+}
+
+/// A text column borrowed from the row (NULL and non-text as `None`).
+fn text<'r>(row: &'r Row<'_>, i: usize) -> rusqlite::Result<Option<&'r str>> {
+    Ok(match row.get_ref(i)? {
+        ValueRef::Text(bytes) => std::str::from_utf8(bytes).ok(),
+        _ => None,
+    })
+}

@@ -1,0 +1,328 @@
+//! The full-text lists of a search space's most common terms, kept in memory with the index.
+//!
+//! A word in a third of a million documents is a third of a million rows of FTS5's lists: walking them and
+//! reading each row's positions to score it took most of a search's 60–120 ms at that size, before any facet
+//! was counted. For the terms in at least a twentieth of the space's documents (and at least 20,000: the
+//! defaults of [`Tuning::common_terms_share`] and [`Tuning::common_terms_documents`]), the index keeps each term's documents as a bitmap and, per document, the weighted
+//! frequency bm25 reads (title 5, description 2, body 1 per occurrence). A search whose every clause is one
+//! such term then takes its matches from the bitmaps and scores them from the frequencies and the row sizes
+//! the index already holds, with FTS5's own formula and statistics: the answer is the one FTS5 would give.
+//!
+//! Which terms: the words in at least that share of an even sample of the space's documents (split and folded
+//! as the full-text index does), each then walked once in FTS5 to make its list (half of them by a second
+//! thread on a connection of its own); one that turns out rarer is dropped. Only words of ASCII letters and
+//! digits are kept, whose folding is plain lower case whichever way a query spells them.
+//!
+//! bm25 reads store-wide statistics: the average row size and row count come from FTS5's averages record at
+//! each search ([`Totals`]); for a query of several words, each word's number of rows in the whole store is
+//! counted when its list is made and holds only while no search space's documents changed since (the sum of
+//! every space's generation). Otherwise the search goes to FTS5 as before. A query with one clause without a
+//! list next to clauses with one walks that clause alone in FTS5 (a rare word's list is short) and takes the
+//! others from their lists.
+
+use std::collections::HashMap;
+
+use roaring::RoaringBitmap;
+use rusqlite::Connection;
+
+use super::fetch;
+use super::fts::{self, Matches, TermCollect};
+use super::index::SpaceIndex;
+use super::kept::Stamp;
+use super::query::{Clause, TextQuery};
+use super::score;
+use super::text;
+#[cfg(doc)]
+use super::tuning::Tuning;
+use super::tuning::{EnginePath, PathsTaken};
+use crate::error::EngineError;
+
+// Why the defaults of `Tuning`: a term in fewer than 20,000 documents is walked in FTS5 in a few ms; at 1M
+// documents a word in 50,000 costs 10–20 ms in FTS5, while a twentieth instead of a tenth of the documents
+// adds a third to the lists' memory (docs/performance-journal.md).
+/// Documents sampled for the terms to consider.
+const SAMPLE: u32 = 2_000;
+/// A sampled term is considered from this part of the share on (the sample's share varies around the true one).
+const SAMPLE_MARGIN: f64 = 0.9;
+
+/// One term's documents and weighted frequencies.
+#[derive(Debug)]
+pub(crate) struct TermList {
+    /// Dense numbers of the documents having the term.
+    pub docs: RoaringBitmap,
+    /// Per document of `docs`, in its order, the weighted frequency; [`u8::MAX`] says it is in `large`.
+    pub small: Vec<u8>,
+    /// Weighted frequencies from [`u8::MAX`] on, by position in `docs`.
+    pub large: HashMap<u32, u32>,
+    /// Rows of the whole store (every search space) having the term when the list was made.
+    pub store_rows: u64,
+}
+
+impl TermList {
+    /// A list from what a walk collected of the term.
+    fn new(collected: &TermCollect) -> TermList {
+        let docs = RoaringBitmap::from_lsb0_bytes(0, &collected.bits);
+        let mut small = Vec::with_capacity(docs.len() as usize);
+        let mut large = HashMap::new();
+        for (position, doc) in docs.iter().enumerate() {
+            let f = collected.frequencies.get(doc as usize).copied().unwrap_or(0);
+            if f == u8::MAX {
+                large.insert(position as u32, collected.large.get(&doc).copied().unwrap_or(u32::from(u8::MAX)));
+            }
+            small.push(f);
+        }
+        TermList { docs, small, large, store_rows: collected.rows }
+    }
+
+    /// The weighted frequency of the document at `position` in `docs`.
+    fn frequency(&self, position: usize) -> f64 {
+        match self.small.get(position) {
+            Some(&u8::MAX) => self.large.get(&(position as u32)).copied().map_or(0.0, f64::from),
+            Some(&f) => f64::from(f),
+            None => 0.0,
+        }
+    }
+}
+
+/// The lists of a search space's common terms.
+#[derive(Debug, Default)]
+pub(crate) struct CommonTerms {
+    pub lists: HashMap<String, TermList>,
+    /// The sum of every search space's generation when the lists were made: their `store_rows` hold while the
+    /// store's is the same.
+    pub generations: i64,
+}
+
+/// FTS5's store-wide totals, from its averages record: rows, and tokens over every column.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Totals {
+    pub rows: f64,
+    pub tokens: f64,
+}
+
+impl Totals {
+    /// The totals of FTS5's averages record (a varint row count, then one varint token count per column).
+    pub(crate) fn of_record(record: &[u8]) -> Option<Totals> {
+        let (rows, mut at) = super::build::sqlite_varint(record)?;
+        let mut tokens = 0u64;
+        while at < record.len() {
+            let (column, used) = super::build::sqlite_varint(&record[at..])?;
+            tokens = tokens.saturating_add(column);
+            at += used;
+        }
+        Some(Totals { rows: rows.max(1) as f64, tokens: tokens as f64 })
+    }
+}
+
+impl CommonTerms {
+    /// The lists of the terms of `index` in at least `fewest` of its documents, made in one read transaction
+    /// of the state the index was built from (none when the store has changed since: the index is then
+    /// rebuilt at the next search anyway).
+    pub(crate) fn build(conn: &mut Connection, index: &SpaceIndex, fewest: u64) -> Result<CommonTerms, EngineError> {
+        let n = index.rowids.len() as u64;
+        if n < fewest {
+            return Ok(CommonTerms::default());
+        }
+        let tx = conn.transaction()?;
+        if super::index::read_generation(&tx, &index.space)? != index.generation {
+            return Ok(CommonTerms::default());
+        }
+        let generations = Stamp::read(&tx)?.generations;
+        let candidates = sampled_terms(&tx, index, fewest as f64 / n as f64 * SAMPLE_MARGIN)?;
+        // Half of the terms are walked by a second thread on a connection of its own, when it reads the same
+        // state of the store; otherwise (or if it fails) this thread walks them too.
+        let mine: Vec<&String> = candidates.iter().step_by(2).collect();
+        let theirs: Vec<&String> = candidates.iter().skip(1).step_by(2).collect();
+        let reader = crate::reader::documents_reader(&tx)?;
+        let mut lists = std::thread::scope(|s| -> Result<HashMap<String, TermList>, EngineError> {
+            let helper = reader.map(|mut reader| {
+                let theirs = &theirs;
+                s.spawn(move || -> Result<Option<HashMap<String, TermList>>, EngineError> {
+                    let tx = reader.transaction()?;
+                    let (generation, sum) =
+                        (super::index::read_generation(&tx, &index.space)?, Stamp::read(&tx)?.generations);
+                    if generation != index.generation || sum != generations {
+                        return Ok(None);
+                    }
+                    Ok(Some(walk_terms(&tx, index, theirs, fewest)?))
+                })
+            });
+            let mut lists = walk_terms(&tx, index, &mine, fewest)?;
+            let helped = helper.and_then(|h| h.join().ok()).and_then(Result::ok).flatten();
+            lists.extend(match helped {
+                Some(theirs) => theirs,
+                None => walk_terms(&tx, index, &theirs, fewest)?,
+            });
+            Ok(lists)
+        })?;
+        lists.shrink_to_fit();
+        tx.commit()?;
+        Ok(CommonTerms { lists, generations })
+    }
+
+    /// Per clause of `query`, the rows of the whole store having it, where it is a term with a list and the
+    /// lists' row counts still hold in a store whose generations add up to `generations`.
+    pub(crate) fn known_rows(&self, query: &TextQuery, generations: i64) -> Vec<Option<u64>> {
+        if generations != self.generations {
+            return Vec::new();
+        }
+        query.clauses.iter().map(|c| self.list(c).map(|l| l.store_rows)).collect()
+    }
+
+    /// The rows of the whole store having `term` (a folded word), where it has a list whose row count still
+    /// holds in a store whose generations add up to `generations`.
+    pub(crate) fn store_rows(&self, term: &str, generations: i64) -> Option<u64> {
+        if generations != self.generations || !is_kept_word(term) {
+            return None;
+        }
+        self.lists.get(term).map(|l| l.store_rows)
+    }
+
+    /// The list of a query's clause, if it is a term with one.
+    fn list(&self, clause: &Clause) -> Option<&TermList> {
+        (!clause.prefix && is_kept_word(&clause.text)).then(|| self.lists.get(&clause.text.to_ascii_lowercase()))?
+    }
+
+    /// The matches of `query` with the scores of those in `wanted` (all without it), when every clause of it is
+    /// a term with a list, or all but one of several, which FTS5 then walks alone (a rare word next to common
+    /// ones: its list is short, theirs are not walked); and, for several clauses, while the lists' row counts
+    /// still hold in a store whose generations add up to `generations`. `None` otherwise. Notes the path it
+    /// took in `taken`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn matches(
+        &self,
+        conn: &Connection,
+        index: &SpaceIndex,
+        query: &TextQuery,
+        totals: Totals,
+        generations: i64,
+        wanted: Option<&RoaringBitmap>,
+        taken: &PathsTaken,
+    ) -> Result<Option<Matches>, EngineError> {
+        if self.lists.is_empty() || query.clauses.is_empty() {
+            return Ok(None);
+        }
+        let listed: Vec<Option<&TermList>> = query.clauses.iter().map(|c| self.list(c)).collect();
+        if listed.len() > 1 && generations != self.generations {
+            return Ok(None);
+        }
+        let unlisted: Vec<usize> = listed.iter().enumerate().filter(|(_, l)| l.is_none()).map(|(i, _)| i).collect();
+        let walked = match unlisted[..] {
+            [] => {
+                taken.note(EnginePath::CommonTermsOnly);
+                None
+            }
+            [i] if listed.len() > 1 => {
+                taken.note(EnginePath::CommonTermsAndOneWalked);
+                let mut collected = TermCollect::new(index, Vec::new());
+                fts::term_list(conn, index, &query.clauses[i].to_fts(), &mut collected)?;
+                Some(TermList::new(&collected))
+            }
+            _ => return Ok(None),
+        };
+        let lists: Vec<&TermList> = listed.into_iter().filter_map(|l| l.or(walked.as_ref())).collect();
+        // One phrase: its idf multiplies every score alike, and FTS5's path leaves it out too.
+        let idf: Vec<f64> = if lists.len() == 1 {
+            vec![1.0]
+        } else {
+            lists.iter().map(|l| score::idf(totals.rows, l.store_rows as f64)).collect()
+        };
+        let mut smallest_first = lists.clone();
+        smallest_first.sort_by_key(|l| l.docs.len());
+        let mut all = smallest_first[0].docs.clone();
+        for list in &smallest_first[1..] {
+            all &= &list.docs;
+        }
+        let avgdl = totals.tokens / totals.rows;
+        let score = |doc: u32, freq: &[f64]| score::bm25(freq, &idf, f64::from(index.text_length(doc)), avgdl);
+        if let ([list], None) = (&lists[..], wanted) {
+            // One word, every match scored (the preview as a designer types): one walk of its list.
+            let scored = list.docs.iter().enumerate().map(|(p, doc)| (doc, score(doc, &[list.frequency(p)]))).collect();
+            return Ok(Some(Matches { all, scored }));
+        }
+        let scored_docs: Vec<u32> = match wanted {
+            Some(wanted) => (&all & wanted).iter().collect(),
+            None => all.iter().collect(),
+        };
+        // Per scored document, the frequency of each clause (clause after clause).
+        let k = lists.len();
+        let mut freq = vec![0.0f64; scored_docs.len() * k];
+        for (i, list) in lists.iter().enumerate() {
+            frequencies_of(list, &scored_docs, |j, f| freq[j * k + i] = f);
+        }
+        let scored =
+            scored_docs.iter().enumerate().map(|(j, &doc)| (doc, score(doc, &freq[j * k..(j + 1) * k]))).collect();
+        Ok(Some(Matches { all, scored }))
+    }
+}
+
+/// The lists of `terms` in `index` that have at least `fewest` documents, each term's list walked in FTS5 once.
+fn walk_terms(
+    conn: &Connection,
+    index: &SpaceIndex,
+    terms: &[&String],
+    fewest: u64,
+) -> Result<HashMap<String, TermList>, EngineError> {
+    let mut lists = HashMap::new();
+    let mut frequencies = Vec::new();
+    for &term in terms {
+        let mut collected = TermCollect::new(index, frequencies);
+        fts::term_list(conn, index, &Clause { text: term.clone(), prefix: false }.to_fts(), &mut collected)?;
+        let list = TermList::new(&collected);
+        if list.docs.len() >= fewest {
+            lists.insert(term.clone(), list);
+        }
+        frequencies = collected.frequencies;
+    }
+    Ok(lists)
+}
+
+/// Calls `put(j, frequency)` for each `docs[j]` (ascending, every one in `list`): by walking the list alongside
+/// when they are many, by its rank of each one when they are few.
+fn frequencies_of(list: &TermList, docs: &[u32], mut put: impl FnMut(usize, f64)) {
+    if (docs.len() as u64).saturating_mul(64) < list.docs.len() {
+        for (j, &doc) in docs.iter().enumerate() {
+            put(j, list.frequency(list.docs.rank(doc).saturating_sub(1) as usize));
+        }
+        return;
+    }
+    let mut j = 0;
+    for (position, doc) in list.docs.iter().enumerate() {
+        let Some(&want) = docs.get(j) else { break };
+        if doc == want {
+            put(j, list.frequency(position));
+            j += 1;
+        }
+    }
+}
+
+/// Whether a query's word is kept as a term: ASCII letters and digits only, whose FTS5 term is its lower case.
+fn is_kept_word(word: &str) -> bool {
+    !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// The words in at least `share` of an even sample of the documents of `index`.
+fn sampled_terms(conn: &Connection, index: &SpaceIndex, share: f64) -> Result<Vec<String>, EngineError> {
+    let n = index.rowids.len() as u32;
+    let step = (n / SAMPLE).max(1);
+    let mut sampled = 0u32;
+    let mut seen: HashMap<String, u32> = HashMap::new();
+    let mut words: Vec<String> = Vec::new();
+    for doc in (0..n).step_by(step as usize).take(SAMPLE as usize) {
+        words.clear();
+        words.extend(text::tokens(&fetch::text_of(conn, index, doc)?).filter(|w| is_kept_word(w)));
+        words.sort_unstable();
+        words.dedup();
+        for word in words.drain(..) {
+            *seen.entry(word).or_insert(0) += 1;
+        }
+        sampled += 1;
+    }
+    let least = (f64::from(sampled) * share).max(1.0);
+    let mut terms: Vec<String> = seen.into_iter().filter(|&(_, c)| f64::from(c) >= least).map(|(w, _)| w).collect();
+    terms.sort_unstable();
+    Ok(terms)
+}
+
+#[cfg(test)]
+mod tests;

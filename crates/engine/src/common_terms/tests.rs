@@ -1,0 +1,224 @@
+//! The common terms' lists against FTS5 over the news corpus: the same matches and scores, whole searches
+//! answered alike, and the lists kept through a snapshot.
+
+use std::collections::HashMap;
+
+use roaring::RoaringBitmap;
+use rusqlite::Connection;
+use studio_model::{Config, SearchRequest, SelectedFacet};
+
+use super::{CommonTerms, TermList, Totals};
+use crate::fts::TermCollect;
+use crate::index::SpaceIndex;
+use crate::kept::Stamp;
+use crate::query::TextQuery;
+use crate::test_documents::{news_config, TestFiles, NEWS_DOCUMENTS, NEWS_SPACE};
+use crate::tuning::Tuned;
+use crate::{fts, run, snapshot};
+
+/// Lists for the corpus's terms in at least a tenth of its documents.
+const FEWEST: u64 = (NEWS_DOCUMENTS / 10) as u64;
+
+/// The corpus's index, with the lists of its common terms.
+fn listed_index(conn: &mut Connection) -> SpaceIndex {
+    let mut index = SpaceIndex::build(conn, NEWS_SPACE, Tuned::defaults()).unwrap();
+    index.common = CommonTerms::build(conn, &index, FEWEST).unwrap();
+    index
+}
+
+/// FTS5's totals and the sum of every search space's generation, as a search reads them.
+fn stamp(conn: &Connection) -> (Totals, i64) {
+    let stamp = Stamp::read(conn).unwrap();
+    (Totals::of_record(&stamp.averages).unwrap(), stamp.generations)
+}
+
+fn sorted(mut scored: Vec<(u32, f64)>) -> Vec<(u32, f64)> {
+    scored.sort_by_key(|p| p.0);
+    scored
+}
+
+/// Matches from the lists are FTS5's, each score FTS5's (its bm25 as `fts::matches` computes it), for one
+/// word and several, in any case, with and without a selection.
+#[test]
+fn lists_give_the_matches_and_scores_fts5_gives() {
+    let files = TestFiles::news();
+    let mut conn = files.conn();
+    let index = listed_index(&mut conn);
+    let common = &index.common;
+    assert!(common.lists.len() >= 5, "the corpus has common words: {:?}", common.lists.keys());
+    for (term, list) in &common.lists {
+        assert!(list.docs.len() >= FEWEST, "{term} is in {} documents", list.docs.len());
+    }
+    let (totals, generations) = stamp(&conn);
+    let taken = Tuned::defaults().taken;
+    let mut words: Vec<&String> = common.lists.keys().collect();
+    words.sort();
+    // A word without a list, in enough documents to be found next to common ones.
+    let rare = (0..50)
+        .flat_map(|d| crate::text::tokens(&crate::fetch::text_of(&conn, &index, d).unwrap()).collect::<Vec<_>>())
+        .filter(|w| w.len() > 3 && w.bytes().all(|b| b.is_ascii_lowercase()) && !common.lists.contains_key(w))
+        .find(|w| fts::matches(&conn, &index, &format!("\"{w}\""), None, &[]).unwrap().all.len() >= 40)
+        .expect("a word without a list");
+    // Two words in a row in a document with the first common word: a phrase found next to it.
+    let first = common.lists[words[0]].docs.min().unwrap();
+    let tokens: Vec<String> = crate::text::tokens(&crate::fetch::text_of(&conn, &index, first).unwrap()).collect();
+    let phrase = tokens
+        .windows(2)
+        .map(|w| format!("{} \"{} {}\"", words[0], w[0], w[1]))
+        .find(|q| {
+            !fts::matches(&conn, &index, &TextQuery::parse(q).to_fts().unwrap(), None, &[]).unwrap().all.is_empty()
+        })
+        .expect("a phrase of the document");
+    let inputs = [
+        words[0].clone(),
+        words[1].to_uppercase(),
+        format!("{} {}", words[2], words[3]),
+        format!("{} {} {}", words[4], words[0], words[4]),
+        // One clause without a list, walked alone: a word, a phrase, a prefix.
+        format!("{} {rare}", words[0]),
+        format!("{rare} {} {}", words[1], words[2]),
+        phrase,
+        format!("{} wa*", words[0]),
+    ];
+    for input in &inputs {
+        let query = TextQuery::parse(input);
+        let expression = query.to_fts().unwrap();
+        let every = fts::matches(&conn, &index, &expression, None, &[]).unwrap();
+        assert!(every.all.len() > 3, "{input} matches enough documents ({})", every.all.len());
+        let some: RoaringBitmap = every.all.iter().step_by(3).collect();
+        for wanted in [None, Some(&some)] {
+            let listed = common
+                .matches(&conn, &index, &query, totals, generations, wanted, taken)
+                .unwrap()
+                .expect("answered from the lists");
+            let fts5 = fts::matches(&conn, &index, &expression, wanted, &[]).unwrap();
+            assert_eq!(listed.all, fts5.all, "{input}: matches");
+            assert_eq!(sorted(listed.scored), sorted(fts5.scored), "{input}: scores");
+        }
+    }
+    // A prefix, a phrase or a word without a list alone, or two clauses without one, are FTS5's to answer.
+    for input in [
+        format!("{}*", words[0]),
+        format!("\"{} {}\"", words[0], words[1]),
+        rare.clone(),
+        format!("{} {rare} wa*", words[0]),
+    ] {
+        let query = TextQuery::parse(&input);
+        assert!(common.matches(&conn, &index, &query, totals, generations, None, taken).unwrap().is_none(), "{input}");
+    }
+    // FTS5, told the rows of the words with a list, scores as it does counting them itself.
+    let mixed = TextQuery::parse(&format!("{} {rare} {}", words[0], words[1]));
+    let known = common.known_rows(&mixed, generations);
+    assert_eq!(known.iter().map(Option::is_some).collect::<Vec<_>>(), [true, false, true]);
+    let expression = mixed.to_fts().unwrap();
+    let told = fts::matches(&conn, &index, &expression, None, &known).unwrap();
+    let counted = fts::matches(&conn, &index, &expression, None, &[]).unwrap();
+    assert!(!told.all.is_empty(), "{expression} matches");
+    assert_eq!(sorted(told.scored), sorted(counted.scored));
+}
+
+/// bm25's statistics count every search space: after an import into another one, a word alone is still
+/// answered from its list (with the store's new averages), several words go to FTS5, and both equal FTS5's.
+#[test]
+fn an_import_elsewhere_keeps_answers_exact() {
+    let files = TestFiles::news();
+    let mut conn = files.conn();
+    let index = listed_index(&mut conn);
+    let mut words: Vec<String> = index.common.lists.keys().cloned().collect();
+    words.sort();
+    let lines =
+        format!("{{\"id\": \"x1\", \"title\": \"{0} {0} {0}\", \"content\": \"{1} and {0}\"}}\n", words[0], words[1]);
+    files.import_lines("elsewhere", &lines);
+    let (totals, generations) = stamp(&conn);
+    let taken = Tuned::defaults().taken;
+    assert_ne!(generations, index.common.generations);
+    let one = TextQuery::parse(&words[0]);
+    let listed = index
+        .common
+        .matches(&conn, &index, &one, totals, generations, None, taken)
+        .unwrap()
+        .expect("one word: its list");
+    let fts5 = fts::matches(&conn, &index, &one.to_fts().unwrap(), None, &[]).unwrap();
+    assert_eq!(sorted(listed.scored), sorted(fts5.scored));
+    let two = TextQuery::parse(&format!("{} {}", words[0], words[1]));
+    let answer = index.common.matches(&conn, &index, &two, totals, generations, None, taken).unwrap();
+    assert!(answer.is_none(), "several words: FTS5");
+    assert!(index.common.known_rows(&two, generations).is_empty(), "and FTS5 counts their rows itself");
+    let known = index.common.known_rows(&two, index.common.generations);
+    assert_eq!(known.len(), 2);
+    assert!(known.iter().all(Option::is_some));
+}
+
+/// Whole searches (facet counts, the page, the total) answer the same from the lists as from FTS5.
+#[test]
+fn searches_answer_the_same_with_and_without_lists() {
+    let files = TestFiles::news();
+    let mut conn = files.conn();
+    let listed = listed_index(&mut conn);
+    let plain = SpaceIndex::build(&mut conn, NEWS_SPACE, Tuned::defaults()).unwrap();
+    assert!(plain.common.lists.is_empty(), "a store this small keeps no lists by default");
+    let config: Config = news_config();
+    let mut words: Vec<&String> = listed.common.lists.keys().collect();
+    words.sort();
+    let mut compared = 0;
+    for input in [words[0].clone(), format!("{} {}", words[1], words[2]), format!("{} {}", words[3], "water")] {
+        let words_alone = SearchRequest { input: Some(input.clone()), ..Default::default() };
+        let first = run::search(&conn, &plain, &config, &words_alone, Tuned::defaults()).unwrap();
+        let clicks: Vec<SelectedFacet> = first
+            .facets
+            .iter()
+            .filter_map(|g| {
+                let r = g.facets.first()?;
+                Some(SelectedFacet { field: g.field.clone(), label: Some(r.label.clone()), value: r.value.clone() })
+            })
+            .collect();
+        let mut requests = vec![words_alone.clone(), SearchRequest { start: Some(10), ..words_alone.clone() }];
+        requests.push(SearchRequest { selected_facets: clicks[..2].to_vec(), ..words_alone.clone() });
+        for request in &requests {
+            listed.kept.clear();
+            plain.kept.clear();
+            let a = run::search(&conn, &listed, &config, request, Tuned::defaults()).unwrap();
+            let b = run::search(&conn, &plain, &config, request, Tuned::defaults()).unwrap();
+            assert!(
+                a == b,
+                "{request:?}: {} from the lists, {} from FTS5 (or other facets or pages)",
+                a.total,
+                b.total
+            );
+            compared += usize::from(a.total > 0);
+        }
+    }
+    assert!(compared >= 6, "enough searches found documents ({compared})");
+}
+
+/// The snapshot keeps the lists, frequencies of 255 and more included.
+#[test]
+fn lists_survive_the_snapshot() {
+    let files = TestFiles::news();
+    let mut conn = files.conn();
+    let mut index = listed_index(&mut conn);
+    let mut collected = TermCollect::new(&index, Vec::new());
+    for (doc, f) in [(3, 7), (5, 255), (9, 70_000)] {
+        collected.bits[doc / 8] |= 1 << (doc % 8);
+        collected.frequencies[doc] = f.min(255) as u8;
+        if f >= 255 {
+            collected.large.insert(doc as u32, f);
+        }
+    }
+    let big = TermList::new(&collected);
+    assert_eq!([big.frequency(0), big.frequency(1), big.frequency(2)], [7.0, 255.0, 70_000.0]);
+    index.common.lists.insert("big".into(), big);
+    snapshot::save(&mut conn, &index).unwrap();
+    let loaded = snapshot::load(&conn, NEWS_SPACE, index.generation).unwrap().expect("the snapshot");
+    assert_eq!(loaded.common.generations, index.common.generations);
+    let described = |c: &CommonTerms| {
+        c.lists
+            .iter()
+            .map(|(t, l)| {
+                let f: Vec<f64> = (0..l.docs.len() as usize).map(|p| l.frequency(p)).collect();
+                (t.clone(), (l.docs.clone(), f, l.store_rows))
+            })
+            .collect::<HashMap<_, _>>()
+    };
+    assert_eq!(described(&loaded.common), described(&index.common));
+}
