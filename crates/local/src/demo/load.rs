@@ -5,14 +5,29 @@
 use std::io::{BufReader, Cursor, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use serde::Serialize;
 use studio_model::BackendError;
 
-use super::{demo_configuration, write_concepts, write_documents, DemoReport, DEMO_DOCUMENTS, DEMO_SEED, DEMO_SPACE};
+use super::data::{demo_configuration, write_concepts, write_documents, DEMO_DOCUMENTS, DEMO_SEED, DEMO_SPACE};
 use crate::backend::{os_caller, LocalBackend};
 use crate::configs;
 use crate::error::StoreError;
-use crate::import::{import_concepts, import_documents};
+use crate::import::{import_concepts, import_documents, ImportReport};
 use crate::store::Store;
+
+/// What `load_demo` loaded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DemoReport {
+    pub concepts: ImportReport,
+    pub documents: ImportReport,
+}
+
+/// Loads the demo concept scheme and documents into `store`, without the configuration ([`load_demo_data`]
+/// loads the whole demo). Loading again replaces the documents. `on_progress` receives the number of
+/// document lines read so far.
+pub fn load_demo(store: &Store, on_progress: &mut dyn FnMut(u64)) -> Result<DemoReport, StoreError> {
+    load_data(store, on_progress, &AtomicBool::new(false))
+}
 
 /// What [`load_demo_data`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,11 +97,7 @@ pub fn load_demo_data(
 }
 
 /// The concept scheme and the documents, without the configuration; `cancel` as for [`load_demo_data`].
-pub(super) fn load_data(
-    store: &Store,
-    on_progress: &mut dyn FnMut(u64),
-    cancel: &AtomicBool,
-) -> Result<DemoReport, StoreError> {
+fn load_data(store: &Store, on_progress: &mut dyn FnMut(u64), cancel: &AtomicBool) -> Result<DemoReport, StoreError> {
     let mut concepts = Vec::new();
     write_concepts(&mut concepts)?;
     let concepts = import_concepts(store, Cursor::new(concepts), &mut |_| {})?;

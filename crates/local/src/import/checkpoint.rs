@@ -262,7 +262,7 @@ mod tests {
     use std::path::Path;
 
     use super::with_checkpoints;
-    use crate::{import_documents, Store};
+    use crate::Store;
 
     fn log_bytes(store: &Store) -> u64 {
         let log = format!("{}-wal", store.documents_path().display());
@@ -295,27 +295,5 @@ mod tests {
         let grown = write_with_limit(unbounded.path(), 40, i64::MAX);
         assert!(grown > 30 << 20, "a log never copied whole grows with the write: {grown} bytes");
         assert!(kept < 12 << 20, "the log started again once past its limit: {kept} bytes against {grown}");
-    }
-
-    #[test]
-    fn an_import_that_returned_is_in_the_documents_file_and_its_connection_checkpoints_again() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open_dir(dir.path()).unwrap();
-        let lines: String = (0..12_000).map(|i| format!("{{\"id\": \"d{i}\", \"title\": \"word {i}\"}}\n")).collect();
-        let report = import_documents(&store, "space", lines.as_bytes(), &mut |_| {}).unwrap();
-        assert_eq!(report.imported, 12_000);
-        // The import's connection and the copying thread's are back in the pool, both checkpointing on their own.
-        let idle = [store.conn().unwrap(), store.conn().unwrap()];
-        for conn in &idle {
-            let own: i64 = conn.query_row("PRAGMA wal_autocheckpoint", [], |r| r.get(0)).unwrap();
-            assert_eq!(own, 1000);
-        }
-        // The documents file alone, without its log, holds every document.
-        let copy = tempfile::tempdir().unwrap();
-        let file = copy.path().join("documents.db");
-        std::fs::copy(store.documents_path(), &file).unwrap();
-        let alone = rusqlite::Connection::open(&file).unwrap();
-        let count: i64 = alone.query_row("SELECT count(*) FROM documents", [], |r| r.get(0)).unwrap();
-        assert_eq!(count, 12_000, "the log was copied into the file before the import returned");
     }
 }

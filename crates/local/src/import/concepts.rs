@@ -7,7 +7,7 @@ use rusqlite::params;
 use serde::Deserialize;
 
 use super::lines::Lines;
-use super::{bump_generation, ImportReport, BATCH};
+use super::report::{bump_generation, ImportReport, BATCH};
 use crate::error::StoreError;
 use crate::store::Store;
 use studio_engine::GLOBAL_SCOPE;

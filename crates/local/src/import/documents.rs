@@ -10,7 +10,7 @@ use studio_model::{FacetGroup, Refiner, ALL_CONCEPTS_FIELD};
 
 use super::checkpoint::{sync_documents_log, with_checkpoints, Checkpoints, LOG_LIMIT};
 use super::lines::Lines;
-use super::{bump_generation, ImportReport, BATCH};
+use super::report::{bump_generation, ImportReport, BATCH};
 use crate::error::StoreError;
 use crate::store::Store;
 use studio_engine::text_index::{self, Indexer, Job};
@@ -394,4 +394,31 @@ fn all_concepts(groups: &[FacetGroup]) -> FacetGroup {
         walk(&g.facets, &mut seen, &mut facets);
     }
     FacetGroup { field: ALL_CONCEPTS_FIELD.to_owned(), label: "All concepts".to_owned(), facets }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{import_documents, Store};
+
+    #[test]
+    fn an_import_that_returned_is_in_the_documents_file_and_its_connection_checkpoints_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_dir(dir.path()).unwrap();
+        let lines: String = (0..12_000).map(|i| format!("{{\"id\": \"d{i}\", \"title\": \"word {i}\"}}\n")).collect();
+        let report = import_documents(&store, "space", lines.as_bytes(), &mut |_| {}).unwrap();
+        assert_eq!(report.imported, 12_000);
+        // The import's connection and the copying thread's are back in the pool, both checkpointing on their own.
+        let idle = [store.conn().unwrap(), store.conn().unwrap()];
+        for conn in &idle {
+            let own: i64 = conn.query_row("PRAGMA wal_autocheckpoint", [], |r| r.get(0)).unwrap();
+            assert_eq!(own, 1000);
+        }
+        // The documents file alone, without its log, holds every document.
+        let copy = tempfile::tempdir().unwrap();
+        let file = copy.path().join("documents.db");
+        std::fs::copy(store.documents_path(), &file).unwrap();
+        let alone = rusqlite::Connection::open(&file).unwrap();
+        let count: i64 = alone.query_row("SELECT count(*) FROM documents", [], |r| r.get(0)).unwrap();
+        assert_eq!(count, 12_000, "the log was copied into the file before the import returned");
+    }
 }

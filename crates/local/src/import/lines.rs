@@ -5,7 +5,7 @@ use std::io::{BufRead, Read};
 
 use serde::de::DeserializeOwned;
 
-use super::ImportReport;
+use super::report::ImportReport;
 
 /// Longest line accepted (16 MiB); a longer one is reported and skipped.
 pub(crate) const MAX_LINE: u64 = 16 * 1024 * 1024;
