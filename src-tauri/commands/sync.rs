@@ -8,11 +8,9 @@ use studio_sync::{HistoryEntry, PublishOutcome, LOCAL_KEY};
 use tauri::State;
 use ts_rs::TS;
 
-use crate::error::IpcError;
+use crate::error::Answer;
 use crate::state::{BackendSlot, Tasks};
 use crate::work;
-
-type Answer<T> = Result<T, IpcError>;
 
 /// Which backend is in use and whether it answers.
 #[derive(Debug, Clone, Serialize, TS)]
