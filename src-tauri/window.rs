@@ -29,6 +29,10 @@ pub fn open_main<R: Runtime, M: Manager<R>>(app: &M, geometry: Option<Geometry>)
     if let Some(g) = geometry {
         builder = builder.inner_size(g.width.max(900.0), g.height.max(600.0)).position(g.x, g.y);
     }
+    #[cfg(feature = "bench-hooks")]
+    if let Some(script) = crate::bench_hooks::first_results_watch() {
+        builder = builder.initialization_script(script);
+    }
     let window = builder.build()?;
     let shown = window.clone();
     tauri::async_runtime::spawn(async move {
