@@ -32,6 +32,13 @@ if [ -d "$stage/dist-before" ] && diff -r -q "$stage/dist-before" ui/dist >/dev/
   mv "$stage/dist-before" ui/dist
 fi
 cargo build --release --locked -p search-studio -p studio-cli
+# No benchmark hook is packaged: a build with the desktop's `bench-hooks` feature (docs/performance.md) prints the
+# benchmark's mark (studio_model::marks::FIRST_RESULTS_LINE), so its binary holds the mark's text; the build above
+# has not the feature, and this says so should it ever have.
+if grep -qaF 'search-studio: first results shown' target/release/search-studio; then
+  echo "error: target/release/search-studio has the benchmark's hook (the bench-hooks feature); build it without" >&2
+  exit 1
+fi
 
 out=target/packages
 rm -rf "$out"

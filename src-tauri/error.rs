@@ -1,5 +1,8 @@
 //! The one shape in which failures reach the UI over IPC: `{code, message}`, so the UI can act on `code`
-//! without matching message text.
+//! without matching message text, and [`Answer`], what every command answers.
+//!
+//! This module stands below every other module of the shell and imports none of them: the errors of the core
+//! crates are converted here, and each error of the shell's own modules is converted beside its definition.
 
 use serde::Serialize;
 use studio_model::{BackendError, ErrorCode};
@@ -11,6 +14,9 @@ pub struct IpcError {
     pub code: ErrorCode,
     pub message: String,
 }
+
+/// What a command answers: its value, or the error the UI receives.
+pub type Answer<T> = Result<T, IpcError>;
 
 impl IpcError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
@@ -41,27 +47,6 @@ impl From<studio_sync::SyncError> for IpcError {
             }
             studio_sync::SyncError::Cancelled => IpcError::new(ErrorCode::Task, "cancelled"),
             other => IpcError::new(ErrorCode::Storage, other.to_string()),
-        }
-    }
-}
-
-impl From<crate::StartError> for IpcError {
-    fn from(e: crate::StartError) -> Self {
-        match e {
-            crate::StartError::Store(s) => s.into(),
-            crate::StartError::Read(b) => b.into(),
-            crate::StartError::Settings(i) => i,
-            other => IpcError::new(ErrorCode::Storage, other.to_string()),
-        }
-    }
-}
-
-impl From<crate::store::RecoverError> for IpcError {
-    fn from(e: crate::store::RecoverError) -> Self {
-        match e {
-            crate::store::RecoverError::NotNeeded => IpcError::new(ErrorCode::Conflict, e.to_string()),
-            crate::store::RecoverError::Store(s) => s.into(),
-            crate::store::RecoverError::Start(s) => s.into(),
         }
     }
 }

@@ -9,12 +9,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use studio_model::ErrorCode;
 use tauri::{AppHandle, Runtime};
-use tauri_plugin_store::{Store, StoreExt};
+use tauri_plugin_store::{Store as SettingsFile, StoreExt};
 use ts_rs::TS;
 
 use crate::error::IpcError;
 
-/// The few store operations preferences need, so that `Prefs` does not carry the app's runtime type.
+/// The few operations of the settings file (tauri-plugin-store's) that preferences need, so that `Prefs` does not
+/// carry the app's runtime type.
 trait KeyValue: Send + Sync {
     fn get(&self, key: &str) -> Option<Value>;
     fn set(&self, key: &str, value: Value);
@@ -23,21 +24,21 @@ trait KeyValue: Send + Sync {
     fn save(&self) -> Result<(), tauri_plugin_store::Error>;
 }
 
-impl<R: Runtime> KeyValue for Store<R> {
+impl<R: Runtime> KeyValue for SettingsFile<R> {
     fn get(&self, key: &str) -> Option<Value> {
-        Store::get(self, key)
+        SettingsFile::get(self, key)
     }
     fn set(&self, key: &str, value: Value) {
-        Store::set(self, key, value)
+        SettingsFile::set(self, key, value)
     }
     fn has(&self, key: &str) -> bool {
-        Store::has(self, key)
+        SettingsFile::has(self, key)
     }
     fn delete(&self, key: &str) {
-        Store::delete(self, key);
+        SettingsFile::delete(self, key);
     }
     fn save(&self) -> Result<(), tauri_plugin_store::Error> {
-        Store::save(self)
+        SettingsFile::save(self)
     }
 }
 
@@ -72,31 +73,32 @@ pub struct Settings {
     pub data_dir: String,
 }
 
-/// The preference store of one data directory. Cheap to clone; clones share the store.
+/// The preferences of one data directory, in its settings file. Cheap to clone; clones share the file.
 #[derive(Clone)]
 pub struct Prefs {
-    store: Arc<dyn KeyValue>,
+    /// The settings file, as tauri-plugin-store holds it in memory.
+    file: Arc<dyn KeyValue>,
     data_dir: PathBuf,
     /// Held by each write from its change to its sync; true when a save failed since the file was read (what
-    /// the store holds in memory may then not be on disk).
+    /// the file holds in memory may then not be on disk).
     unsaved: Arc<Mutex<bool>>,
 }
 
 impl Prefs {
     pub fn open<R: Runtime>(app: &AppHandle<R>, data_dir: &Path) -> Result<Self, IpcError> {
-        let store = app
+        let file = app
             .store(data_dir.join(PREFS_FILE))
             .map_err(|e| IpcError::new(ErrorCode::Settings, format!("cannot open the settings file: {e}")))?;
-        Ok(Prefs { store: store as Arc<dyn KeyValue>, data_dir: data_dir.to_owned(), unsaved: Arc::default() })
+        Ok(Prefs { file: file as Arc<dyn KeyValue>, data_dir: data_dir.to_owned(), unsaved: Arc::default() })
     }
 
     /// The value under `key`, when there is one of type `T`.
     pub(crate) fn read<T: for<'de> Deserialize<'de>>(&self, key: &str) -> Option<T> {
-        self.store.get(key).and_then(|v| serde_json::from_value(v).ok())
+        self.file.get(key).and_then(|v| serde_json::from_value(v).ok())
     }
 
     pub(crate) fn has(&self, key: &str) -> bool {
-        self.store.has(key)
+        self.file.has(key)
     }
 
     pub(crate) fn write(&self, key: &str, value: Value) -> Result<(), IpcError> {
@@ -108,25 +110,25 @@ impl Prefs {
     /// as the last one at every start, and each save waits for the disk).
     pub(crate) fn write_all(&self, set: &[(&str, Value)], remove: &[&str]) -> Result<(), IpcError> {
         let mut unsaved = self.unsaved.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let holds = set.iter().all(|(key, value)| self.store.get(key).as_ref() == Some(value))
-            && remove.iter().all(|key| !self.store.has(key));
+        let holds = set.iter().all(|(key, value)| self.file.get(key).as_ref() == Some(value))
+            && remove.iter().all(|key| !self.file.has(key));
         if holds && !*unsaved {
             return Ok(());
         }
         for (key, value) in set {
-            self.store.set(key, value.clone());
+            self.file.set(key, value.clone());
         }
         for key in remove {
-            self.store.delete(key);
+            self.file.delete(key);
         }
         *unsaved = true;
-        self.store.save().map_err(|e| IpcError::new(ErrorCode::Settings, format!("cannot save the settings: {e}")))?;
+        self.file.save().map_err(|e| IpcError::new(ErrorCode::Settings, format!("cannot save the settings: {e}")))?;
         self.sync().map_err(|e| IpcError::new(ErrorCode::Settings, format!("cannot save the settings: {e}")))?;
         *unsaved = false;
         Ok(())
     }
 
-    /// Puts the saved file and its name on disk before the change is acknowledged: the store plugin writes
+    /// Puts the saved file and its name on disk before the change is acknowledged: tauri-plugin-store writes
     /// the file but does not sync it.
     fn sync(&self) -> std::io::Result<()> {
         std::fs::File::open(self.data_dir.join(PREFS_FILE))?.sync_all()?;

@@ -1,5 +1,6 @@
 //! What the shell holds while it runs: the backend the UI talks to (switchable between the local store and
-//! a remote server at run time), the local store itself for imports, and the long tasks under way.
+//! a remote server at run time), the local store itself for imports, and the long tasks under way with their
+//! progress reports (the work they do is `work`'s).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -7,11 +8,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
+use serde::Serialize;
 use studio_local::LocalBackend;
 use studio_model::Backend;
 use studio_sync::{SyncStore, LOCAL_KEY};
-
-use crate::work::Progress;
+use ts_rs::TS;
 
 /// The backend in use and its key for drafts and history: `local`, or the remote server's base URL.
 type Current = (Arc<dyn Backend>, String);
@@ -89,6 +90,26 @@ impl BackendSlot {
         });
         spawned.is_ok() && settled.recv_timeout(limit).is_ok()
     }
+}
+
+/// The event a progress bar listens to.
+pub const PROGRESS_EVENT: &str = "task-progress";
+
+/// One progress report (the `task-progress` event).
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "TaskProgress")]
+pub struct Progress {
+    #[ts(type = "number")]
+    pub task_id: u64,
+    pub label: String,
+    #[ts(type = "number")]
+    pub done: u64,
+    #[ts(type = "number | null")]
+    pub total: Option<u64>,
+    pub finished: bool,
+    pub error: Option<String>,
+    pub cancelled: bool,
 }
 
 /// Where progress reports go (the window's event bus, or a test's list).

@@ -1,6 +1,6 @@
 //! Long work off the UI thread: importing a documents file, loading the demo data and taking a remote search
-//! space offline. Each reports progress as `task-progress` events and stops when asked; batches already written
-//! stay written. A failure's message reaches the event once, from its typed error ([`TaskError`]).
+//! space offline. Each runs as one of the [`Tasks`], reports its [`Progress`] and stops when asked; batches
+//! already written stay written. A failure's message reaches the event once, from its typed error ([`TaskError`]).
 
 use std::fs::File;
 use std::io::{BufReader, Read};
@@ -8,33 +8,12 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use crate::error::IpcError;
-use crate::state::Tasks;
-use serde::Serialize;
 use studio_local::demo::{self, DemoError};
 use studio_local::{import_documents, os_caller, LocalBackend, StoreError};
 use studio_model::ErrorCode;
-use ts_rs::TS;
 
-/// The event a progress bar listens to.
-pub const PROGRESS_EVENT: &str = "task-progress";
-
-/// One progress report (the `task-progress` event).
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(rename = "TaskProgress")]
-pub struct Progress {
-    #[ts(type = "number")]
-    pub task_id: u64,
-    pub label: String,
-    #[ts(type = "number")]
-    pub done: u64,
-    #[ts(type = "number | null")]
-    pub total: Option<u64>,
-    pub finished: bool,
-    pub error: Option<String>,
-    pub cancelled: bool,
-}
+use crate::error::IpcError;
+use crate::state::{BackendSlot, Progress, Tasks};
 
 /// A reader that fails once its task is asked to stop, which ends the import between two lines.
 struct Cancellable<R> {
@@ -140,7 +119,7 @@ pub fn load_demo(
 
 /// Pulls configuration `id` of the current remote server, and the documents its search returns, into the
 /// local store; a cancelled pull resumes at the next start.
-pub fn start_pull(tasks: &Tasks, slot: &crate::state::BackendSlot, id: i32) -> Result<u64, IpcError> {
+pub fn start_pull(tasks: &Tasks, slot: &BackendSlot, id: i32) -> Result<u64, IpcError> {
     let (remote, key) = slot.get_keyed();
     if key == studio_sync::LOCAL_KEY {
         return Err(IpcError::new(

@@ -5,10 +5,8 @@ use studio_local::os_caller;
 use studio_model::{Configuration, ConfigurationList, LogEntry, WriteOutcome};
 use tauri::State;
 
-use crate::error::IpcError;
+use crate::error::Answer;
 use crate::state::BackendSlot;
-
-type Answer<T> = Result<T, IpcError>;
 
 #[tauri::command]
 pub async fn default_configuration(slot: State<'_, BackendSlot>) -> Answer<Configuration> {

@@ -5,10 +5,8 @@ use studio_model::Offers;
 use tauri::State;
 
 use crate::connections::{ConnectionInput, ConnectionStore, Connections, SignInInput};
-use crate::error::IpcError;
+use crate::error::Answer;
 use crate::state::BackendSlot;
-
-type Answer<T> = Result<T, IpcError>;
 
 #[tauri::command]
 pub async fn list_connections(connections: State<'_, ConnectionStore>) -> Answer<Connections> {

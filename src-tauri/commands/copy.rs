@@ -8,10 +8,8 @@ use studio_sync::{CopyPlan, PublishOutcome};
 use tauri::State;
 
 use crate::connections::ConnectionStore;
-use crate::error::IpcError;
+use crate::error::Answer;
 use crate::state::BackendSlot;
-
-type Answer<T> = Result<T, IpcError>;
 
 /// What copying configuration `id` to connection `target` would change; `target_id` null lets the plan
 /// find the target's configuration of the same title and search space, or none ("new there").

@@ -5,10 +5,8 @@ use serde_json::Value;
 use studio_sync::{DraftRecord, Scenario};
 use tauri::State;
 
-use crate::error::IpcError;
+use crate::error::Answer;
 use crate::state::BackendSlot;
-
-type Answer<T> = Result<T, IpcError>;
 
 #[tauri::command]
 pub async fn save_draft(

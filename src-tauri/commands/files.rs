@@ -5,10 +5,8 @@ use studio_model::ErrorCode;
 use studio_sync::files::{self, ImportedConfig};
 use tauri::State;
 
-use crate::error::IpcError;
+use crate::error::{Answer, IpcError};
 use crate::state::BackendSlot;
-
-type Answer<T> = Result<T, IpcError>;
 
 fn io(what: &str, path: &str, e: std::io::Error) -> IpcError {
     IpcError::new(ErrorCode::BadRequest, format!("cannot {what} {path}: {e}"))

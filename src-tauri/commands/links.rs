@@ -6,7 +6,7 @@ use studio_model::ErrorCode;
 use tauri::{State, Url};
 
 use crate::browser::Browser;
-use crate::error::IpcError;
+use crate::error::{Answer, IpcError};
 
 /// Why a link is not opened.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -28,7 +28,7 @@ pub fn web_address(link: &str) -> Result<Url, LinkError> {
 
 /// Opens `url` in the system's default browser.
 #[tauri::command]
-pub fn open_link(browser: State<'_, Browser>, url: String) -> Result<(), IpcError> {
+pub fn open_link(browser: State<'_, Browser>, url: String) -> Answer<()> {
     let address = web_address(&url).map_err(|e| IpcError::new(ErrorCode::BadRequest, e.to_string()))?;
     browser
         .0

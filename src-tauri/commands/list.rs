@@ -52,5 +52,4 @@ command_list![
     store::open_store_as_is,
     store::open_folder,
     store::backup_settings,
-    diagnostics::first_results_shown,
 ];

@@ -6,7 +6,6 @@
 pub mod configurations;
 pub mod connections;
 pub mod copy;
-pub mod diagnostics;
 pub mod drafts;
 pub mod files;
 pub mod links;
@@ -20,8 +19,16 @@ pub mod tasks;
 macro_rules! command_list {
     ($($module:ident :: $command:ident),* $(,)?) => {
         /// The invoke handler: every command of `list.rs`, and no other.
+        #[cfg(not(feature = "bench-hooks"))]
         pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
             tauri::generate_handler![$($module::$command),*]
+        }
+
+        /// The invoke handler of the benchmark's build: every command of `list.rs`, and the benchmark's one
+        /// (`crate::bench_hooks`, which build.rs grants in that build only).
+        #[cfg(feature = "bench-hooks")]
+        pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
+            tauri::generate_handler![$($module::$command,)* crate::bench_hooks::first_results_shown]
         }
     };
 }

@@ -3,11 +3,11 @@
 
 use tauri::State;
 
-use crate::error::IpcError;
+use crate::error::Answer;
 use crate::prefs::{Prefs, Settings, Theme};
 
 #[tauri::command]
-pub async fn get_settings(prefs: State<'_, Prefs>) -> Result<Settings, IpcError> {
+pub async fn get_settings(prefs: State<'_, Prefs>) -> Answer<Settings> {
     Ok(prefs.settings())
 }
 
@@ -16,7 +16,7 @@ pub async fn set_preference(
     prefs: State<'_, Prefs>,
     theme: Option<Theme>,
     last_config_id: Option<i32>,
-) -> Result<Settings, IpcError> {
+) -> Answer<Settings> {
     if let Some(theme) = theme {
         prefs.set_theme(theme)?;
     }

@@ -8,13 +8,10 @@ use tauri::{AppHandle, Runtime, State};
 use ts_rs::TS;
 
 use crate::browser::Browser;
-use crate::error::IpcError;
+use crate::error::{Answer, IpcError};
+use crate::local_store::{self, backup, Launch, RecoverReport, StoreStatus};
 use crate::prefs::Prefs;
-use crate::state::Tasks;
-use crate::store::{self, backup, Launch, RecoverReport, StoreStatus};
-use crate::work::Progress;
-
-type Answer<T> = Result<T, IpcError>;
+use crate::state::{Progress, Tasks};
 
 /// A folder of the data directory the user may open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -61,7 +58,7 @@ pub async fn recover_store<R: Runtime>(app: AppHandle<R>, tasks: State<'_, Tasks
         cancelled: false,
     };
     tasks.report(report(false, None));
-    let outcome = tauri::async_runtime::spawn_blocking(move || store::recover_and_start(&app))
+    let outcome = tauri::async_runtime::spawn_blocking(move || local_store::recover_and_start(&app))
         .await
         .map_err(|e| IpcError::new(ErrorCode::Internal, format!("the recovery stopped: {e}")))?
         .map_err(IpcError::from);
@@ -73,7 +70,7 @@ pub async fn recover_store<R: Runtime>(app: AppHandle<R>, tasks: State<'_, Tasks
 /// Goes on with a store that is behind its newest backup, as it is.
 #[tauri::command]
 pub async fn open_store_as_is<R: Runtime>(app: AppHandle<R>) -> Answer<()> {
-    tauri::async_runtime::spawn_blocking(move || store::open_as_is(&app))
+    tauri::async_runtime::spawn_blocking(move || local_store::open_as_is(&app))
         .await
         .map_err(|e| IpcError::new(ErrorCode::Internal, format!("opening the store stopped: {e}")))?
         .map_err(IpcError::from)

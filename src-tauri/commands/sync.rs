@@ -5,13 +5,11 @@ use studio_local::os_caller;
 use studio_sync::{HistoryEntry, PublishOutcome};
 use tauri::State;
 
-use crate::error::IpcError;
+use crate::error::Answer;
 use crate::state::{BackendSlot, Tasks};
 use crate::work;
 
 pub use studio_sync::ConnectionState;
-
-type Answer<T> = Result<T, IpcError>;
 
 #[tauri::command]
 pub async fn publish(

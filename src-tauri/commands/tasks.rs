@@ -2,7 +2,7 @@
 
 use tauri::State;
 
-use crate::error::IpcError;
+use crate::error::Answer;
 use crate::state::{BackendSlot, Tasks};
 use crate::work;
 
@@ -12,16 +12,16 @@ pub async fn start_import(
     slot: State<'_, BackendSlot>,
     path: String,
     search_space: String,
-) -> Result<u64, IpcError> {
+) -> Answer<u64> {
     work::start_import(&tasks, slot.local(), path.into(), search_space)
 }
 
 #[tauri::command]
-pub async fn load_demo(tasks: State<'_, Tasks>, slot: State<'_, BackendSlot>) -> Result<u64, IpcError> {
+pub async fn load_demo(tasks: State<'_, Tasks>, slot: State<'_, BackendSlot>) -> Answer<u64> {
     Ok(work::start_demo_load(&tasks, slot.local()))
 }
 
 #[tauri::command]
-pub async fn cancel_task(tasks: State<'_, Tasks>, task_id: u64) -> Result<bool, IpcError> {
+pub async fn cancel_task(tasks: State<'_, Tasks>, task_id: u64) -> Answer<bool> {
     Ok(tasks.cancel(task_id))
 }

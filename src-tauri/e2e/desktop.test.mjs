@@ -38,7 +38,7 @@ test('the window lists the stored configurations, switches to a remote server, a
   let session = await openApp(driver);
   try {
     assert.match(await session.title(), /Search Studio/);
-    // Created hidden, the window is shown once its page has loaded (src-tauri/lib.rs).
+    // Created hidden, the window is shown once its page has loaded (src-tauri/window.rs).
     await waitUntil(() => viewableWindows() === 1, 'the window to be shown on the screen');
     await session.waitFor("//*[contains(normalize-space(.), 'Harbour Search')]", 'the first stored configuration');
     await session.waitFor("//*[contains(normalize-space(.), 'Museum Catalogue')]", 'the second stored configuration');

@@ -21,6 +21,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 use studio_bench::BenchError;
+use studio_model::marks::FIRST_RESULTS_LINE;
 
 use display::Display;
 use launch::{launch, Launch, Program, Wait};
@@ -37,7 +38,7 @@ const TARGET_FIRST_RESULTS_S: f64 = 0.6;
 /// How a desktop run goes.
 #[derive(Debug, Clone)]
 pub struct DesktopOptions {
-    /// The app binary (a release build: `cargo build --release -p search-studio`).
+    /// The app binary (a release build for the benchmark: `cargo build --release -p search-studio --features bench-hooks`).
     pub app: PathBuf,
     /// The empty window's binary (a release build: `cargo build --release -p studio-empty-window`).
     pub floor: PathBuf,
@@ -168,6 +169,14 @@ fn missing(binary: &Path) -> Option<std::io::Error> {
     (!binary.is_file()).then(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"))
 }
 
+/// Whether `binary` is built for the benchmark (the desktop package's `bench-hooks` feature): only such a build
+/// prints the mark the launches wait for, so only its binary holds the mark's text.
+fn marks_first_results(binary: &Path) -> Result<bool, BenchError> {
+    let bytes = std::fs::read(binary).map_err(BenchError::file("read", binary))?;
+    let line = FIRST_RESULTS_LINE.as_bytes();
+    Ok(bytes.windows(line.len()).any(|w| w == line))
+}
+
 /// Runs the launches of `options` and gathers their figures.
 pub fn run(options: &DesktopOptions) -> Result<DesktopReport, BenchError> {
     if let Some(source) = missing(&options.app) {
@@ -175,6 +184,9 @@ pub fn run(options: &DesktopOptions) -> Result<DesktopReport, BenchError> {
     }
     if missing(&options.floor).is_some() {
         return Err(BenchError::NoFloor(options.floor.clone()));
+    }
+    if !marks_first_results(&options.app)? {
+        return Err(BenchError::NoHooks(options.app.clone()));
     }
     let load = load_average();
     let display = Display::open()?;
@@ -307,5 +319,23 @@ mod tests {
         assert!((parts - report.desktop_floor_pss_mb).abs() < 0.11, "the parts add up: {json}");
         let table = report.to_string();
         assert!(table.contains("the app over the empty window"), "{table}");
+    }
+    #[test]
+    fn an_app_built_without_the_hooks_is_refused_before_anything_is_launched() {
+        let dir = tempfile::tempdir().unwrap();
+        let (app, floor) = (dir.path().join("search-studio"), dir.path().join(FLOOR_BINARY));
+        std::fs::write(&app, b"\x7fELF an app built without the benchmark's hooks").unwrap();
+        std::fs::write(&floor, b"\x7fELF the empty window").unwrap();
+
+        let refused = run(&DesktopOptions::new(app.clone())).unwrap_err();
+        assert!(matches!(&refused, BenchError::NoHooks(p) if p == &app), "{refused}");
+        assert!(refused.to_string().contains("--features bench-hooks"), "says how to build it: {refused}");
+        assert!(!marks_first_results(&app).unwrap());
+
+        let mut built = b"\x7fELF ...".to_vec();
+        built.extend_from_slice(FIRST_RESULTS_LINE.as_bytes());
+        built.extend_from_slice(b"... the rest");
+        std::fs::write(&app, built).unwrap();
+        assert!(marks_first_results(&app).unwrap(), "a build for the benchmark is taken");
     }
 }

@@ -69,9 +69,12 @@ pub enum BenchError {
     /// The empty window the desktop app is measured beside is not built.
     #[error("no empty window at {}: build it with `cargo build --release -p studio-empty-window` (it is looked for beside the app), or name it with --floor", .0.display())]
     NoFloor(PathBuf),
-    /// The desktop app showed no results in time (or is a build that does not mark them).
-    #[error("the desktop app {} showed no results within {seconds} s (a build older than the first-results mark never says); its log ends with:\n{log}", app.display())]
+    /// The desktop app showed no results in time.
+    #[error("the desktop app {} showed no results within {seconds} s; its log ends with:\n{log}", app.display())]
     NoResults { app: PathBuf, seconds: u64, log: String },
+    /// The desktop app was built without the benchmark's hooks, so it never says when its results are shown.
+    #[error("{} is not built for the benchmark: it never says when its first results are shown. Build it with `cargo build --release -p search-studio --features bench-hooks` (docs/performance.md, \"The desktop app as a whole\")", .0.display())]
+    NoHooks(PathBuf),
     /// `--preview` needs the built web UI.
     #[error("the web UI is not built in {}/dist (run: bash scripts/test-ui.sh build)", .0.display())]
     NoUi(PathBuf),

@@ -21,8 +21,9 @@ use studio_bench::{BenchError, BenchOptions, BenchReport, Comparator};
 ///
 /// --desktop APP measures the desktop app as a whole instead (docs/performance.md, The desktop app as a
 /// whole): time to the first results shown and the idle memory of its process tree, over --launches launches,
-/// each round also launching an empty Tauri window (--floor, by default studio-empty-window beside APP: build
-/// both with `cargo build --release -p search-studio -p studio-empty-window`) for the memory's floor.
+/// each round also launching an empty Tauri window (--floor, by default studio-empty-window beside APP) for the
+/// memory's floor. APP must be built for the benchmark; build both with
+/// `cargo build --release -p search-studio -p studio-empty-window --features search-studio/bench-hooks`.
 ///
 /// --preview DIR times settings edits in the web UI's preview (headless Chromium) over a store kept with --dir
 /// (docs/performance.md, The preview's answer to an edit).
@@ -62,7 +63,7 @@ struct Args {
     /// Draw the charts to this file and its -cpu.svg sibling
     #[arg(long, value_name = "FILE.svg")]
     chart: Option<PathBuf>,
-    /// Measure the desktop app binary APP (a release build) instead of the engines
+    /// Measure the desktop app binary APP (a release build with the bench-hooks feature) instead of the engines
     #[arg(long, value_name = "APP")]
     desktop: Option<PathBuf>,
     /// With --desktop: launch rounds (first launch on a fresh data directory, everyday launch, empty window)

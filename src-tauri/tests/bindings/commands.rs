@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use search_studio::connections::{ConnectionInput, Connections, SignInInput};
-use search_studio::store::{RecoverReport, StoreStatus};
+use search_studio::local_store::{RecoverReport, StoreStatus};
 use search_studio::{BackupSettings, ConnectionState, Folder, Settings, Theme};
 use studio_model::{
     Configuration, ConfigurationList, Document, FacetHealth, LogEntry, Offers, RecommendQuery, Recommendations,

@@ -8,8 +8,8 @@ pub mod commands;
 use std::path::PathBuf;
 
 use search_studio::connections::{Connection, ConnectionInput, Connections, SignInInput, SignInMethod};
+use search_studio::local_store::{LostDocuments, Policy, RecoverReport, StoreStatus};
 use search_studio::secrets::SecretStorage;
-use search_studio::store::{LostDocuments, Policy, RecoverReport, StoreStatus};
 use search_studio::{BackupSettings, ConnectionState, Folder, Progress, Settings, Theme};
 use studio_remote::oidc::DEFAULT_CLIENT_ID;
 use studio_sync::CopyPlan;

@@ -127,7 +127,6 @@ export function fakeDesktop(connections: Connection[] = [LOCAL], current = conne
     copyConfiguration: vi.fn(async (): Promise<CopyOutcome> => {
       throw new BackendError('internal', 'not in this test');
     }),
-    firstResultsShown: vi.fn(async () => {}),
   };
   // Checked as a whole, so that the fakes keep up with the interfaces.
   const checkedDesktop: Desktop = desktop;

@@ -182,6 +182,4 @@ export interface Desktop {
   /** What copying configuration `id` to connection `target` changes; `targetId` null lets the shell pick. */
   copyPlan(target: string, id: number, targetId: number | null): Promise<CopyPlan>;
   copyConfiguration(target: string, id: number, targetId: number | null, base: Configuration | null): Promise<CopyOutcome>;
-  /** The preview has painted its first results (the shell notes it for `studio-bench --desktop`, when asked). */
-  firstResultsShown(): Promise<void>;
 }

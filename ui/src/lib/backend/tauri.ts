@@ -70,7 +70,6 @@ const desktop: Desktop = {
   signOut: shell.signOut,
   copyPlan: shell.copyPlan,
   copyConfiguration: shell.copyConfiguration,
-  firstResultsShown: shell.firstResultsShown,
 };
 
 export function createTauriBackend(): Backend {

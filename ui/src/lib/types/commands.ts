@@ -79,8 +79,6 @@ export function shellCommands(invoke: Invoke) {
     openFolder: (folder: Folder): Promise<void> => invoke<void>('open_folder', { folder }),
     /** Where the automatic backups are, how many, and when the newest was taken. */
     backupSettings: (): Promise<BackupSettings> => invoke<BackupSettings>('backup_settings', {}),
-    /** The preview has painted search results; prints the mark the first time, when it is asked for. */
-    firstResultsShown: (): Promise<void> => invoke<void>('first_results_shown', {}),
   };
 }
 

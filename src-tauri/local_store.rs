@@ -7,17 +7,21 @@
 //! screen stands in front of the whole app.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::Serialize;
+use studio_local::demo::DemoError;
 use studio_local::{LocalBackend, Store, StoreError};
+use studio_model::{Backend, BackendError, ErrorCode};
 use tauri::{Manager, Runtime};
 use ts_rs::TS;
 
 use crate::connections::ConnectionStore;
+use crate::error::IpcError;
 use crate::state::BackendSlot;
-use crate::StartError;
+use crate::work;
 
 pub use studio_local::backup::{self, Backups, Policy};
 pub use studio_local::check;
@@ -36,6 +40,40 @@ pub enum StoreStatus {
     /// lost its last writes).
     #[serde(rename_all = "camelCase")]
     BehindBackup { configurations: Vec<String>, data_dir: String },
+}
+
+/// Why the local store could not be opened, read, or given its demo data.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error("cannot open the local store: {0}")]
+    Store(#[from] StoreError),
+    #[error("cannot read the local store: {0}")]
+    Read(#[from] BackendError),
+    #[error("cannot load the demo data: {0}")]
+    Demo(DemoError),
+}
+
+impl From<OpenError> for IpcError {
+    fn from(e: OpenError) -> Self {
+        match e {
+            OpenError::Store(s) => s.into(),
+            OpenError::Read(b) => b.into(),
+            other => IpcError::new(ErrorCode::Storage, other.to_string()),
+        }
+    }
+}
+
+/// Loads the demo search space into `local` when the store is new (no configurations, no documents).
+fn with_demo(local: LocalBackend) -> Result<LocalBackend, OpenError> {
+    let fresh = tauri::async_runtime::block_on(async {
+        let list = local.list_configurations().await?;
+        let spaces = local.search_spaces().await?;
+        Ok::<_, BackendError>(list.configurations.is_empty() && spaces.is_empty())
+    })?;
+    if fresh {
+        work::load_demo(&local, &mut |_| {}, Arc::new(AtomicBool::new(false))).map_err(OpenError::Demo)?;
+    }
+    Ok(local)
 }
 
 /// The store's state at launch and after, in managed state.
@@ -89,13 +127,13 @@ fn close_store(store: Store) -> Result<(), StoreError> {
 
 /// The damaged file and what is wrong with it, when opening the store (or its first read) failed because
 /// it is damaged.
-fn damage(e: &StartError, data_dir: &Path) -> Option<(String, String)> {
+fn damage(e: &OpenError, data_dir: &Path) -> Option<(String, String)> {
     let default_file = || data_dir.join(studio_local::DB_FILE).display().to_string();
     match e {
-        StartError::Store(StoreError::Damaged { path, detail }) => {
+        OpenError::Store(StoreError::Damaged { path, detail }) => {
             Some((path.clone().unwrap_or_else(default_file), detail.clone()))
         }
-        StartError::Read(studio_model::BackendError::StoreDamaged(message)) => Some((default_file(), message.clone())),
+        OpenError::Read(BackendError::StoreDamaged(message)) => Some((default_file(), message.clone())),
         _ => None,
     }
 }
@@ -103,10 +141,10 @@ fn damage(e: &StartError, data_dir: &Path) -> Option<(String, String)> {
 /// Opens the store in `data_dir` at launch and, when it is healthy, sets up the backends on it. A damaged
 /// store, or one behind its newest backup, is not an error: the launch state says so and the app shows the
 /// recovery screen. Other failures end the start.
-pub fn launch<R: Runtime, M: Manager<R>>(app: &M, data_dir: &Path) -> Result<(), StartError> {
+pub fn launch<R: Runtime, M: Manager<R>>(app: &M, data_dir: &Path) -> Result<(), OpenError> {
     // Damage shows when opening (within a second: the files are checked before the pool is built), or only
     // when the first read meets a bad page.
-    let opened = Store::open_dir(data_dir).map_err(StartError::from).and_then(|store| match behind_backup(data_dir) {
+    let opened = Store::open_dir(data_dir).map_err(OpenError::from).and_then(|store| match behind_backup(data_dir) {
         configurations if !configurations.is_empty() => {
             close_store(store)?;
             Ok(StoreStatus::BehindBackup { configurations, data_dir: data_dir.display().to_string() })
@@ -159,8 +197,8 @@ fn behind_backup(data_dir: &Path) -> Vec<String> {
 
 /// Sets up the backends over the open `store`: the local backend (with the demo data when the store is
 /// new), the current connection, and the automatic backups.
-fn start<R: Runtime, M: Manager<R>>(app: &M, store: Store, data_dir: &Path) -> Result<(), StartError> {
-    let local = crate::with_demo(LocalBackend::new(store.clone()))?;
+fn start<R: Runtime, M: Manager<R>>(app: &M, store: Store, data_dir: &Path) -> Result<(), OpenError> {
+    let local = with_demo(LocalBackend::new(store.clone()))?;
     let slot = BackendSlot::new(local, data_dir.to_owned());
     if let Some(connections) = app.try_state::<ConnectionStore>() {
         connections.restore(&slot);
@@ -181,7 +219,17 @@ pub enum RecoverError {
     #[error("{0}")]
     Store(#[from] StoreError),
     #[error("recovered, but the new store cannot be opened: {0}")]
-    Start(#[from] StartError),
+    Start(#[from] OpenError),
+}
+
+impl From<RecoverError> for IpcError {
+    fn from(e: RecoverError) -> Self {
+        match e {
+            RecoverError::NotNeeded => IpcError::new(ErrorCode::Conflict, e.to_string()),
+            RecoverError::Store(s) => s.into(),
+            RecoverError::Start(s) => s.into(),
+        }
+    }
 }
 
 /// Recovers the store of a launch that found it damaged (or behind its backup), then opens the recovered

@@ -1,0 +1,152 @@
+//! What runs when the app starts: the environment WebKit needs, the log, the plugins and commands, the state
+//! every command reads (preferences, connections, tasks, the local store) and the main window; and the event
+//! loop, which ends with the exit's own work (`exit`).
+//!
+//! Nothing below this module imports it: it only puts the other modules together.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tauri::{App, Emitter, Manager, Runtime};
+
+use crate::browser::{Browser, Opener, SystemBrowser};
+use crate::commands;
+use crate::connections::ConnectionStore;
+use crate::error::IpcError;
+use crate::exit;
+use crate::local_store::{self, OpenError, StoreLife};
+use crate::prefs::{Geometry, Prefs};
+use crate::secrets::KeyringAccess;
+use crate::state::{Tasks, PROGRESS_EVENT};
+use crate::window;
+
+/// On Linux, WebKitGTK's web process paints into shared memory instead of GL buffers (its DMA-BUF renderer
+/// off), unless the variable is set already: the editor is a page of forms and a preview, which the CPU paints
+/// without effort, while the GL path kept about 120 MB more in the web process (on a machine without a GPU,
+/// Mesa's software GL) and slowed the first results (docs/performance-journal.md, "The desktop app as a whole").
+/// Set before any thread or WebKit process starts, so that WebKit's processes inherit it.
+fn paint_on_the_cpu() {
+    const VARIABLE: &str = "WEBKIT_DISABLE_DMABUF_RENDERER";
+    if cfg!(target_os = "linux") && std::env::var_os(VARIABLE).is_none() {
+        std::env::set_var(VARIABLE, "1");
+    }
+}
+
+/// The data directory: `SEARCH_STUDIO_DATA_DIR`, else the OS data directory's `search-studio` (README).
+pub fn data_dir() -> Option<PathBuf> {
+    std::env::var_os("SEARCH_STUDIO_DATA_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(studio_local::default_data_dir)
+}
+
+/// Why the shell could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error(transparent)]
+    LocalStore(#[from] OpenError),
+    #[error("cannot open the settings: {}", .0.message)]
+    Settings(IpcError),
+}
+
+/// What the shell uses from its surroundings; tests replace the browser and the keyring.
+pub struct ShellOptions {
+    /// Opens links and the browser sign-in's page.
+    pub opener: Arc<dyn Opener>,
+    /// Where secrets are kept when it answers (else in the secrets file); `None` keeps them in the file.
+    pub keyring: Option<KeyringAccess>,
+    /// How long a browser sign-in waits for the provider to come back.
+    pub browser_wait: Duration,
+}
+
+impl Default for ShellOptions {
+    fn default() -> Self {
+        ShellOptions {
+            opener: Arc::new(SystemBrowser),
+            keyring: Some(KeyringAccess::system()),
+            browser_wait: Duration::from_secs(5 * 60),
+        }
+    }
+}
+
+/// Registers the state for the store in `data_dir` (see [`install_state_with`]) with the default options.
+pub fn install_state<R: Runtime, M: Manager<R>>(app: &M, data_dir: &Path) -> Result<Option<Geometry>, StartError> {
+    install_state_with(app, data_dir, ShellOptions::default())
+}
+
+/// Registers the preferences, connections, task list and the store's launch state for the store in
+/// `data_dir`; when the store opens healthy, also the backend (with the connection that was current last
+/// time) and the store's backups. A damaged store is no error here: the launch state says so, and the UI
+/// shows the recovery screen. Returns the preferences' window geometry.
+pub fn install_state_with<R: Runtime, M: Manager<R>>(
+    app: &M,
+    data_dir: &Path,
+    options: ShellOptions,
+) -> Result<Option<Geometry>, StartError> {
+    let prefs = Prefs::open(app.app_handle(), data_dir).map_err(StartError::Settings)?;
+    let opener = Arc::clone(&options.opener);
+    let connections = tauri::async_runtime::block_on(ConnectionStore::open(
+        prefs.clone(),
+        options.keyring,
+        Arc::clone(&opener),
+        options.browser_wait,
+    ))
+    .map_err(StartError::Settings)?;
+    let geometry = prefs.geometry();
+    let events = app.app_handle().clone();
+    app.manage(prefs);
+    app.manage(connections);
+    app.manage(Browser(opener));
+    app.manage(Tasks::new(Arc::new(move |progress| {
+        let _ = events.emit(PROGRESS_EVENT, progress);
+    })));
+    app.manage(StoreLife::default());
+    local_store::launch(app, data_dir)?;
+    Ok(geometry)
+}
+
+/// Registers state and opens the window, with the backend and geometry the preferences remember.
+fn setup<R: Runtime>(app: &mut App<R>) -> Result<(), Box<dyn std::error::Error>> {
+    let data_dir = data_dir().ok_or("no data directory: set SEARCH_STUDIO_DATA_DIR")?;
+    let geometry = install_state(app, &data_dir)?;
+    window::open_main(app, geometry)?;
+    #[cfg(target_os = "linux")]
+    crate::appearance::follow_desktop(app.handle());
+    exit::end_on_signals(app.handle().clone());
+    Ok(())
+}
+
+/// Adds this app's plugins and commands to `base` (the real builder, or the mock one in tests): the settings
+/// file's plugin (tauri-plugin-store), the system's file dialogs, and the command list's invoke handler.
+pub fn with_app<R: Runtime>(base: tauri::Builder<R>) -> tauri::Builder<R> {
+    base.plugin(tauri_plugin_store::Builder::new().build())
+        .plugin(tauri_plugin_dialog::init())
+        .invoke_handler(commands::handler())
+}
+
+/// The app's context (configuration, assets, capabilities) for any runtime.
+pub fn context<R: Runtime>() -> tauri::Context<R> {
+    tauri::generate_context!()
+}
+
+/// Runs the desktop app.
+pub fn run() {
+    paint_on_the_cpu();
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
+        .with_writer(std::io::stderr)
+        .init();
+    let app = match with_app(tauri::Builder::default()).setup(setup).build(context()) {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("error: Search Studio could not start: {e}");
+            std::process::exit(1);
+        }
+    };
+    app.run(|app, event| {
+        if let tauri::RunEvent::Exit = event {
+            exit::finish_writes(app);
+        }
+    });
+}
