@@ -96,13 +96,20 @@ fn component<'a>(document: &'a Value, reference: &Value) -> Option<(&'a str, &'a
     document["components"]["schemas"].as_object()?.get_key_value(name).map(|(name, schema)| (name.as_str(), schema))
 }
 
-/// Whether property schema `property` is the type `rust` (`Name` or `Vec<Name>`).
+/// Whether property schema `property` is the type `rust` (a named type, a number, text, a flag, or a `Vec`
+/// of one of those).
 fn is_type(property: &Value, rust: &str) -> bool {
-    let named = |schema: &Value, name: &str| schema["$ref"].as_str() == Some(&format!("#/components/schemas/{name}"));
-    match rust.strip_prefix("Vec<").and_then(|r| r.strip_suffix('>')) {
-        Some(item) => property["type"] == "array" && named(&property["items"], item),
-        None => named(property, rust),
+    if let Some(item) = rust.strip_prefix("Vec<").and_then(|r| r.strip_suffix('>')) {
+        return property["type"] == "array" && is_type(&property["items"], item);
     }
+    let json_type = match rust {
+        "String" => "string",
+        "bool" => "boolean",
+        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize" => "integer",
+        "f32" | "f64" => "number",
+        named => return property["$ref"].as_str() == Some(&format!("#/components/schemas/{named}")),
+    };
+    property["type"] == json_type
 }
 
 /// What a field left out of an answer reads as: the schema's default, else an empty list for a list and null
