@@ -1,7 +1,6 @@
-//! The connections (the local store and remote servers), signing in to them, and what the current one
-//! offers. Each command delegates to the connection store.
+//! The connections (the local store and remote servers) and signing in to them. Each command delegates to
+//! the connection store.
 
-use studio_model::Offers;
 use tauri::State;
 
 use crate::connections::{ConnectionInput, ConnectionStore, Connections, SignInInput};
@@ -75,10 +74,4 @@ pub async fn sign_out(
     id: String,
 ) -> Answer<Connections> {
     connections.sign_out(&slot, &id).await
-}
-
-/// What the current backend offers of the API's extensions.
-#[tauri::command]
-pub async fn offers(slot: State<'_, BackendSlot>) -> Answer<Offers> {
-    Ok(slot.get().offers().await)
 }

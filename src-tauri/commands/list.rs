@@ -3,23 +3,24 @@
 // build.rs makes a permission per command and the capability that grants exactly these, commands/mod.rs
 // makes the invoke handler, and the commands test writes the UI's typed wrappers
 // (ui/src/lib/types/commands.ts) from the commands' Rust signatures. A command that is not listed can be
-// neither called nor granted.
+// neither called nor granted. A `backend::` command is an operation of the `Backend` trait on the current
+// backend: build.rs writes it from the trait's method, and the UI's `Api` is made of these.
 command_list![
-    configurations::default_configuration,
-    configurations::list_configurations,
-    configurations::active_configuration,
-    configurations::get_configuration,
-    configurations::create_configuration,
-    configurations::update_configuration,
-    configurations::set_active,
-    configurations::configuration_logs,
-    configurations::delete_configuration,
-    search::similar_documents,
-    search::recommendations,
-    search::search,
-    search::search_spaces,
-    search::facet_health,
-    connections::offers,
+    backend::default_configuration,
+    backend::list_configurations,
+    backend::active_configuration,
+    backend::get_configuration,
+    backend::create_configuration,
+    backend::update_configuration,
+    backend::set_active,
+    backend::configuration_logs,
+    backend::delete_configuration,
+    backend::similar_documents,
+    backend::recommendations,
+    backend::search,
+    backend::search_spaces,
+    backend::facet_health,
+    backend::offers,
     settings::get_settings,
     settings::set_preference,
     drafts::save_draft,

@@ -3,13 +3,12 @@
 //! written once, in `list.rs`: the invoke handler below, the permissions and the capability (build.rs) and
 //! the UI's wrappers (the commands test) all come from it.
 
-pub mod configurations;
+pub mod backend;
 pub mod connections;
 pub mod copy;
 pub mod drafts;
 pub mod files;
 pub mod links;
-pub mod search;
 pub mod settings;
 pub mod store;
 pub mod sync;

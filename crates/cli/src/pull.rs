@@ -38,7 +38,7 @@ pub fn run(cli: &Cli, args: &PullArgs) -> Result<(), CliError> {
     let sign_in = REMOTE_VARS.sign_in(args.issuer.as_deref(), &args.client_id)?;
     let remote = RemoteBackend::signed_in(&args.from, sign_in, RemoteOptions::default(), None)
         .map_err(|e| CliError::Input(e.to_string()))?;
-    let source = remote.client().base_url().to_owned();
+    let source = remote.base_url().to_owned();
     let bar = progress::pulled();
     let cancel = Arc::new(AtomicBool::new(false));
     let rt = runtime()?;

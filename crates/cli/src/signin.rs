@@ -96,7 +96,7 @@ impl CredentialVars {
 /// the command at once instead of failing its first request. A provider that cannot be reached yet is
 /// only warned about: the first request tries again.
 pub async fn sign_in_now(backend: &RemoteBackend) -> Result<(), CliError> {
-    let Some(session) = backend.client().session() else { return Ok(()) };
+    let Some(session) = backend.session() else { return Ok(()) };
     match session.bearer().await {
         Ok(_) => {
             tracing::info!(issuer = session.issuer(), "signed in");

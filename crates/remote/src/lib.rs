@@ -12,7 +12,6 @@
 //! that reversal is kept, not "corrected", so a document read here equals the one the server holds.
 
 mod answer;
-mod backend;
 mod client;
 mod decode;
 mod error;
@@ -24,8 +23,7 @@ mod transport;
 mod wire;
 
 pub use answer::SNIPPET_BYTES;
-pub use backend::RemoteBackend;
-pub use client::RemoteClient;
+pub use client::RemoteBackend;
 pub use decode::{decode_answer, read_error_answer, AnswerKind};
 pub use error::RemoteError;
 pub use options::RemoteOptions;

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 use studio_model::{Backend, BackendError, Extension, LogAction};
-use studio_remote::{RemoteBackend, RemoteClient, RemoteError, RemoteOptions};
+use studio_remote::{RemoteBackend, RemoteOptions};
 use studio_testkit::http::{api_error, json, FakeServer, Reply, Seen};
 
 /// Spring Boot's default error body.
@@ -35,6 +35,9 @@ async fn api_only(documented: Option<serde_json::Value>) -> FakeServer {
     .await
 }
 
+fn caller() -> studio_model::Caller {
+    studio_model::Caller { user: "ana".into() }
+}
 #[tokio::test]
 async fn an_extension_the_server_lacks_is_not_offered_and_not_asked_for_again() {
     let server = api_only(None).await;
@@ -65,9 +68,9 @@ async fn an_extension_the_server_lacks_is_not_offered_and_not_asked_for_again() 
     assert_eq!(server.hits(), before, "a refused extension is not asked for again");
 
     // This API's own 404 on a configuration that does not exist is not "not offered".
-    let client = RemoteClient::new(&server.base, Some("t"), RemoteOptions::default()).unwrap();
+    let client = RemoteBackend::with_options(&server.base, Some("t"), RemoteOptions::default()).unwrap();
     let err = client.get_configuration(9).await.unwrap_err();
-    assert_eq!(err, RemoteError::NotFound { message: "configuration 9 does not exist".into() });
+    assert_eq!(err, BackendError::NotFound("configuration 9 does not exist".into()));
 }
 
 #[tokio::test]
@@ -115,8 +118,8 @@ async fn other_servers_shapes_of_the_extensions_answers_are_read() {
         }
     })
     .await;
-    let client = RemoteClient::new(&server.base, Some("t"), RemoteOptions::default()).unwrap();
-    assert_eq!(client.set_active(4).await.unwrap().id, Some(4));
+    let client = RemoteBackend::with_options(&server.base, Some("t"), RemoteOptions::default()).unwrap();
+    assert_eq!(client.set_active(&caller(), 4).await.unwrap().id, Some(4));
     let visible = client.visible_configurations().await.unwrap();
     assert_eq!(visible.iter().map(|c| c.id).collect::<Vec<_>>(), [Some(4)]);
     let logs = client.configuration_logs(4).await.unwrap();

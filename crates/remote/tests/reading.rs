@@ -2,12 +2,16 @@
 //! `dyn_uri_all_concepts` keeps its reversed label/value; and the headers the API requires are sent.
 
 use serde_json::{json, Value};
-use studio_model::{RecommendQuery, SimilarQuery, ALL_CONCEPTS_FIELD};
-use studio_remote::{RemoteClient, RemoteOptions};
+use studio_model::{Backend, Caller, RecommendQuery, SimilarQuery, ALL_CONCEPTS_FIELD};
+use studio_remote::{RemoteBackend, RemoteOptions};
 use studio_testkit::http::{json, FakeServer};
 
-fn client(server: &FakeServer, token: Option<&str>) -> RemoteClient {
-    RemoteClient::new(&server.base, token, RemoteOptions::default()).unwrap()
+fn client(server: &FakeServer, token: Option<&str>) -> RemoteBackend {
+    RemoteBackend::with_options(&server.base, token, RemoteOptions::default()).unwrap()
+}
+
+fn caller() -> Caller {
+    Caller { user: "ana".into() }
 }
 
 #[tokio::test]
@@ -42,17 +46,17 @@ async fn answers_missing_every_optional_field_are_read_with_defaults() {
     assert!(!one.config.details.show_concept_highlighting);
     let list = client.list_configurations().await.unwrap();
     assert_eq!((list.configurations.len(), list.active_id), (1, None));
-    let written = client.create_configuration(json!({"config": {}})).await.unwrap();
+    let written = client.create_configuration(&caller(), json!({"config": {}})).await.unwrap();
     assert!(written.errors.is_empty());
-    let search = client.search(3, &Default::default()).await.unwrap();
+    let search = client.search(3, Default::default()).await.unwrap();
     assert_eq!((search.total, search.result.len(), search.message.as_str()), (0, 0, ""));
     let rec = client
-        .recommendations(3, &RecommendQuery { uri: "urn:d1".into(), recommender: "r".into(), explain: false })
+        .recommendations(3, RecommendQuery { uri: "urn:d1".into(), recommender: "r".into(), explain: false })
         .await
         .unwrap();
     assert_eq!((rec.total, rec.success, rec.result_type), (None, None, None));
     let similar = client
-        .similar_documents(3, &SimilarQuery { uri: "urn:d0".into(), number: Some(2), similarity: None, explain: false })
+        .similar_documents(3, SimilarQuery { uri: "urn:d0".into(), number: Some(2), similarity: None, explain: false })
         .await
         .unwrap();
     assert_eq!(similar[0].id, "urn:d1");
@@ -77,7 +81,7 @@ async fn the_all_concepts_group_keeps_uri_in_label_and_name_in_value() {
     let answer = json!({"message": "took 3 ms", "result": [document.clone()]});
     let server = FakeServer::start(move |_, _| json(200, answer.clone())).await;
     let similar = client(&server, None)
-        .similar_documents(1, &SimilarQuery { uri: "urn:doc:0".into(), ..Default::default() })
+        .similar_documents(1, SimilarQuery { uri: "urn:doc:0".into(), ..Default::default() })
         .await
         .unwrap();
     let all = similar[0].facet_list.iter().find(|g| g.field == ALL_CONCEPTS_FIELD).unwrap();
@@ -120,7 +124,7 @@ async fn a_configuration_with_unknown_fields_is_written_back_unchanged() {
     let read = client.get_configuration(7).await.unwrap();
     let body: Value = serde_json::to_value(&read).unwrap();
     assert_eq!(body, stored, "nothing is lost or added in reading");
-    let written = client.update_configuration(7, body).await.unwrap();
+    let written = client.update_configuration(&caller(), 7, body).await.unwrap();
     assert_eq!(server.seen()[1].json(), stored, "what is written back is what was read");
     assert_eq!(serde_json::to_value(&written.config).unwrap(), stored);
 }

@@ -4,8 +4,13 @@
 use std::time::Duration;
 
 use serde_json::json;
-use studio_remote::{RemoteClient, RemoteError, RemoteOptions};
+use studio_model::{Backend, BackendError, Caller};
+use studio_remote::{RemoteBackend, RemoteOptions};
 use studio_testkit::http::{api_error, free_port, json, response, FakeServer, Reply};
+
+fn caller() -> Caller {
+    Caller { user: "ana".into() }
+}
 
 fn list_answer() -> Reply {
     json(200, json!({"configurations": [], "activeId": null, "message": "0 configurations"}))
@@ -18,7 +23,7 @@ fn fast() -> RemoteOptions {
 #[tokio::test]
 async fn two_503s_then_success_is_a_success_after_three_attempts() {
     let server = FakeServer::start(|n, _| if n < 2 { api_error(503, "warming up") } else { list_answer() }).await;
-    let client = RemoteClient::new(&server.base, None, fast()).unwrap();
+    let client = RemoteBackend::with_options(&server.base, None, fast()).unwrap();
     let list = client.list_configurations().await.unwrap();
     assert!(list.configurations.is_empty());
     assert_eq!(server.hits(), 3);
@@ -32,12 +37,9 @@ async fn three_failures_give_up_with_the_last_answer() {
         _ => api_error(503, "still down"),
     })
     .await;
-    let client = RemoteClient::new(&server.base, None, fast()).unwrap();
+    let client = RemoteBackend::with_options(&server.base, None, fast()).unwrap();
     let err = client.get_configuration(1).await.unwrap_err();
-    assert!(
-        matches!(&err, RemoteError::ServerFailed { status: 503, message, .. } if message == "still down"),
-        "{err:?}"
-    );
+    assert_eq!(err, BackendError::BadGateway(format!("{} failed to answer (503): still down", server.base)));
     assert_eq!(server.hits(), 3);
 }
 
@@ -49,14 +51,17 @@ async fn search_is_retried_but_create_and_set_active_are_not() {
         _ => api_error(503, "busy"),
     })
     .await;
-    let client = RemoteClient::new(&server.base, None, fast()).unwrap();
-    let answer = client.search(1, &Default::default()).await.unwrap();
+    let client = RemoteBackend::with_options(&server.base, None, fast()).unwrap();
+    let answer = client.search(1, Default::default()).await.unwrap();
     assert_eq!(answer.total, 0);
     assert_eq!(server.hits(), 2);
-    let err = client.create_configuration(json!({"config": {"title": "A", "searchSpace": "s"}})).await.unwrap_err();
-    assert!(matches!(err, RemoteError::ServerFailed { status: 503, .. }), "{err:?}");
+    let err = client
+        .create_configuration(&caller(), json!({"config": {"title": "A", "searchSpace": "s"}}))
+        .await
+        .unwrap_err();
+    assert_eq!(err, BackendError::BadGateway(format!("{} failed to answer (503): busy", server.base)));
     assert_eq!(server.hits(), 3, "a create the server may have seen is sent once");
-    client.set_active(1).await.unwrap_err();
+    client.set_active(&caller(), 1).await.unwrap_err();
     assert_eq!(server.hits(), 4);
 }
 
@@ -67,7 +72,7 @@ async fn retry_after_is_honoured() {
         _ => list_answer(),
     })
     .await;
-    let client = RemoteClient::new(&server.base, None, fast()).unwrap();
+    let client = RemoteBackend::with_options(&server.base, None, fast()).unwrap();
     client.list_configurations().await.unwrap();
     let seen = server.seen();
     assert_eq!(seen.len(), 2);
@@ -83,7 +88,8 @@ async fn retry_after_is_capped() {
         _ => list_answer(),
     })
     .await;
-    let client = RemoteClient::new(&server.base, None, fast().max_retry_after(Duration::from_millis(20))).unwrap();
+    let client =
+        RemoteBackend::with_options(&server.base, None, fast().max_retry_after(Duration::from_millis(20))).unwrap();
     client.list_configurations().await.unwrap();
     assert_eq!(server.hits(), 3);
 }
@@ -92,8 +98,9 @@ async fn retry_after_is_capped() {
 async fn a_refused_connection_is_retried_even_for_a_create_because_nothing_was_sent() {
     let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
-    let client = RemoteClient::new(&base, None, RemoteOptions::default().backoff(Duration::from_secs(2))).unwrap();
-    let create = tokio::spawn(async move { client.create_configuration(json!({"config": {}})).await });
+    let client =
+        RemoteBackend::with_options(&base, None, RemoteOptions::default().backoff(Duration::from_secs(2))).unwrap();
+    let create = tokio::spawn(async move { client.create_configuration(&caller(), json!({"config": {}})).await });
     // The first attempt is refused at once; the server comes up well within the 2 s backoff before the retry.
     tokio::time::sleep(Duration::from_millis(200)).await;
     let server = FakeServer::start_on(port, |_, _| json(200, json!({"config": {"user": "u", "config": {}}}))).await;

@@ -14,9 +14,7 @@ use serde_json::{json, Value};
 use studio_model::{Backend, BackendError, Caller};
 use studio_remote::oidc::browser::BrowserSignIn;
 use studio_remote::oidc::{ClientCredentials, Provider, Tokens};
-use studio_remote::{
-    PasswordCredentials, ProviderSignIn, RemoteBackend, RemoteError, RemoteOptions, SignIn, TokenKeeper,
-};
+use studio_remote::{PasswordCredentials, ProviderSignIn, RemoteBackend, RemoteOptions, SignIn, TokenKeeper};
 use studio_testkit::http::{json as reply_json, response, FakeServer, Seen};
 use studio_testkit::{browser_sign_in, OidcProvider, ProviderOptions};
 
@@ -154,11 +152,10 @@ fn a_wrong_password_is_refused_with_the_providers_reason() {
             None,
         )
         .unwrap();
-        let err = backend.client().list_configurations().await.unwrap_err();
-        assert!(matches!(err, RemoteError::SignInNeeded { .. }), "{err:?}");
+        let err = backend.list_configurations().await.unwrap_err();
+        assert!(matches!(err, BackendError::SignInNeeded(_)), "{err:?}");
         assert!(err.to_string().contains("refused the password of ana (Invalid user credentials"), "{err}");
         assert!(log.lock().unwrap().tokens.is_empty(), "nothing was sent to the server without a token");
-        assert!(matches!(BackendError::from(err), BackendError::SignInNeeded(_)));
     });
 }
 
@@ -229,13 +226,12 @@ fn without_a_password_an_ended_session_asks_to_sign_in_again_and_new_tokens_resu
 
     provider.revoke_sessions();
     std::thread::sleep(ACCESS_TTL);
-    let err = rt.block_on(backend.client().list_configurations()).unwrap_err();
-    assert!(matches!(err, RemoteError::SignInNeeded { .. }), "{err:?}");
+    let err = rt.block_on(backend.list_configurations()).unwrap_err();
+    assert!(matches!(err, BackendError::SignInNeeded(_)), "{err:?}");
     assert!(err.to_string().starts_with(&format!("sign in to {} again", server.base)), "{err}");
-    assert!(matches!(BackendError::from(err), BackendError::SignInNeeded(_)));
 
     let fresh = browser_tokens(&rt, provider.issuer());
-    rt.block_on(backend.client().session().unwrap().sign_in_with_tokens(fresh));
+    rt.block_on(backend.session().unwrap().sign_in_with_tokens(fresh));
     rt.block_on(backend.list_configurations()).expect("the session goes on with the new sign-in");
 }
 
@@ -326,10 +322,10 @@ fn a_password_the_provider_refuses_is_forgotten_not_tried_on_every_request() {
     rt.block_on(backend.list_configurations()).unwrap();
     provider.revoke_sessions();
     std::thread::sleep(ACCESS_TTL);
-    let first = rt.block_on(backend.client().list_configurations()).unwrap_err();
+    let first = rt.block_on(backend.list_configurations()).unwrap_err();
     assert!(first.to_string().contains("refused the password of ana (Invalid user credentials"), "{first}");
     assert_eq!(kept.1.load(std::sync::atomic::Ordering::SeqCst), 1, "the keeper is told to forget the sign-in");
-    let second = rt.block_on(backend.client().list_configurations()).unwrap_err();
+    let second = rt.block_on(backend.list_configurations()).unwrap_err();
     assert!(
         second.to_string().contains("there is no valid sign-in"),
         "the refused password is not tried again: {second}"

@@ -8,7 +8,7 @@ pub mod error;
 pub mod extract;
 pub mod listen;
 pub mod metrics;
-mod openapi;
+pub mod openapi;
 pub mod probes;
 pub mod routes;
 pub mod service;
@@ -20,7 +20,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::from_fn_with_state;
 use axum::response::{Html, IntoResponse};
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::{Json, Router};
 use studio_model::Backend;
 use tower_http::services::{ServeDir, ServeFile};
@@ -28,7 +28,7 @@ use tower_http::trace::TraceLayer;
 
 pub use auth::{token_digest, Auth, WebSignIn};
 use error::AppError;
-use routes::{configurations as cfg, search, searchspaces, AppState};
+use routes::AppState;
 
 /// Builds the whole service. `ui_dir` is the built web UI (`ui/dist`), served at `/` when it exists.
 pub fn router(backend: Arc<dyn Backend>, auth: Arc<Auth>, ui_dir: Option<PathBuf>) -> Router {
@@ -36,19 +36,7 @@ pub fn router(backend: Arc<dyn Backend>, auth: Arc<Auth>, ui_dir: Option<PathBuf
     let csp = web_ui_csp(web_sign_in.as_ref().map(WebSignIn::origin));
     let docs = ApiDocs { backend: backend.clone(), web_sign_in: web_sign_in.map(Arc::new) };
     let state = AppState { backend, auth: auth.clone() };
-    let api = Router::new()
-        .route("/configurations", get(cfg::list).post(cfg::create))
-        .route("/configurations/default", get(cfg::default_settings))
-        .route("/configurations/active", get(cfg::active))
-        .route("/configurations/visible", get(cfg::visible))
-        .route("/configurations/{configId}", get(cfg::get).put(cfg::update).delete(cfg::delete))
-        .route("/configurations/{configId}/set", post(cfg::set_active))
-        .route("/configurations/{configId}/logs", get(cfg::logs))
-        .route("/configurations/{configId}/getSimilar", get(search::similar))
-        .route("/configurations/{configId}/getRecommendations", get(search::recommendations))
-        .route("/configurations/{configId}/search", post(search::search))
-        .route("/searchspaces", get(searchspaces::list))
-        .route("/searchspaces/{searchSpaceId}/facethealth", get(searchspaces::facet_health))
+    let api = Router::from(routes::api())
         .route_layer(from_fn_with_state(auth, auth::require_token))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)

@@ -1,5 +1,6 @@
 //! The OpenAPI 3 document served at `/api-docs`, generated from the handlers and the Rust types, so it
-//! cannot drift from what the server does.
+//! cannot drift from what the server does: the API's paths come from the same `routes!` lists that route
+//! them (`routes::api`), the probes' from here.
 
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
@@ -8,27 +9,12 @@ use serde_json::{json, Value};
 use studio_model::Offers;
 
 use crate::auth::WebSignIn;
-use crate::routes::{configurations, search, searchspaces};
+use crate::routes;
 
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Search Studio", description = "Configurations of a faceted search application, and search through them."),
     paths(
-        configurations::default_settings,
-        configurations::list,
-        configurations::active,
-        configurations::visible,
-        configurations::get,
-        configurations::create,
-        configurations::update,
-        configurations::set_active,
-        configurations::delete,
-        configurations::logs,
-        search::similar,
-        search::recommendations,
-        search::search,
-        searchspaces::list,
-        searchspaces::facet_health,
         crate::probes::healthz,
         crate::probes::readyz,
     ),
@@ -49,8 +35,9 @@ impl Modify for BearerAuth {
     }
 }
 
+/// The whole document: the probes, and every operation of the API under `/api`.
 pub fn document() -> utoipa::openapi::OpenApi {
-    ApiDoc::openapi()
+    ApiDoc::openapi().nest("/api", routes::api().into_openapi())
 }
 
 /// The name of the provider sign-in's security scheme, and the extension of it that names the web UI's

@@ -8,4 +8,5 @@ mod api_configurations;
 mod auth;
 mod bad_input;
 mod oidc_tokens;
+mod operations;
 mod web_sign_in;

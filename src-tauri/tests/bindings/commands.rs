@@ -229,7 +229,11 @@ fn generated() -> String {
     let mut wrappers = String::new();
     for (module, name) in COMMANDS {
         let source = sources.entry(module).or_insert_with(|| {
-            let path = root().join("src-tauri/commands").join(format!("{module}.rs"));
+            // The `backend::` commands are written by build.rs, from the `Backend` trait.
+            let path = match *module {
+                "backend" => PathBuf::from(concat!(env!("OUT_DIR"), "/backend_commands.rs")),
+                _ => root().join("src-tauri/commands").join(format!("{module}.rs")),
+            };
             let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         });
@@ -265,6 +269,21 @@ fn generated() -> String {
         "  };\n}\n\n/** The desktop shell's commands, by the names the UI calls them. */\n\
          export type ShellCommands = ReturnType<typeof shellCommands>;\n",
     );
+    let api: Vec<String> = COMMANDS
+        .iter()
+        .filter(|(module, _)| *module == "backend")
+        .map(|(_, name)| format!("'{}'", camel_case(name)))
+        .collect();
+    out.push_str(&format!(
+        "\n/** The operations of the API (the `Backend` trait's, the `backend::` commands of the list). */\n\
+         export const API_OPERATIONS = [{}] as const;\n\n\
+         /** The operations of the API, with the arguments and answers of the `Backend` trait. */\n\
+         export type ApiOperations = Pick<ShellCommands, (typeof API_OPERATIONS)[number]>;\n\n\
+         /** The API's operations among the shell's commands. */\n\
+         export function apiOperations(shell: ShellCommands): ApiOperations {{\n  \
+         return Object.fromEntries(API_OPERATIONS.map((name) => [name, shell[name]])) as ApiOperations;\n}}\n",
+        api.join(", ")
+    ));
     out
 }
 

@@ -3,6 +3,7 @@
 // client rules (the same rules as the server), so refused keys come back in `errors`. Preferences, drafts,
 // publishing and history are the browser's own (webworkspace.ts) over these operations, as in the web build.
 import type { Backend, PreviewSearchRequest, Workspace } from '../lib/backend/Backend';
+import { API_OPERATIONS } from '../lib/types/commands';
 import { BackendError } from '../lib/backend/Backend';
 import type { Config, Configuration, Document, Extension, FacetGroup, FacetHealth, Offers, Refiner, SearchSpace } from '../lib/types/generated';
 import { allOffered, notOfferedMessage } from '../lib/backend/offers';
@@ -76,10 +77,14 @@ function count(docs: Document[], field: string): Refiner[] {
   return [...counts.values()].map(({ n, ...x }) => ({ ...x, count: n as unknown as bigint })).sort((a, b) => Number(b.count) - Number(a.count));
 }
 
-/** The browser's Workspace, which the constructor puts on every FakeBackend. */
-export interface FakeBackend extends Workspace {}
+/**
+ * The browser's Workspace, which the constructor puts on every FakeBackend, and every operation of the Api: one this
+ * fake does not answer (an operation added to the Backend trait) fails with `not_offered` naming it, so that a new
+ * operation needs no code here until a test uses it.
+ */
+export interface FakeBackend extends Backend, Workspace {}
 
-export class FakeBackend implements Backend {
+export class FakeBackend {
   configs = new Map<number, Configuration>();
   activeId: number | null = null;
   docs = documents();
@@ -96,6 +101,9 @@ export class FakeBackend implements Backend {
   constructor(configs: Partial<Config>[] = []) {
     for (const c of configs) this.#store({ ...template().config, ...c } as Config);
     if (this.configs.size) this.activeId = 1;
+    for (const name of API_OPERATIONS) {
+      if (!(name in this)) Object.assign(this, { [name]: async () => { throw new BackendError('not_offered', `the fake backend does not answer ${name}`); } });
+    }
     Object.assign(this, webWorkspace(this, 'fake'));
   }
 

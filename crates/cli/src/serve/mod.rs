@@ -89,7 +89,7 @@ fn upstream_backend(
     let renewals: Arc<dyn TokenKeeper> = Arc::new(counted::CountedRenewals(metrics));
     let backend = RemoteBackend::signed_in(url, sign_in, options, Some(renewals))
         .map_err(|e| CliError::Input(format!("--upstream: {e}")))?;
-    tracing::info!(upstream = backend.client().base_url(), "serving in front of an upstream server");
+    tracing::info!(upstream = backend.base_url(), "serving in front of an upstream server");
     Ok(backend)
 }
 

@@ -7,6 +7,9 @@ use serde_json::Value;
 use studio_model::{Configuration, FieldError, LogEntry};
 use utoipa::ToSchema;
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
 use super::{caller, counted, AppState};
 use crate::auth::{Operation, Principal};
 use crate::error::{AppError, ErrorBody};
@@ -56,11 +59,23 @@ pub struct MessageResponse {
     pub message: String,
 }
 
+/// The configuration operations, each routed and documented by its `#[utoipa::path]`.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(default_settings))
+        .routes(routes!(active))
+        .routes(routes!(visible))
+        .routes(routes!(get, update, delete))
+        .routes(routes!(set_active))
+        .routes(routes!(logs))
+}
+
 fn one(configuration: Configuration, message: String) -> Json<ConfigurationResponse> {
     Json(ConfigurationResponse { configuration, message })
 }
 
-#[utoipa::path(get, path = "/api/configurations/default", tag = "configurations",
+#[utoipa::path(get, path = "/configurations/default", tag = "configurations",
     responses((status = 200, body = ConfigurationResponse), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn default_settings(
     State(s): State<AppState>,
@@ -70,7 +85,7 @@ pub async fn default_settings(
     Ok(one(s.backend.default_configuration().await?, "default settings".into()))
 }
 
-#[utoipa::path(get, path = "/api/configurations", tag = "configurations",
+#[utoipa::path(get, path = "/configurations", tag = "configurations",
     responses((status = 200, body = ConfigurationListResponse), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn list(
     State(s): State<AppState>,
@@ -84,7 +99,7 @@ pub async fn list(
     Ok(Json(ConfigurationListResponse { configurations, active_id: list.active_id, message }))
 }
 
-#[utoipa::path(get, path = "/api/configurations/active", tag = "configurations",
+#[utoipa::path(get, path = "/configurations/active", tag = "configurations",
     responses((status = 200, body = ConfigurationResponse), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn active(
     State(s): State<AppState>,
@@ -97,7 +112,7 @@ pub async fn active(
     Ok(one(config, message))
 }
 
-#[utoipa::path(get, path = "/api/configurations/visible", tag = "configurations",
+#[utoipa::path(get, path = "/configurations/visible", tag = "configurations",
     responses((status = 200, body = VisibleResponse), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn visible(
     State(s): State<AppState>,
@@ -115,7 +130,7 @@ pub async fn visible(
     Ok(Json(VisibleResponse { configurations, message }))
 }
 
-#[utoipa::path(get, path = "/api/configurations/{configId}", tag = "configurations",
+#[utoipa::path(get, path = "/configurations/{configId}", tag = "configurations",
     params(("configId" = i32, Path, description = "Configuration id", example = 1)),
     responses((status = 200, body = ConfigurationResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn get(
@@ -145,7 +160,7 @@ fn write_message(verb: &str, id: Option<i32>, errors: &[FieldError]) -> String {
     }
 }
 
-#[utoipa::path(post, path = "/api/configurations", tag = "configurations",
+#[utoipa::path(post, path = "/configurations", tag = "configurations",
     request_body(content = Configuration, description = "A configuration envelope; the default template is a good start"),
     responses((status = 200, body = WriteResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody), (status = 507, body = ErrorBody)))]
 pub async fn create(
@@ -162,7 +177,7 @@ pub async fn create(
     Ok(Json(WriteResponse { message, config: outcome.config, errors: outcome.errors }))
 }
 
-#[utoipa::path(put, path = "/api/configurations/{configId}", tag = "configurations",
+#[utoipa::path(put, path = "/configurations/{configId}", tag = "configurations",
     params(("configId" = i32, Path, description = "Configuration id", example = 1)),
     request_body(content = Configuration, description = "Keys absent from the body keep their values"),
     responses((status = 200, body = WriteResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody), (status = 507, body = ErrorBody)))]
@@ -181,7 +196,7 @@ pub async fn update(
     Ok(Json(WriteResponse { message, config: outcome.config, errors: outcome.errors }))
 }
 
-#[utoipa::path(post, path = "/api/configurations/{configId}/set", tag = "extensions",
+#[utoipa::path(post, path = "/configurations/{configId}/set", tag = "extensions",
     params(("configId" = i32, Path, description = "Configuration id", example = 1)),
     responses((status = 200, body = ConfigurationResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 507, body = ErrorBody)))]
 pub async fn set_active(
@@ -193,7 +208,7 @@ pub async fn set_active(
     Ok(one(s.backend.set_active(&caller(&p), id).await?, format!("configuration {id} is now active")))
 }
 
-#[utoipa::path(delete, path = "/api/configurations/{configId}", tag = "extensions",
+#[utoipa::path(delete, path = "/configurations/{configId}", tag = "extensions",
     params(("configId" = i32, Path, description = "Configuration id", example = 1)),
     responses((status = 200, body = MessageResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 507, body = ErrorBody)))]
 pub async fn delete(
@@ -206,7 +221,7 @@ pub async fn delete(
     Ok(Json(MessageResponse { message: format!("deleted configuration {id}") }))
 }
 
-#[utoipa::path(get, path = "/api/configurations/{configId}/logs", tag = "extensions",
+#[utoipa::path(get, path = "/configurations/{configId}/logs", tag = "extensions",
     params(("configId" = i32, Path, description = "Configuration id", example = 1)),
     responses((status = 200, body = LogsResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn logs(

@@ -1,5 +1,7 @@
 //! One module per resource; each handler extracts, checks the caller's rights, calls the backend once and
-//! wraps the answer. No logic of the API lives here beyond that.
+//! wraps the answer. No logic of the API lives here beyond that. A handler's `#[utoipa::path]` is its one
+//! declaration: its module's `routes()` lists it with `routes!`, which gives both its route and its entry
+//! in the OpenAPI document, so the two cannot disagree.
 
 pub mod configurations;
 pub mod search;
@@ -8,6 +10,7 @@ pub mod searchspaces;
 use std::sync::Arc;
 
 use studio_model::{Backend, Caller};
+use utoipa_axum::router::OpenApiRouter;
 
 use crate::auth::{Auth, Operation, Principal};
 use crate::error::AppError;
@@ -30,6 +33,11 @@ impl AppState {
         }
         Ok(())
     }
+}
+
+/// Every operation of the API, with paths relative to `/api`.
+pub fn api() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().merge(configurations::routes()).merge(search::routes()).merge(searchspaces::routes())
 }
 
 pub fn caller(principal: &Principal) -> Caller {

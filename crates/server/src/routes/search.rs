@@ -8,10 +8,18 @@ use serde::Serialize;
 use studio_model::{Document, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SimilarQuery};
 use utoipa::ToSchema;
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
 use super::{took, AppState};
 use crate::auth::{Operation, Principal};
 use crate::error::{AppError, ErrorBody};
 use crate::extract::{ApiQuery, ConfigId, JsonBody};
+
+/// The search operations, each routed and documented by its `#[utoipa::path]`.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(similar)).routes(routes!(recommendations)).routes(routes!(search))
+}
 
 /// Documents similar to one document.
 #[derive(Serialize, ToSchema)]
@@ -21,7 +29,7 @@ pub struct SimilarResponse {
     pub result: Vec<Document>,
 }
 
-#[utoipa::path(get, path = "/api/configurations/{configId}/getSimilar", tag = "search",
+#[utoipa::path(get, path = "/configurations/{configId}/getSimilar", tag = "search",
     params(("configId" = i32, Path, description = "Configuration used for the suggestion", example = 1), SimilarQuery),
     responses((status = 200, body = SimilarResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn similar(
@@ -36,7 +44,7 @@ pub async fn similar(
     Ok(Json(SimilarResponse { message: took(start), result }))
 }
 
-#[utoipa::path(get, path = "/api/configurations/{configId}/getRecommendations", tag = "search",
+#[utoipa::path(get, path = "/configurations/{configId}/getRecommendations", tag = "search",
     params(("configId" = i32, Path, description = "Configuration used for recommending", example = 1), RecommendQuery),
     responses((status = 200, body = Recommendations), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn recommendations(
@@ -52,7 +60,7 @@ pub async fn recommendations(
     Ok(Json(answer))
 }
 
-#[utoipa::path(post, path = "/api/configurations/{configId}/search", tag = "search",
+#[utoipa::path(post, path = "/configurations/{configId}/search", tag = "search",
     params(("configId" = i32, Path, description = "Configuration used for the search", example = 1)),
     request_body(content = SearchRequest),
     responses((status = 200, body = SearchResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)))]

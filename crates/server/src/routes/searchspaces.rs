@@ -8,9 +8,17 @@ use serde::Serialize;
 use studio_model::{BackendError, FacetHealth, SearchSpace};
 use utoipa::ToSchema;
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
 use super::{counted, AppState};
 use crate::auth::{Operation, Principal};
 use crate::error::{AppError, ErrorBody};
+
+/// The search-space operations, each routed and documented by its `#[utoipa::path]`.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(list)).routes(routes!(facet_health))
+}
 
 /// The search spaces the caller may use.
 #[derive(Serialize, ToSchema)]
@@ -20,7 +28,7 @@ pub struct SearchSpacesResponse {
     pub message: String,
 }
 
-#[utoipa::path(get, path = "/api/searchspaces", tag = "extensions",
+#[utoipa::path(get, path = "/searchspaces", tag = "extensions",
     responses((status = 200, body = SearchSpacesResponse), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn list(
     State(s): State<AppState>,
@@ -42,7 +50,7 @@ pub struct FacetHealthResponse {
     pub message: String,
 }
 
-#[utoipa::path(get, path = "/api/searchspaces/{searchSpaceId}/facethealth", tag = "extensions",
+#[utoipa::path(get, path = "/searchspaces/{searchSpaceId}/facethealth", tag = "extensions",
     params(("searchSpaceId" = String, Path, description = "The search space")),
     responses((status = 200, body = FacetHealthResponse), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody)))]

@@ -2,23 +2,8 @@
 // keeps on its own side, webworkspace.ts); `tauri.ts` over the desktop shell's commands. Only what truly needs the
 // desktop (files, long work, connections, sign-in, copying, links) is in the optional `desktop`; nothing else in
 // the UI knows which one it has.
-import type {
-  Config,
-  Configuration,
-  ConfigurationList,
-  Document,
-  ErrorCode,
-  FacetHealth,
-  LogEntry,
-  Offers,
-  RecommendQuery,
-  Recommendations,
-  SearchRequest,
-  SearchResponse,
-  SearchSpace,
-  SimilarQuery,
-  WriteOutcome,
-} from '../types/generated';
+import type { Config, Configuration, ErrorCode, SearchRequest, SearchResponse } from '../types/generated';
+import type { ApiOperations } from '../types/commands';
 import { ERROR_STATUS, UNREACHABLE_CODES } from '../types/generated';
 import type { HistoryEntry, ImportedConfig, PublishOutcome, Scenario } from '../types/sync';
 import type {
@@ -69,25 +54,13 @@ export function isUnreachable(error: unknown): boolean {
  */
 export type PreviewSearchRequest = SearchRequest & { config?: Config };
 
-/** The operations of the API (docs/api.md, Operations: the nine and the extensions), as any server of it answers them. */
-export interface Api {
-  defaultConfiguration(): Promise<Configuration>;
-  listConfigurations(): Promise<ConfigurationList>;
-  activeConfiguration(): Promise<Configuration>;
-  getConfiguration(id: number): Promise<Configuration>;
-  createConfiguration(body: unknown): Promise<WriteOutcome>;
-  updateConfiguration(id: number, body: unknown): Promise<WriteOutcome>;
-  similarDocuments(id: number, query: SimilarQuery): Promise<Document[]>;
-  recommendations(id: number, query: RecommendQuery): Promise<Recommendations>;
+/**
+ * The operations of the API (docs/api.md, Operations: the nine and the extensions), as any server of it answers them:
+ * the methods of the Rust `Backend` trait, with their arguments and answers generated from it (types/commands.ts).
+ * A search may carry the preview's settings (PreviewSearchRequest).
+ */
+export interface Api extends Omit<ApiOperations, 'search'> {
   search(id: number, request: PreviewSearchRequest): Promise<SearchResponse>;
-  setActive(id: number): Promise<Configuration>;
-  configurationLogs(id: number): Promise<LogEntry[]>;
-  deleteConfiguration(id: number): Promise<void>;
-  searchSpaces(): Promise<SearchSpace[]>;
-  /** How well each facet field of a search space serves as a facet (an extension of the local engine). */
-  facetHealth(space: string): Promise<FacetHealth>;
-  /** Which extensions of the API this backend offers, as far as it knows now (unknown counts as offered). */
-  offers(): Promise<Offers>;
 }
 
 /** The editor's preferences. */

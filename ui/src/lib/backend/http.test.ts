@@ -117,6 +117,32 @@ describe('http backend', () => {
     ]);
   });
 
+  test('fields another server leaves out read as the Rust client reads them; the server’s message is not an answer', async () => {
+    sessionStorage.setItem('search-studio.token', 't');
+    const { fn, calls } = fakeFetch([
+      json(200, { configurations: [] }),
+      json(200, { config: { id: 4 } }),
+      json(200, { result: [{ id: 'urn:d' }] }),
+      json(200, {}),
+      json(200, { message: 'deleted configuration 4' }),
+    ]);
+    const b = createHttpBackend({ askToken: async () => null, fetch: fn });
+    expect(await b.listConfigurations()).toEqual({ configurations: [], activeId: null });
+    expect(await b.createConfiguration({ config: {} })).toEqual({ config: { id: 4 }, errors: [] });
+    const found = await b.search(4, { input: 'x', selectedFacets: [], start: null });
+    expect([found.facets, found.concepts, found.total, found.message]).toEqual([[], [], 0, '']);
+    expect(found.result.map((d) => d.id)).toEqual(['urn:d']);
+    expect(await b.similarDocuments(4, { uri: 'urn:d', number: null, similarity: null })).toEqual([]);
+    await b.deleteConfiguration(4);
+    expect(calls.map((c) => `${c.init.method} ${c.url}`)).toEqual([
+      'GET /api/configurations',
+      'POST /api/configurations',
+      'POST /api/configurations/4/search',
+      'GET /api/configurations/4/getSimilar?uri=urn%3Ad',
+      'DELETE /api/configurations/4',
+    ]);
+  });
+
   test('facet health is read from its search space’s path; a server without it does not offer it', async () => {
     sessionStorage.setItem('search-studio.token', 't');
     const health = { searchSpace: 'a b', documents: 2, fields: [], message: '0 fields' };

@@ -3,15 +3,14 @@
 // sessionStorage, or in localStorage when the user asks to be remembered). Without either, or when the server
 // refuses the one sent and it cannot be renewed, `askToken` shows the token dialog, which offers the provider
 // sign-in the server's /api-docs names (websignin.ts) above the paste-a-token field; the request then goes again
-// once. Error answers are read by answers.ts; what the server offers comes from the same /api-docs (read once),
-// less what it answered it lacks. Preferences, drafts, publishing and history are the browser's own
+// once. Each operation is sent as the generated table of routes says (types/operations.ts: method, path, where
+// each argument goes, which field of the answer is the answer). Error answers are read by answers.ts; what the
+// server offers comes from the same /api-docs (read once), less what it answered it lacks. Preferences, drafts, publishing and history are the browser's own
 // (webworkspace.ts), over these operations.
-import type { Api, Backend, PreviewSearchRequest } from './Backend';
+import type { Api, Backend } from './Backend';
 import { BackendError } from './Backend';
-import type {
-  Configuration, ConfigurationList, Document, Extension, FacetHealth, LogEntry, Offers, RecommendQuery, Recommendations,
-  SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
-} from '../types/generated';
+import type { Extension, Offers } from '../types/generated';
+import { ROUTES, type Route } from '../types/operations';
 import { readErrorAnswer } from './answers';
 import { allOffered, offersInDocument } from './offers';
 import { GrantError, SignInEnded, WebSession } from './webtokens';
@@ -195,9 +194,10 @@ export function createHttpBackend(options: HttpOptions): Backend {
     return json as T;
   }
 
-  const query = (params: Record<string, string | number | null | undefined>) => {
+  /** A query string of `params`; a missing, null or false value is left out (false is every flag's default). */
+  const query = (params: Record<string, unknown>) => {
     const q = new URLSearchParams();
-    for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined) q.set(k, String(v));
+    for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== false) q.set(k, String(v));
     return q.toString();
   };
   /** The server's OpenAPI document (it needs no token; a known one is sent along); null when unreadable. */
@@ -221,56 +221,28 @@ export function createHttpBackend(options: HttpOptions): Backend {
     }
   }
 
-  const cfg = (id: number) => `/api/configurations/${encodeURIComponent(String(id))}`;
+  /** Sends an operation with `args` as its route says, and reads its answer. */
+  async function send(route: Route, args: readonly unknown[]): Promise<unknown> {
+    let path = route.path;
+    let body: unknown = undefined;
+    route.args.forEach((place, i) => {
+      if (place === 'path') path = path.replace(/\{[^}]*\}/, encodeURIComponent(String(args[i])));
+      else if (place === 'query') path = `${path}?${query(args[i] as Record<string, unknown>)}`;
+      else body = args[i];
+    });
+    const answer: Record<string, unknown> = { ...route.absent, ...(await call<Record<string, unknown>>(route.method, path, body)) };
+    if (route.answer !== null) return answer[route.answer];
+    for (const field of route.omit) delete answer[field];
+    return answer;
+  }
+
+  /** Every routed operation of the Api; a missing route fails the type check of `api` below. */
+  const routed = Object.fromEntries(
+    Object.entries(ROUTES).map(([name, route]) => [name, (...args: unknown[]) => send(route, args)]),
+  ) as unknown as { [K in keyof typeof ROUTES & keyof Api]: Api[K] };
 
   const api: Api = {
-    async defaultConfiguration() {
-      return (await call<{ configuration: Configuration }>('GET', '/api/configurations/default')).configuration;
-    },
-    async listConfigurations() {
-      const r = await call<ConfigurationList>('GET', '/api/configurations');
-      return { configurations: r.configurations, activeId: r.activeId ?? null };
-    },
-    async activeConfiguration() {
-      return (await call<{ configuration: Configuration }>('GET', '/api/configurations/active')).configuration;
-    },
-    async getConfiguration(id) {
-      return (await call<{ configuration: Configuration }>('GET', cfg(id))).configuration;
-    },
-    async createConfiguration(body) {
-      const r = await call<WriteOutcome>('POST', '/api/configurations', body);
-      return { config: r.config, errors: r.errors ?? [] };
-    },
-    async updateConfiguration(id, body) {
-      const r = await call<WriteOutcome>('PUT', cfg(id), body);
-      return { config: r.config, errors: r.errors ?? [] };
-    },
-    async similarDocuments(id, q: SimilarQuery) {
-      const qs = query({ uri: q.uri, number: q.number, similarity: q.similarity, explain: q.explain ? 'true' : null });
-      return (await call<{ result: Document[] }>('GET', `${cfg(id)}/getSimilar?${qs}`)).result ?? [];
-    },
-    async recommendations(id, q: RecommendQuery) {
-      const qs = query({ uri: q.uri, recommender: q.recommender, explain: q.explain ? 'true' : null });
-      return call<Recommendations>('GET', `${cfg(id)}/getRecommendations?${qs}`);
-    },
-    async search(id, request: PreviewSearchRequest) {
-      return call<SearchResponse>('POST', `${cfg(id)}/search`, request);
-    },
-    async setActive(id) {
-      return (await call<{ configuration: Configuration }>('POST', `${cfg(id)}/set`)).configuration;
-    },
-    async configurationLogs(id) {
-      return (await call<{ logs: LogEntry[] }>('GET', `${cfg(id)}/logs`)).logs;
-    },
-    async deleteConfiguration(id) {
-      await call<{ message: string }>('DELETE', cfg(id));
-    },
-    async searchSpaces() {
-      return (await call<{ searchSpaces: SearchSpace[] }>('GET', '/api/searchspaces')).searchSpaces;
-    },
-    async facetHealth(space) {
-      return call<FacetHealth>('GET', `/api/searchspaces/${encodeURIComponent(space)}/facethealth`);
-    },
+    ...routed,
     async offers() {
       const reading = (documented ??= readDocument());
       const offers = { ...((await reading)?.offers ?? allOffered()) };

@@ -1,13 +1,14 @@
 // The Backend over the desktop shell's commands. This is the only module that imports `@tauri-apps/*`; it is
 // evaluated on demand (fetched ahead: vite.config.ts), so the browser build never runs it. The commands themselves (names, arguments,
-// answers) are generated from the shell's command list (types/commands.ts); what is written here is only how
-// the Backend's operations map onto them, and the system dialogs and events.
+// answers) are generated from the shell's command list (types/commands.ts), and the API's operations are its
+// `backend::` commands as they are; what is written here is only how the rest of the Backend maps onto the
+// commands, and the system dialogs and events.
 import { invoke } from '@tauri-apps/api/core';
 import { listen } from '@tauri-apps/api/event';
 import { open, save } from '@tauri-apps/plugin-dialog';
 import type { Backend, Desktop, KeptDraft, TaskProgress } from './Backend';
 import { BackendError } from './Backend';
-import { shellCommands } from '../types/commands';
+import { apiOperations, shellCommands } from '../types/commands';
 import type { Configuration, JsonValue } from '../types/generated';
 
 /** Commands reject with `{code, message}`; every rejection becomes a BackendError. */
@@ -74,23 +75,9 @@ const desktop: Desktop = {
 
 export function createTauriBackend(): Backend {
   return {
-    defaultConfiguration: shell.defaultConfiguration,
-    listConfigurations: shell.listConfigurations,
-    activeConfiguration: shell.activeConfiguration,
-    getConfiguration: shell.getConfiguration,
-    createConfiguration: shell.createConfiguration,
-    updateConfiguration: shell.updateConfiguration,
-    similarDocuments: shell.similarDocuments,
-    recommendations: shell.recommendations,
-    search: shell.search,
-    setActive: shell.setActive,
-    configurationLogs: shell.configurationLogs,
-    deleteConfiguration: shell.deleteConfiguration,
-    searchSpaces: shell.searchSpaces,
-    facetHealth: shell.facetHealth,
+    ...apiOperations(shell),
     scenarios: shell.scenarios,
     saveScenarios: shell.saveScenarios,
-    offers: shell.offers,
     async preferences() {
       const settings = await shell.getSettings();
       return { theme: settings.theme, lastConfigId: settings.lastConfigId };

@@ -12,21 +12,38 @@ export type Invoke = <T>(command: string, args: Record<string, unknown>) => Prom
 /** Every command of the desktop shell, as a function over `invoke` with the arguments of its Rust signature. */
 export function shellCommands(invoke: Invoke) {
   return {
+    /** Operation 1: the default template. */
     defaultConfiguration: (): Promise<Configuration> => invoke<Configuration>('default_configuration', {}),
+    /** Operation 2: every configuration, oldest first, and the active id. */
     listConfigurations: (): Promise<ConfigurationList> => invoke<ConfigurationList>('list_configurations', {}),
+    /** Operation 3: the active configuration; `NotFound` when there is none. */
     activeConfiguration: (): Promise<Configuration> => invoke<Configuration>('active_configuration', {}),
+    /** Operation 4. */
     getConfiguration: (id: number): Promise<Configuration> => invoke<Configuration>('get_configuration', { id }),
+    /** Operation 5, with the semantics of docs/api.md, Create and update. */
     createConfiguration: (body: unknown): Promise<WriteOutcome> => invoke<WriteOutcome>('create_configuration', { body }),
+    /** Operation 6: keys absent from the body keep their values. */
     updateConfiguration: (id: number, body: unknown): Promise<WriteOutcome> => invoke<WriteOutcome>('update_configuration', { id, body }),
+    /** Makes a configuration the active one. */
     setActive: (id: number): Promise<Configuration> => invoke<Configuration>('set_active', { id }),
+    /** History of one configuration, newest first. */
     configurationLogs: (id: number): Promise<Array<LogEntry>> => invoke<Array<LogEntry>>('configuration_logs', { id }),
+    /** Deletes a configuration; `Conflict` for the active one. */
     deleteConfiguration: (id: number): Promise<void> => invoke<void>('delete_configuration', { id }),
+    /** Operation 7: documents similar to one document, never the document itself. */
     similarDocuments: (id: number, query: SimilarQuery): Promise<Array<Document>> => invoke<Array<Document>>('similar_documents', { id, query }),
+    /** Operation 8. */
     recommendations: (id: number, query: RecommendQuery): Promise<Recommendations> => invoke<Recommendations>('recommendations', { id, query }),
+    /** Operation 9. */
     search: (id: number, request: SearchRequest): Promise<SearchResponse> => invoke<SearchResponse>('search', { id, request }),
+    /** The search spaces this backend can search, with their facet fields. */
     searchSpaces: (): Promise<Array<SearchSpace>> => invoke<Array<SearchSpace>>('search_spaces', {}),
+    /** How well each facet field of search space `space` serves as a facet; `NotFound` for an unknown space. */
     facetHealth: (space: string): Promise<FacetHealth> => invoke<FacetHealth>('facet_health', { space }),
-    /** What the current backend offers of the API's extensions. */
+    /**
+     * Which extensions this backend offers, as far as it knows now. Never fails: what cannot be known
+     * yet counts as offered.
+     */
     offers: (): Promise<Offers> => invoke<Offers>('offers', {}),
     getSettings: (): Promise<DesktopSettings> => invoke<DesktopSettings>('get_settings', {}),
     setPreference: (theme: Theme | null, lastConfigId: number | null): Promise<DesktopSettings> => invoke<DesktopSettings>('set_preference', { theme, lastConfigId }),
@@ -84,3 +101,14 @@ export function shellCommands(invoke: Invoke) {
 
 /** The desktop shell's commands, by the names the UI calls them. */
 export type ShellCommands = ReturnType<typeof shellCommands>;
+
+/** The operations of the API (the `Backend` trait's, the `backend::` commands of the list). */
+export const API_OPERATIONS = ['defaultConfiguration', 'listConfigurations', 'activeConfiguration', 'getConfiguration', 'createConfiguration', 'updateConfiguration', 'setActive', 'configurationLogs', 'deleteConfiguration', 'similarDocuments', 'recommendations', 'search', 'searchSpaces', 'facetHealth', 'offers'] as const;
+
+/** The operations of the API, with the arguments and answers of the `Backend` trait. */
+export type ApiOperations = Pick<ShellCommands, (typeof API_OPERATIONS)[number]>;
+
+/** The API's operations among the shell's commands. */
+export function apiOperations(shell: ShellCommands): ApiOperations {
+  return Object.fromEntries(API_OPERATIONS.map((name) => [name, shell[name]])) as ApiOperations;
+}
