@@ -18,6 +18,7 @@ pub mod preview;
 pub mod pull;
 pub mod report;
 pub mod saves;
+pub mod searchable;
 pub mod served;
 pub mod tantivy_engine;
 pub mod timing;
@@ -37,6 +38,7 @@ pub use compare::Comparator;
 pub use corpus::{SynthCorpus, BENCH_SPACE};
 pub use error::BenchError;
 pub use report::{BenchReport, EngineFigures};
+pub use searchable::make_searchable;
 pub use timing::{KindStats, Sample};
 pub use workload::{bench_config, Answer, Query, Workload};
 
@@ -76,26 +78,6 @@ fn write_corpus(corpus: &SynthCorpus, docs: usize, file: &Path) -> std::io::Resu
     // share the disk with the timed import's own writes and syncs.
     out.into_inner().map_err(|e| e.into_error())?.sync_all()
 }
-
-/// Makes the documents just written to `space` searchable at full speed, as the phases of `clock` after the
-/// import: `index`, the engine's index of the space (facet bitmaps, the all-concepts field, the common-term
-/// lists; its snapshot saved); `background`, the work the engine starts once an index is built and every fast
-/// answer needs (the packed values of a large space, the full-text index merged into one segment, a large
-/// store's terms counted); `sync`, the documents and text files' logs copied into them and synced, so that all of
-/// it is on disk.
-pub fn make_searchable(clock: &mut Clock, store: &Store, engine: &SearchEngine, space: &str) -> Result<(), BenchError> {
-    let mut conn = store.conn()?;
-    clock.phase("index", || Ok(engine.index(&mut conn, space)?))?;
-    clock.phase("background", || {
-        engine.settle();
-        Ok(())
-    })?;
-    clock.phase("sync", || Ok(conn.execute_batch(SYNC_FILES)?))
-}
-
-/// Copies the documents and text files' logs into them and syncs both (a checkpoint syncs the log before it
-/// copies and the file after).
-const SYNC_FILES: &str = "PRAGMA docs.wal_checkpoint(FULL); PRAGMA text.wal_checkpoint(FULL);";
 
 /// Generates the corpus into `dir/bench.jsonl` (before the clock), then imports it and makes it searchable at
 /// full speed, on the clock; returns its phases.

@@ -19,7 +19,7 @@ use studio_remote::RemoteBackend;
 
 use crate::clock::{Clock, Phases};
 use crate::error::BenchError;
-use crate::make_searchable;
+use crate::searchable::make_searchable;
 use crate::served::{caller, serve_error, Served};
 
 /// The figures of one timed pull and of the import of the same documents.

@@ -4,11 +4,11 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::ExitStatus;
 
 use clap::Args;
 
-use super::{Cli, CliError};
+use crate::error::{BenchError, CliError};
+use crate::global_args::GlobalArgs;
 
 /// The program `studio bench` runs, found in the directory of `studio`.
 const PROGRAM: &str = "studio-bench";
@@ -22,25 +22,16 @@ pub struct BenchArgs {
     args: Vec<OsString>,
 }
 
-/// Why `studio bench` could not run the benchmark.
-#[derive(Debug, thiserror::Error)]
-pub enum BenchError {
-    #[error("{} is not there: build it with `cargo build -p studio-bench` (studio bench runs it)", .0.display())]
-    NotBuilt(PathBuf),
-    #[error("studio-bench failed ({0})")]
-    Failed(ExitStatus),
-}
-
 /// `studio bench ARGS…`: `studio-bench ARGS…`, with a scratch store under the data directory unless the
 /// arguments name a --dir.
-pub fn run(cli: &Cli, args: &BenchArgs) -> Result<(), CliError> {
+pub fn run(global: &GlobalArgs, args: &BenchArgs) -> Result<(), CliError> {
     let program = sibling_program()?;
     let (data_dir, args) = take_data_dir(&args.args);
     let names_dir = args.iter().any(|a| a == "--dir" || a.to_string_lossy().starts_with("--dir="));
     let scratch = match (names_dir, data_dir) {
         (true, _) => None,
         (false, Some(data_dir)) => Some(tempdir_in(&data_dir)?),
-        (false, None) => Some(tempdir_in(&cli.data_dir()?)?),
+        (false, None) => Some(tempdir_in(&global.data_dir()?)?),
     };
     let mut command = std::process::Command::new(&program);
     command.args(&args);

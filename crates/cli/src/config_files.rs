@@ -9,17 +9,20 @@ use studio_local::os_caller;
 use studio_model::Backend;
 use studio_sync::files;
 
-use super::{runtime, Cli, CliError};
+use crate::args::Cli;
+use crate::error::CliError;
+use crate::global_args::GlobalArgs;
+use crate::runtime::runtime;
 
 /// Ends the process with a usage error (exit code 2), as clap does for its own checks.
 fn usage(message: &str) -> ! {
     Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message).exit()
 }
 
-pub fn export(cli: &Cli, args: &[String], all: bool) -> Result<(), CliError> {
+pub fn export(global: &GlobalArgs, args: &[String], all: bool) -> Result<(), CliError> {
     let (value, file) = match (all, args) {
         (true, file) if file.len() <= 1 => {
-            let backend = cli.local_backend()?;
+            let backend = global.local_backend()?;
             let bundle =
                 runtime()?.block_on(files::export_all(&backend)).map_err(|e| CliError::Input(e.to_string()))?;
             (bundle, file.first().map(PathBuf::from))
@@ -28,7 +31,7 @@ pub fn export(cli: &Cli, args: &[String], all: bool) -> Result<(), CliError> {
             let Ok(id) = id.parse::<i32>() else {
                 usage(&format!("`{id}` is not a configuration id (a whole number)"))
             };
-            let backend = cli.local_backend()?;
+            let backend = global.local_backend()?;
             let config = runtime()?.block_on(backend.get_configuration(id))?;
             let value = serde_json::to_value(config).map_err(|e| CliError::Input(e.to_string()))?;
             (value, rest.first().map(PathBuf::from))
@@ -49,7 +52,7 @@ pub fn export(cli: &Cli, args: &[String], all: bool) -> Result<(), CliError> {
     Ok(())
 }
 
-pub fn import(cli: &Cli, file: &Path) -> Result<(), CliError> {
+pub fn import(global: &GlobalArgs, file: &Path) -> Result<(), CliError> {
     let shown = file.display().to_string();
     let text = std::fs::read_to_string(file).map_err(|source| CliError::Io {
         what: "cannot read",
@@ -58,7 +61,7 @@ pub fn import(cli: &Cli, file: &Path) -> Result<(), CliError> {
     })?;
     // The reader's messages speak of "the file"; name it.
     let envelopes = files::read(&text).map_err(|e| CliError::Input(e.to_string().replacen("the file", &shown, 1)))?;
-    let backend = cli.local_backend()?;
+    let backend = global.local_backend()?;
     let imported = runtime()?
         .block_on(files::import(&backend, &os_caller(), envelopes))
         .map_err(|e| CliError::Input(format!("{shown}: {e}")))?;

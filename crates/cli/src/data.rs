@@ -9,7 +9,9 @@ use indicatif::ProgressBarIter;
 use studio_local::demo::{self, DemoConfiguration};
 use studio_local::{import_concepts, import_documents, ImportReport, Store};
 
-use super::{progress, Cli, CliError};
+use crate::error::CliError;
+use crate::global_args::GlobalArgs;
+use crate::progress;
 
 fn open(path: &Path) -> Result<(File, u64), CliError> {
     let io = |source| CliError::Io { what: "cannot read", path: path.display().to_string(), source };
@@ -49,8 +51,8 @@ fn close(store: Store) {
     }
 }
 
-pub fn import(cli: &Cli, search_space: &str, file: &Path) -> Result<(), CliError> {
-    let store = Store::open_dir(&cli.data_dir()?)?;
+pub fn import(global: &GlobalArgs, search_space: &str, file: &Path) -> Result<(), CliError> {
+    let store = Store::open_dir(&global.data_dir()?)?;
     let report = import_file(file, |reader, progress| {
         // A full disk names the documents file; the batches written before it stay.
         import_documents(&store, search_space, reader, progress).map_err(|e| e.at(store.documents_path()))
@@ -60,8 +62,8 @@ pub fn import(cli: &Cli, search_space: &str, file: &Path) -> Result<(), CliError
     Ok(())
 }
 
-pub fn import_concepts_file(cli: &Cli, file: &Path) -> Result<(), CliError> {
-    let store = Store::open_dir(&cli.data_dir()?)?;
+pub fn import_concepts_file(global: &GlobalArgs, file: &Path) -> Result<(), CliError> {
+    let store = Store::open_dir(&global.data_dir()?)?;
     let report = import_file(file, |reader, progress| {
         import_concepts(&store, reader, progress).map_err(|e| e.at(store.documents_path()))
     })?;
@@ -71,8 +73,8 @@ pub fn import_concepts_file(cli: &Cli, file: &Path) -> Result<(), CliError> {
 }
 
 /// Loads the demo search space, and its configuration unless one for the demo space already exists.
-pub fn demo_data(cli: &Cli) -> Result<(), CliError> {
-    let backend = cli.local_backend()?;
+pub fn demo_data(global: &GlobalArgs) -> Result<(), CliError> {
+    let backend = global.local_backend()?;
     let bar = progress::documents(demo::DEMO_DOCUMENTS as u64);
     let report = demo::load_demo_data(&backend, &mut |lines| bar.set_position(lines), &AtomicBool::new(false));
     bar.finish_and_clear();

@@ -9,7 +9,8 @@ use std::process::ExitCode;
 use clap::CommandFactory;
 use clap_complete::Shell;
 
-use crate::{Cli, CliError};
+use crate::args::Cli;
+use crate::error::CliError;
 
 /// Where each shell looks for a completion file, under /usr/share, and the file's name there (Debian's
 /// places: bash-completion's, zsh's vendor-completions and fish's vendor_completions.d).

@@ -8,8 +8,11 @@ use studio_local::os_caller;
 use studio_remote::{RemoteBackend, RemoteOptions};
 use studio_sync::SyncError;
 
-use super::signin::{self, CredentialVars};
-use super::{progress, runtime, Cli, CliError};
+use crate::error::CliError;
+use crate::global_args::GlobalArgs;
+use crate::progress;
+use crate::runtime::runtime;
+use crate::signin::{self, CredentialVars};
 
 #[derive(clap::Args)]
 pub struct PullArgs {
@@ -33,8 +36,8 @@ pub struct PullArgs {
 /// Where the remote server's credentials come from.
 const REMOTE_VARS: CredentialVars = CredentialVars { prefix: "STUDIO_REMOTE", issuer_flag: "--issuer" };
 
-pub fn run(cli: &Cli, args: &PullArgs) -> Result<(), CliError> {
-    let local = cli.local_backend()?;
+pub fn run(global: &GlobalArgs, args: &PullArgs) -> Result<(), CliError> {
+    let local = global.local_backend()?;
     let sign_in = REMOTE_VARS.sign_in(args.issuer.as_deref(), &args.client_id)?;
     let remote = RemoteBackend::signed_in(&args.from, sign_in, RemoteOptions::default(), None)
         .map_err(|e| CliError::Input(e.to_string()))?;

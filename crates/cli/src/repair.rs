@@ -5,12 +5,13 @@
 use studio_local::check::{self, CheckReport};
 use studio_local::recover;
 
-use super::{Cli, CliError};
+use crate::error::CliError;
+use crate::global_args::GlobalArgs;
 
 /// Checks both files of the store and compares the configurations with the newest backup. Prints one line
 /// per problem (the file, what is wrong, what to do); fails when there is any.
-pub fn check(cli: &Cli) -> Result<(), CliError> {
-    let dir = cli.data_dir()?;
+pub fn check(global: &GlobalArgs) -> Result<(), CliError> {
+    let dir = global.data_dir()?;
     let report = check::check(&dir)?;
     print_report(&report);
     if report.healthy() {
@@ -49,8 +50,8 @@ fn kind_words(kind: check::ProblemKind) -> &'static str {
 }
 
 /// Rebuilds a damaged store from what can be read and the newest backup, and says what it saved.
-pub fn recover(cli: &Cli) -> Result<(), CliError> {
-    let dir = cli.data_dir()?;
+pub fn recover(global: &GlobalArgs) -> Result<(), CliError> {
+    let dir = global.data_dir()?;
     let report = recover::recover(&dir)?;
     for moved in &report.moved_aside {
         println!("moved the damaged file aside: {moved}");

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use studio_remote::oidc::ClientCredentials;
 use studio_remote::{PasswordCredentials, ProviderSignIn, RemoteBackend, RemoteError, SignIn};
 
-use super::CliError;
+use crate::error::CliError;
 
 /// The client id of the production server's provider, used when none is given.
 pub use studio_remote::oidc::DEFAULT_CLIENT_ID;

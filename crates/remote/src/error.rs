@@ -110,3 +110,13 @@ impl From<RemoteError> for BackendError {
         }
     }
 }
+
+/// The innermost cause of an error (`Connection refused (os error 111)`), which says more than reqwest's
+/// outer `error sending request for url …`.
+pub(crate) fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut cause = e;
+    while let Some(inner) = cause.source() {
+        cause = inner;
+    }
+    cause.to_string()
+}

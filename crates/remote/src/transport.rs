@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::answer::Answer;
-use crate::error::RemoteError;
+use crate::error::{root_cause, RemoteError};
 use crate::options::RemoteOptions;
 use crate::session::{Session, SignIn};
 
@@ -303,14 +303,4 @@ pub fn check_base_url(url: &str) -> Result<String, RemoteError> {
     // Every path of the API starts with /api; a pasted `http://host:8080/api` means `http://host:8080`.
     let base = parsed.as_str().trim_end_matches('/');
     Ok(base.strip_suffix("/api").unwrap_or(base).to_owned())
-}
-
-/// The innermost cause of an error (`Connection refused (os error 111)`), which says more than reqwest's
-/// outer `error sending request for url …`.
-pub(crate) fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut cause = e;
-    while let Some(inner) = cause.source() {
-        cause = inner;
-    }
-    cause.to_string()
 }

@@ -19,6 +19,7 @@ use tower::ServiceExt;
 use tracing::Instrument;
 
 use crate::error::{AppError, StoreFault};
+use crate::headers;
 use crate::metrics::{self as scrape, Metrics, MetricsAccess, MetricsRoute, SharedAccess};
 use crate::probes::{healthz, readyz, Readiness};
 
@@ -80,14 +81,14 @@ pub fn metrics_service(metrics: Arc<Metrics>) -> Router {
         .layer(map_response(security_headers))
 }
 
-/// The security headers of every answer (lib.rs) on the answers the API's router did not make: the probes,
+/// The security headers of every answer ([`headers`]) on the answers the API's router did not make: the probes,
 /// `/metrics` and the 503s while the store opens. An answer of the router keeps its own policy, which may
 /// name the provider the web UI signs in through.
 async fn security_headers(response: Response) -> Response {
     if response.headers().contains_key(axum::http::header::CONTENT_SECURITY_POLICY) {
         return response;
     }
-    crate::security_headers(State(crate::web_ui_csp(None)), response).await
+    headers::security_headers(State(headers::web_ui_csp(None)), response).await
 }
 
 async fn forward_to_api(State(api): State<ApiSlot>, request: Request) -> Response {

@@ -25,13 +25,7 @@ mod process;
 pub mod studio;
 pub mod sync_trace;
 
-use std::path::PathBuf;
-
 pub use api_only::{ApiOnlyOptions, ApiOnlyServer};
 pub use error::TestkitError;
 pub use oidc::{browser_sign_in, designers_auth_file, provider, OidcProvider, ProviderOptions};
-
-/// The absolute path of `crates/testkit/servers`, for tests that start the scripts themselves.
-pub fn servers_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("servers")
-}
+pub use process::servers_dir;

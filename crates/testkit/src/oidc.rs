@@ -14,8 +14,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::process::ServerProcess;
-use crate::{servers_dir, TestkitError};
+use crate::error::TestkitError;
+use crate::process::{servers_dir, ServerProcess};
 
 /// How a provider is started.
 #[derive(Debug, Clone)]

@@ -4,6 +4,7 @@
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -12,7 +13,12 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::{servers_dir, TestkitError};
+use crate::error::TestkitError;
+
+/// The absolute path of `crates/testkit/servers`, for tests that start the scripts themselves.
+pub fn servers_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("servers")
+}
 
 /// How long a script may take to say where it listens (a cold Node start on a busy machine).
 const STARTUP: Duration = Duration::from_secs(30);

@@ -11,36 +11,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// Circles known and being removed elsewhere: a circle whose files all belong to one entry is not reported.
-/// Each entry names the package and every file of its circle, relative to the workspace.
-const KNOWN_CIRCLES: &[(&str, &[&str])] = &[
-    // The desktop shell's state and its long tasks (`state.rs` ↔ `work.rs`), and `store/mod.rs` reaching up
-    // into `lib.rs`, tie its connections, secrets and preferences into one circle; they are being untied in
-    // the desktop shell's own change, which removes this entry.
-    (
-        "search-studio",
-        &[
-            "src-tauri/commands/store.rs",
-            "src-tauri/commands/sync.rs",
-            "src-tauri/connections/migrate.rs",
-            "src-tauri/connections/mod.rs",
-            "src-tauri/connections/model.rs",
-            "src-tauri/connections/notices.rs",
-            "src-tauri/connections/remote.rs",
-            "src-tauri/connections/sign_in.rs",
-            "src-tauri/error.rs",
-            "src-tauri/lib.rs",
-            "src-tauri/prefs.rs",
-            "src-tauri/secrets/file.rs",
-            "src-tauri/secrets/load.rs",
-            "src-tauri/secrets/mod.rs",
-            "src-tauri/state.rs",
-            "src-tauri/store/mod.rs",
-            "src-tauri/work.rs",
-        ],
-    ),
-];
-
 #[test]
 fn no_module_imports_form_a_circle() {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -52,13 +22,7 @@ fn no_module_imports_form_a_circle() {
         for root in roots {
             let graph = Crate::read(&root);
             for circle in graph.circles() {
-                let files: Vec<String> = circle.iter().map(|f| relative(&workspace, f)).collect();
-                let known = KNOWN_CIRCLES
-                    .iter()
-                    .any(|(p, known)| *p == package && files.iter().all(|f| known.contains(&f.as_str())));
-                if !known {
-                    found.push(graph.describe(&package, &workspace, &circle));
-                }
+                found.push(graph.describe(&package, &workspace, &circle));
             }
         }
     }

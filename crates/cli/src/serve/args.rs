@@ -8,12 +8,12 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::parser::ValueSource;
-use clap::{ArgMatches, Args, ValueEnum};
-use serde::Deserialize;
+use clap::{ArgMatches, Args};
 
+use super::logs::LogFormat;
 use super::settings::SettingsFile;
+use crate::error::CliError;
 use crate::signin;
-use crate::CliError;
 
 /// Said in `studio serve --help` under the flags.
 pub const PRECEDENCE: &str = "Every flag can also be set by its environment variable (shown as [env: …]) or by the \
@@ -28,16 +28,6 @@ change while the server runs: log-level, log-format and metrics-allow (a flag or
 file). Every other setting (listen, data-dir, auth's path, upstream…, oidc-…, the timeouts, ui-dir, \
 metrics-listen) takes effect at the next start. A configuration file that cannot be used at SIGHUP keeps the \
 running settings and says why in one log line.";
-
-/// How log lines are written to stderr.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LogFormat {
-    /// Human-readable lines (a service manager's journal adds the time)
-    Text,
-    /// One JSON object a line: time, level, message, request id, operation, status, duration
-    Json,
-}
 
 #[derive(Args, Debug, Clone)]
 #[command(after_long_help = PRECEDENCE)]
@@ -183,5 +173,31 @@ impl ServeArgs {
         )?;
         needs(self.oidc_audience.is_some(), "--oidc-audience", self.oidc_issuer.is_some(), "--oidc-issuer")?;
         needs(self.oidc_ui_client_id.is_some(), "--oidc-ui-client-id", self.oidc_issuer.is_some(), "--oidc-issuer")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{Args, Command};
+
+    use super::ServeArgs;
+    use crate::serve::settings::{SettingsError, SettingsFile};
+
+    /// Every flag of `studio serve` is a key of the file, named as the flag: a key the file did not know would
+    /// be refused as "no such setting" rather than as a value of the wrong kind.
+    #[test]
+    fn every_flag_is_a_key_of_the_file() {
+        let serve = ServeArgs::augment_args(Command::new("serve"));
+        let flags: Vec<&str> = serve.get_arguments().filter_map(|a| a.get_long()).filter(|&f| f != "config").collect();
+        assert!(flags.contains(&"listen") && flags.contains(&"metrics-allow"), "{flags:?}");
+        for flag in flags {
+            match SettingsFile::parse(&format!("{flag} = {{ kind = \"table\" }}"), "t.toml") {
+                Err(SettingsError::Bad { key, problem, .. }) => {
+                    assert_eq!(key, flag);
+                    assert!(!problem.contains("no such setting"), "--{flag} has no key in the file: {problem}");
+                }
+                other => panic!("--{flag} = a table was taken: {other:?}"),
+            }
+        }
     }
 }

@@ -12,13 +12,24 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use clap::ValueEnum;
+use serde::Deserialize;
 use tracing_subscriber::filter::dynamic_filter_fn;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{reload, EnvFilter, Layer, Registry};
 
-use super::args::LogFormat;
-use crate::CliError;
+use crate::error::CliError;
+
+/// How log lines are written to stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// Human-readable lines (a service manager's journal adds the time)
+    Text,
+    /// One JSON object a line: time, level, message, request id, operation, status, duration
+    Json,
+}
 
 /// The log settings in force, which SIGHUP may change.
 pub struct Logs {

@@ -30,8 +30,10 @@ pub use args::ServeArgs;
 use logs::Logs;
 use notify::Notifier;
 
-use super::signin::{self, CredentialFiles, CredentialVars};
-use super::{runtime, Cli, CliError};
+use crate::error::CliError;
+use crate::global_args::GlobalArgs;
+use crate::runtime::runtime;
+use crate::signin::{self, CredentialFiles, CredentialVars};
 
 /// A positive number of seconds given for `flag`.
 fn seconds(flag: &str, value: f64) -> Result<Duration, CliError> {
@@ -178,7 +180,7 @@ async fn open_store(
     Ok((LocalBackend::new(store.clone()), store, backups))
 }
 
-pub fn run(cli: &Cli, args: &ServeArgs, matches: &clap::ArgMatches) -> Result<(), CliError> {
+pub fn run(global: &GlobalArgs, args: &ServeArgs, matches: &clap::ArgMatches) -> Result<(), CliError> {
     let given = args.clone();
     let mut args = args.clone();
     let file_only = args.apply_config_file(matches)?;
@@ -199,7 +201,7 @@ pub fn run(cli: &Cli, args: &ServeArgs, matches: &clap::ArgMatches) -> Result<()
     if args.upstream.is_some() {
         seconds("--upstream-timeout", args.upstream_timeout)?;
     }
-    let data_dir = match (&args.upstream, cli.data_dir.clone().or(file_only.data_dir)) {
+    let data_dir = match (&args.upstream, global.data_dir.clone().or(file_only.data_dir)) {
         (Some(_), _) => None,
         (None, Some(dir)) => Some(dir),
         (None, None) => Some(studio_local::default_data_dir().ok_or(CliError::NoDataDir)?),

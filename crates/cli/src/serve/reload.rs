@@ -18,7 +18,7 @@ use studio_server::Auth;
 
 use super::args::ServeArgs;
 use super::logs::Logs;
-use crate::CliError;
+use crate::error::CliError;
 
 /// The SIGHUPs to come, watched from now on (a SIGHUP not watched would end the process).
 pub fn hangups() -> Option<tokio::signal::unix::Signal> {

@@ -5,9 +5,8 @@ use std::time::{Duration, SystemTime};
 use base64::Engine;
 use serde::Deserialize;
 
-use super::{ClientCredentials, Provider};
+use super::provider::{unreachable, ClientCredentials, Provider};
 use crate::error::RemoteError;
-use crate::transport::root_cause;
 
 /// What a successful grant gave: an access token and, usually, a refresh token, with when each expires.
 #[derive(Clone, PartialEq, Eq)]
@@ -88,13 +87,6 @@ struct ErrorAnswer {
     error: String,
     #[serde(default)]
     error_description: Option<String>,
-}
-
-pub(crate) fn unreachable(issuer: &str, e: &reqwest::Error) -> RemoteError {
-    if e.is_timeout() {
-        return RemoteError::TimedOut { server: issuer.to_owned(), after: super::PROVIDER_TIMEOUT };
-    }
-    RemoteError::Unreachable { server: format!("the sign-in provider {issuer}"), reason: root_cause(e) }
 }
 
 /// The `exp` claim of an access token that is a JWT (read, not verified: only the server checks it).

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use super::{Auth, Grant, Operation, Principal};
+use super::principal::{Grant, Operation, Principal};
 
 /// Why an auth file could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -66,9 +66,15 @@ pub fn token_digest(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
-impl Auth {
+/// What one reading of the auth file holds.
+pub(super) struct FileCallers {
+    pub(super) users: Vec<FileUser>,
+    pub(super) groups: HashMap<String, Grant>,
+}
+
+impl FileCallers {
     /// Reads an auth file (docs/api.md, The auth file).
-    pub fn from_file(path: &Path) -> Result<Auth, AuthFileError> {
+    pub(super) fn read(path: &Path) -> Result<FileCallers, AuthFileError> {
         let shown = path.display().to_string();
         let text =
             std::fs::read_to_string(path).map_err(|source| AuthFileError::Read { path: shown.clone(), source })?;
@@ -97,11 +103,11 @@ impl Auth {
             }
             users.push(FileUser { digest, principal: Principal::with_grants(entry.name.clone(), grants) });
         }
-        Ok(Auth::of(users, groups))
+        Ok(FileCallers { users, groups })
     }
 
     /// One user, `name`, with a fresh random token granting everything. Returns the token to show once.
-    pub fn single_random_user(name: &str) -> (Auth, String) {
+    pub(super) fn single_random_user(name: &str) -> (FileCallers, String) {
         let mut bytes = [0u8; 32];
         rand::thread_rng().fill_bytes(&mut bytes);
         let token = hex::encode(bytes);
@@ -111,14 +117,14 @@ impl Auth {
             search_spaces: vec!["*".to_owned()],
         };
         let principal = Principal::with_grants(name.to_owned(), [&everything]);
-        (Auth::of(vec![FileUser { digest, principal }], HashMap::new()), token)
+        (FileCallers { users: vec![FileUser { digest, principal }], groups: HashMap::new() }, token)
     }
 
     /// The principal an auth-file token belongs to. Every digest is compared, in constant time.
-    pub(super) fn file_principal(&self, token: &str) -> Option<Principal> {
+    pub(super) fn principal_of(&self, token: &str) -> Option<Principal> {
         let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
         let mut found = None;
-        for user in &self.callers().users {
+        for user in &self.users {
             if bool::from(user.digest.ct_eq(&digest)) {
                 found = Some(user.principal.clone());
             }

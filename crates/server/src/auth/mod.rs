@@ -7,103 +7,24 @@
 //! repeats one.
 
 mod file;
+mod principal;
 pub mod provider;
 mod web;
 
-use std::collections::HashMap;
+use std::path::Path;
 use std::sync::{Arc, RwLock};
 
 use axum::extract::{Request, State};
 use axum::http::header::AUTHORIZATION;
 use axum::middleware::Next;
 use axum::response::Response;
-use serde::Deserialize;
 
 use crate::error::AppError;
+use file::FileCallers;
 pub use file::{token_digest, AuthFileError};
+pub use principal::{Operation, Principal};
 pub use provider::{ProviderSettings, ProviderSetupError, ProviderTokens};
 pub use web::WebSignIn;
-
-/// A class of operations a group may be granted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Operation {
-    /// Operations 1–4 (docs/api.md, Operations), visible, logs, search spaces.
-    Read,
-    /// Operations 5–6 and the extensions that change data.
-    Write,
-    /// Operations 7–9.
-    Search,
-}
-
-/// What one group of the auth file grants.
-#[derive(Debug, Clone, Default)]
-struct Grant {
-    operations: Vec<Operation>,
-    /// The search spaces named, `"*"` among them for every one.
-    search_spaces: Vec<String>,
-}
-
-/// Who a request comes from and what they may do.
-#[derive(Debug, Clone)]
-pub struct Principal {
-    pub name: String,
-    operations: Vec<Operation>,
-    /// `None` grants every search space (`"*"`).
-    search_spaces: Option<Vec<String>>,
-}
-
-impl Principal {
-    /// `name` with the union of what `grants` give: no grant at all is a known caller with no rights.
-    fn with_grants<'a>(name: String, grants: impl IntoIterator<Item = &'a Grant>) -> Principal {
-        let mut operations = Vec::new();
-        let mut spaces: Option<Vec<String>> = Some(Vec::new());
-        for grant in grants {
-            operations.extend(grant.operations.iter().copied());
-            if grant.search_spaces.iter().any(|s| s == "*") {
-                spaces = None;
-            } else if let Some(list) = spaces.as_mut() {
-                list.extend(grant.search_spaces.iter().cloned());
-            }
-        }
-        Principal { name, operations, search_spaces: spaces }
-    }
-
-    /// Answers 403 unless the principal's groups grant `op`.
-    pub fn require(&self, op: Operation) -> Result<(), AppError> {
-        if self.operations.contains(&op) {
-            Ok(())
-        } else {
-            Err(AppError::forbidden(format!(
-                "user `{}` is not allowed to {} (no group grants it)",
-                self.name,
-                match op {
-                    Operation::Read => "read configurations",
-                    Operation::Write => "change configurations",
-                    Operation::Search => "search",
-                }
-            )))
-        }
-    }
-
-    /// Whether every search space is granted, so no per-configuration check is needed.
-    pub fn has_all_spaces(&self) -> bool {
-        self.search_spaces.is_none()
-    }
-
-    pub fn may_use_space(&self, space: &str) -> bool {
-        self.search_spaces.as_ref().is_none_or(|spaces| spaces.iter().any(|s| s == space))
-    }
-
-    /// Answers 403 unless the principal may use `space`.
-    pub fn require_space(&self, space: &str) -> Result<(), AppError> {
-        if self.may_use_space(space) {
-            Ok(())
-        } else {
-            Err(AppError::forbidden(format!("user `{}` is not allowed to use search space `{space}`", self.name)))
-        }
-    }
-}
 
 /// The callers the server knows: the auth file's users and groups, and the provider whose tokens it also
 /// accepts, if any.
@@ -114,15 +35,20 @@ pub struct Auth {
     provider: Option<ProviderTokens>,
 }
 
-/// What one reading of the auth file holds.
-struct FileCallers {
-    users: Vec<file::FileUser>,
-    groups: HashMap<String, Grant>,
-}
-
 impl Auth {
-    fn of(users: Vec<file::FileUser>, groups: HashMap<String, Grant>) -> Auth {
-        Auth { callers: RwLock::new(Arc::new(FileCallers { users, groups })), provider: None }
+    fn of(callers: FileCallers) -> Auth {
+        Auth { callers: RwLock::new(Arc::new(callers)), provider: None }
+    }
+
+    /// Reads an auth file (docs/api.md, The auth file).
+    pub fn from_file(path: &Path) -> Result<Auth, AuthFileError> {
+        Ok(Auth::of(FileCallers::read(path)?))
+    }
+
+    /// One user, `name`, with a fresh random token granting everything. Returns the token to show once.
+    pub fn single_random_user(name: &str) -> (Auth, String) {
+        let (callers, token) = FileCallers::single_random_user(name);
+        (Auth::of(callers), token)
     }
 
     /// The users and groups in force now.
@@ -167,7 +93,7 @@ impl Auth {
             .map(|(_, token)| token.trim())
             .filter(|token| !token.is_empty())
             .ok_or_else(|| AppError::unauthorized("the Authorization header must be `Bearer <token>`"))?;
-        if let Some(principal) = self.file_principal(token) {
+        if let Some(principal) = self.callers().principal_of(token) {
             return Ok(principal);
         }
         match &self.provider {

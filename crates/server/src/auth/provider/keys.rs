@@ -12,8 +12,11 @@ use serde::Deserialize;
 use tokio::sync::Mutex;
 
 use super::token::TokenError;
-use super::KEY_REFETCH_INTERVAL;
 use crate::metrics::Metrics;
+
+/// The shortest time between two fetches of the provider's keys caused by tokens naming a key id not yet
+/// known, so that tokens with made-up key ids cannot make the server hammer its provider.
+pub const KEY_REFETCH_INTERVAL: Duration = Duration::from_secs(10);
 
 /// The largest key set read; a real one is a few KiB.
 const MAX_JWKS_BYTES: usize = 1 << 20;

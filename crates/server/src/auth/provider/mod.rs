@@ -9,22 +9,14 @@ mod keys;
 mod token;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use studio_remote::oidc::{normalise_issuer, Provider};
 use studio_remote::RemoteError;
 
 use crate::metrics::Metrics;
+pub use keys::KEY_REFETCH_INTERVAL;
 use keys::{KeyFetchError, KeyStore};
-pub use token::{looks_like_jwt, TokenError};
-
-/// How far a token's `exp` and `nbf` may be off the server's clock and still count: small, to allow for
-/// clock skew between the provider and this server, never to extend a token's life noticeably.
-pub const CLOCK_LEEWAY: Duration = Duration::from_secs(5);
-
-/// The shortest time between two fetches of the provider's keys caused by tokens naming a key id not yet
-/// known, so that tokens with made-up key ids cannot make the server hammer its provider.
-pub const KEY_REFETCH_INTERVAL: Duration = Duration::from_secs(10);
+pub use token::{looks_like_jwt, TokenError, TokenUser, CLOCK_LEEWAY};
 
 /// Which provider's tokens to accept, and how to read them.
 #[derive(Debug, Clone)]
@@ -61,15 +53,6 @@ pub enum ProviderSetupError {
     NoKeys { issuer: String },
     #[error("--oidc-issuer {issuer}: its signing keys cannot be read: {source}")]
     Keys { issuer: String, source: KeyFetchError },
-}
-
-/// The caller a verified token names.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TokenUser {
-    /// `preferred_username`, else `sub`.
-    pub name: String,
-    /// The groups claim, as written (`/designers`).
-    pub groups: Vec<String>,
 }
 
 /// Verifies a provider's access tokens with the keys it publishes.

@@ -2,13 +2,26 @@
 //! algorithms are refused by name), its signature and claims checked by jsonwebtoken, and the user and
 //! groups it names.
 
+use std::time::Duration;
+
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde_json::{Map, Value};
 
-use super::{TokenUser, CLOCK_LEEWAY};
+/// How far a token's `exp` and `nbf` may be off the server's clock and still count: small, to allow for
+/// clock skew between the provider and this server, never to extend a token's life noticeably.
+pub const CLOCK_LEEWAY: Duration = Duration::from_secs(5);
+
+/// The caller a verified token names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenUser {
+    /// `preferred_username`, else `sub`.
+    pub name: String,
+    /// The groups claim, as written (`/designers`).
+    pub groups: Vec<String>,
+}
 
 /// Why a token is refused; the text is the 401 answer's message. No variant holds any part of the token.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
