@@ -163,9 +163,9 @@ fn main() {
     println!("cargo:rerun-if-changed={CAPABILITIES}");
     println!("cargo:rerun-if-changed={BACKEND_TRAIT}");
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_else(|| panic!("cargo sets OUT_DIR")));
-    let commands = out_dir.join("backend_commands.rs");
-    if let Err(e) = std::fs::write(&commands, backend_commands()) {
-        panic!("cannot write {}: {e}", commands.display());
+    let generated = out_dir.join("backend_commands.rs");
+    if let Err(e) = std::fs::write(&generated, backend_commands()) {
+        panic!("cannot write {}: {e}", generated.display());
     }
     let capabilities = out_dir.join("capabilities");
     // Leaked: tauri-build keeps the command names for the whole build, and a build script runs once per build.
