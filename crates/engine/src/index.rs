@@ -251,16 +251,19 @@ impl SpaceIndex {
     }
 
     /// The dense number of a row of the documents table, if it belongs to this index.
+    #[inline]
     pub(crate) fn dense(&self, rowid: i64) -> Option<u32> {
         self.by_rowid.get(rowid).map(|row| row.dense)
     }
 
     /// The dense number and text size of a row of the documents table, if it belongs to this index.
+    #[inline]
     pub(crate) fn row(&self, rowid: i64) -> Option<DocRow> {
         self.by_rowid.get(rowid)
     }
 
     /// The tokens of a document's title, description and body together, as the full-text index counts them.
+    #[inline]
     pub(crate) fn text_length(&self, dense: u32) -> u32 {
         self.text_lengths.get(dense as usize).copied().unwrap_or(0)
     }
@@ -347,6 +350,7 @@ impl RowidMap {
         }
     }
 
+    #[inline]
     pub(crate) fn get(&self, rowid: i64) -> Option<DocRow> {
         match self {
             RowidMap::Array(a) => {
