@@ -1,15 +1,7 @@
 //! Closing the store: every clone of it closed at once, connections in use waited for, only its files left.
 
 use studio_local::{LocalBackend, Store, StoreError};
-
-/// The names of the files in `dir` that only an open store leaves: SQLite's logs.
-fn logs(dir: &std::path::Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with("-wal") || n.ends_with("-shm"))
-        .collect()
-}
+use studio_testkit::io::sqlite_logs as logs;
 
 #[test]
 fn closing_one_clone_closes_the_store_for_all_and_leaves_only_its_files() {

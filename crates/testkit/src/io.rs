@@ -1,7 +1,7 @@
 //! Readers of what a process holds in memory, for the tests that bound it (an import of a large file, a
 //! server under load): the resident size of any process and the peak resident size of the test's own,
 //! both from Linux's `/proc/<pid>/status`. Elsewhere they answer `None`, and such a test says that it did
-//! not measure rather than failing.
+//! not measure rather than failing. And the files an open store leaves beside it, for the tests of closing.
 
 /// The resident memory (`VmRSS`) of process `pid`, in KiB.
 pub fn resident_kib(pid: u32) -> Option<u64> {
@@ -23,4 +23,14 @@ fn status_kib(path: &str, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(path).ok()?;
     let line = status.lines().find_map(|line| line.strip_prefix(field))?;
     line.trim().trim_end_matches("kB").trim().parse().ok()
+}
+
+/// The names of the files in `dir` that only an open SQLite database leaves: its `-wal` and `-shm` logs.
+pub fn sqlite_logs(dir: &std::path::Path) -> Vec<String> {
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
+    entries
+        .map(|e| e.unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display())).file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| n.ends_with("-wal") || n.ends_with("-shm"))
+        .collect()
 }

@@ -13,6 +13,7 @@ use serde_json::json;
 use tauri::Listener;
 
 use crate::harness::{harness, harness_in, Harness};
+use studio_testkit::io::sqlite_logs as logs_in;
 
 /// A store with one configuration of our own, closed cleanly (so its exit backup holds it).
 fn closed_store_with(title: &str) -> tempfile::TempDir {
@@ -115,15 +116,6 @@ fn a_clean_exit_leaves_only_the_store_files_and_a_backup() {
     let backups = dir.path().join("backups");
     let count = std::fs::read_dir(&backups).map(|d| d.count()).unwrap_or(0);
     assert!(count >= 1, "no exit backup in {}", backups.display());
-}
-
-/// The names of the files in `dir` that only an open store leaves: SQLite's logs.
-fn logs_in(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with("-wal") || n.ends_with("-shm"))
-        .collect()
 }
 
 #[test]
