@@ -16,7 +16,7 @@ mod rules;
 
 pub use backend::{Backend, Caller, ConfigurationList, LogAction, LogEntry, WriteOutcome};
 pub use config::{
-    ColourPair, Config, Configuration, DetailSetting, Details, FacetSetting, Filter, Layout, ResultSettings,
+    ColourPair, Config, Configuration, DetailSetting, Details, Extra, FacetSetting, Filter, Layout, ResultSettings,
 };
 pub use document::{
     Document, Explanation, FacetField, FacetGroup, FacetHealth, FacetKind, FieldHealth, Reason, RecommendQuery,

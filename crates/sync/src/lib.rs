@@ -7,6 +7,7 @@
 //! - [`check_connection`]: whether the backend in use answers.
 //! - [`history`]: the backend's `/logs` together with the versions published from this app.
 //! - [`files`]: configurations as JSON files with a format version; importing always creates new ones.
+//! - [`folder`]: configurations as a folder of files kept in git, planned and applied to a store or server.
 //! - [`copy`]: copying a configuration to another backend (another connection), showing the field diff
 //!   first and keeping the conflict rules of publishing.
 //! - [`pull`]: copying a remote configuration and the documents its search returns into the local store,
@@ -21,6 +22,7 @@ mod diff;
 mod drafts;
 mod error;
 pub mod files;
+pub mod folder;
 mod history;
 mod publish;
 pub mod pull;
