@@ -7,7 +7,8 @@ use std::sync::Arc;
 use studio_model::ErrorCode;
 
 use super::model::{given, new_id, ConnectionInput, Connections, SignInMethod, LOCAL_ID};
-use super::{remote, ConnectionStore};
+use super::remote;
+use super::store::ConnectionStore;
 use crate::error::IpcError;
 use crate::secrets::Held;
 use crate::state::BackendSlot;

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use super::model::{check_server_url, new_id, SignInMethod, StoredConnection, LOCAL_ID};
-use super::{CURRENT_KEY, LIST_KEY};
+use super::store::{CURRENT_KEY, LIST_KEY};
 use crate::error::IpcError;
 use crate::prefs::Prefs;
 use crate::secrets::{write_owner_only, KeyringAccess, Reply, Secrets};

@@ -7,58 +7,33 @@
 //! Drafts and published versions are keyed by the backend key, which for a remote connection stays its
 //! base URL, so drafts made before connections existed are still found.
 
+mod browser_waits;
 mod edit;
 mod migrate;
 pub mod model;
 mod notices;
 mod remote;
 mod sign_in;
+mod store;
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde_json::json;
 use studio_model::{Backend, BackendError, ErrorCode};
-use studio_remote::RemoteBackend;
 use studio_sync::LOCAL_KEY;
 
 use crate::browser::Opener;
 use crate::error::IpcError;
 use crate::prefs::Prefs;
-use crate::secrets::{KeyringAccess, Secrets};
+use crate::secrets::KeyringAccess;
 use crate::state::BackendSlot;
 pub use model::{Connection, ConnectionInput, Connections, SignInInput, SignInMethod, StoredConnection, LOCAL_ID};
+pub use store::ConnectionStore;
 
 /// Whether `e` means the server wants a (new) sign-in: it refused the token, or the provider's session ended.
 fn asks_to_sign_in(e: &BackendError) -> bool {
     matches!(e, BackendError::Unauthorized(_) | BackendError::SignInNeeded(_))
-}
-
-/// The preferences keys of the list and of the current connection's id.
-const LIST_KEY: &str = "connections";
-const CURRENT_KEY: &str = "currentConnection";
-
-/// The connections of one data directory, their secrets and their clients.
-pub struct ConnectionStore {
-    prefs: Prefs,
-    secrets: Arc<Secrets>,
-    clients: Mutex<HashMap<String, Arc<RemoteBackend>>>,
-    /// Changes to the list, to the secrets and to the current connection, one at a time (never held across
-    /// a request to a server, which could take long: what was asked before the request is checked again
-    /// under it).
-    edits: tokio::sync::Mutex<()>,
-    /// How many switches were asked for: a switch whose server answers after a later switch was asked for
-    /// does not take effect, so the newest one wins.
-    switches: AtomicU64,
-    /// What went wrong with the connections since the start (for Settings).
-    notices: Mutex<Vec<String>>,
-    opener: Arc<dyn Opener>,
-    /// How long a browser sign-in waits for the provider's redirect.
-    browser_wait: Duration,
-    /// The browser sign-ins under way, at most one per connection.
-    browser_waits: sign_in::BrowserWaits,
 }
 
 impl ConnectionStore {
@@ -80,7 +55,7 @@ impl ConnectionStore {
             notices: Mutex::default(),
             opener,
             browser_wait,
-            browser_waits: sign_in::BrowserWaits::default(),
+            browser_waits: browser_waits::BrowserWaits::default(),
         })
     }
 
@@ -105,81 +80,6 @@ impl ConnectionStore {
                 }
             }
         }
-    }
-
-    /// Every connection, the local store first, the current one, and the notices.
-    pub fn list(&self) -> Connections {
-        let stored = self.stored();
-        let mut connections = vec![Connection::local()];
-        connections.extend(stored.iter().map(|c| Connection::remote(c, &self.secrets.get(&c.id))));
-        let mut said = self.notices.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
-        said.extend(self.secrets.notices().iter().map(|n| notices::secrets(n, &stored)));
-        Connections { connections, current: self.current_id(), notices: said }
-    }
-
-    fn notice(&self, text: String) {
-        self.notices.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(text);
-    }
-
-    fn stored(&self) -> Vec<StoredConnection> {
-        self.prefs.read(LIST_KEY).unwrap_or_default()
-    }
-
-    fn write_list(&self, list: &[StoredConnection]) -> Result<(), IpcError> {
-        self.prefs.write(LIST_KEY, json!(list))
-    }
-
-    fn current_id(&self) -> String {
-        let current: Option<String> = self.prefs.read(CURRENT_KEY);
-        current.filter(|id| self.stored().iter().any(|c| &c.id == id)).unwrap_or_else(|| LOCAL_ID.to_owned())
-    }
-
-    fn set_current(&self, id: &str) -> Result<(), IpcError> {
-        self.prefs.write(CURRENT_KEY, json!(id))
-    }
-
-    /// The remote connection `id`.
-    fn find(&self, id: &str) -> Result<StoredConnection, IpcError> {
-        self.stored().into_iter().find(|c| c.id == id).ok_or_else(|| {
-            let what = if id == LOCAL_ID {
-                "the local store has no such setting".to_owned()
-            } else {
-                format!("there is no connection `{id}`")
-            };
-            IpcError::new(ErrorCode::NotFound, what)
-        })
-    }
-
-    fn clients(&self) -> MutexGuard<'_, HashMap<String, Arc<RemoteBackend>>> {
-        self.clients.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// The client of `connection`, built when first needed.
-    fn client(&self, connection: &StoredConnection) -> Result<Arc<RemoteBackend>, IpcError> {
-        if let Some(client) = self.clients().get(&connection.id) {
-            return Ok(Arc::clone(client));
-        }
-        let client = Arc::new(remote::build(connection, &self.secrets.get(&connection.id), &self.secrets)?);
-        Ok(Arc::clone(self.clients().entry(connection.id.clone()).or_insert(client)))
-    }
-
-    /// Makes `client` the one of `connection`; when it is current, the slot's too.
-    fn install_client(&self, slot: &BackendSlot, connection: &StoredConnection, client: Arc<RemoteBackend>) {
-        self.clients().insert(connection.id.clone(), Arc::clone(&client));
-        if self.current_id() == connection.id {
-            slot.set_remote(&connection.url, client);
-        }
-    }
-
-    /// Drops the client of `id` (its settings or tokens changed); when `id` is current, its new client
-    /// takes the slot.
-    fn renew_client(&self, slot: &BackendSlot, id: &str) -> Result<(), IpcError> {
-        self.clients().remove(id);
-        if self.current_id() == id {
-            let connection = self.find(id)?;
-            slot.set_remote(&connection.url, self.client(&connection)?);
-        }
-        Ok(())
     }
 
     /// Switches to connection `id`. A remote server is asked first whether it answers; if it does not, the

@@ -8,19 +8,16 @@
 //! same way. A connection has at most one browser sign-in waiting; a new one, a cancel or removing the
 //! connection ends the wait and closes its loopback listener.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 use std::time::Duration;
 
 use studio_model::{Backend, BackendError, ErrorCode};
 use studio_remote::oidc::browser::BrowserSignIn;
 use studio_remote::oidc::{Provider, Tokens};
 use studio_remote::{RemoteBackend, RemoteOptions, SignIn};
-use tokio::sync::oneshot;
 
 use super::model::{given, Connections, SignInInput, SignInMethod, StoredConnection};
-use super::{remote, ConnectionStore};
+use super::remote;
+use super::store::ConnectionStore;
 use crate::error::IpcError;
 use crate::state::BackendSlot;
 
@@ -33,41 +30,6 @@ fn spoken(wait: Duration) -> String {
     match wait.as_secs() {
         s if s >= 60 && s % 60 == 0 => format!("{} minute{}", s / 60, if s == 60 { "" } else { "s" }),
         s => format!("{s} second{}", if s == 1 { "" } else { "s" }),
-    }
-}
-
-/// The browser sign-ins waiting, by connection: each with the sender whose drop ends the wait.
-#[derive(Default)]
-pub(super) struct BrowserWaits {
-    next: AtomicU64,
-    waiting: Mutex<HashMap<String, (u64, oneshot::Sender<()>)>>,
-}
-
-impl BrowserWaits {
-    fn waiting(&self) -> std::sync::MutexGuard<'_, HashMap<String, (u64, oneshot::Sender<()>)>> {
-        self.waiting.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// A new wait for connection `id`, ending the one before it: its number, and what resolves when it is
-    /// stopped.
-    fn begin(&self, id: &str) -> (u64, oneshot::Receiver<()>) {
-        let number = self.next.fetch_add(1, Ordering::SeqCst);
-        let (stop, stopped) = oneshot::channel();
-        self.waiting().insert(id.to_owned(), (number, stop));
-        (number, stopped)
-    }
-
-    /// Wait `number` for `id` is over (unless a newer one took its place).
-    fn end(&self, id: &str, number: u64) {
-        let mut waiting = self.waiting();
-        if waiting.get(id).is_some_and(|(n, _)| *n == number) {
-            waiting.remove(id);
-        }
-    }
-
-    /// Stops the wait for connection `id`; false when none was waiting.
-    pub(super) fn cancel(&self, id: &str) -> bool {
-        self.waiting().remove(id).is_some()
     }
 }
 

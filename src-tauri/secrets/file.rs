@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{ConnectionSecrets, SecretsError};
+use super::types::{ConnectionSecrets, SecretsError};
 
 /// The file's name in the data directory.
 pub const SECRETS_FILE: &str = "desktop-secrets.json";

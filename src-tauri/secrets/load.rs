@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::file::{self, FileEntry};
 use super::keyring::{KeyringAccess, Reply};
-use super::{keyring_user, ConnectionSecrets, Held, SecretStorage, SecretsError, SecretsNotice};
+use super::types::{keyring_user, ConnectionSecrets, Held, SecretStorage, SecretsError, SecretsNotice};
 
 /// What the keyring answered for one connection; `None` when no keyring is used.
 type KeyringAnswer = Option<Reply<Option<ConnectionSecrets>>>;

@@ -48,30 +48,6 @@ const KNOWN_CIRCLES: &[(&str, &[&str])] = &[
             "crates/engine/src/upkeep.rs",
         ],
     ),
-    // The server's routes: each resource's module takes the shared state and helpers from routes/mod.rs, which
-    // gathers their routes. Untied by moving `AppState`, `caller`, `counted` and `took` into a module of their own.
-    (
-        "studio-server",
-        &[
-            "crates/server/src/routes/configurations.rs",
-            "crates/server/src/routes/mod.rs",
-            "crates/server/src/routes/search.rs",
-            "crates/server/src/routes/searchspaces.rs",
-        ],
-    ),
-    // The desktop's secrets and connections: each parent module holds types its children use and calls them.
-    // Untied by moving the shared types (`ConnectionSecrets`, `SecretsError`, …; `ConnectionStore`'s keys) below.
-    (
-        "search-studio",
-        &[
-            "src-tauri/secrets/file.rs",
-            "src-tauri/secrets/load.rs",
-            "src-tauri/secrets/mod.rs",
-            "src-tauri/connections/migrate.rs",
-            "src-tauri/connections/mod.rs",
-            "src-tauri/connections/sign_in.rs",
-        ],
-    ),
 ];
 
 #[test]

@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::{caller, counted, AppState};
+use super::shared::{caller, counted, AppState};
 use crate::auth::{Operation, Principal};
 use crate::error::{AppError, ErrorBody};
 use crate::extract::{ConfigId, JsonBody};

@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::{took, AppState};
+use super::shared::{took, AppState};
 use crate::auth::{Operation, Principal};
 use crate::error::{AppError, ErrorBody};
 use crate::extract::{ApiQuery, ConfigId, JsonBody};

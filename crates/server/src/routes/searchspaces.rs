@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::{counted, AppState};
+use super::shared::{counted, AppState};
 use crate::auth::{Operation, Principal};
 use crate::error::{AppError, ErrorBody};
 
