@@ -15,39 +15,6 @@ use std::path::{Path, PathBuf};
 /// one entry of its package, so a circle that grows, or a new one, fails. Each entry says what ties it; remove the
 /// entry with the circle.
 const KNOWN_CIRCLES: &[(&str, &[&str])] = &[
-    // The engine's modules around `SpaceIndex`: index.rs holds the types of common_terms, kept, packed and
-    // text_similar, which all take a `SpaceIndex`; engine.rs calls every operation, and kept.rs's tests reach
-    // back to it. Untied by moving the index's parts below index.rs.
-    (
-        "studio-engine",
-        &[
-            "crates/engine/src/build.rs",
-            "crates/engine/src/common_terms.rs",
-            "crates/engine/src/counting.rs",
-            "crates/engine/src/counting/tests.rs",
-            "crates/engine/src/engine.rs",
-            "crates/engine/src/explain.rs",
-            "crates/engine/src/facets.rs",
-            "crates/engine/src/fetch.rs",
-            "crates/engine/src/fts.rs",
-            "crates/engine/src/fts_functions.rs",
-            "crates/engine/src/health.rs",
-            "crates/engine/src/index.rs",
-            "crates/engine/src/kept.rs",
-            "crates/engine/src/packed.rs",
-            "crates/engine/src/reader.rs",
-            "crates/engine/src/recommend.rs",
-            "crates/engine/src/run.rs",
-            "crates/engine/src/shape.rs",
-            "crates/engine/src/similar.rs",
-            "crates/engine/src/snapshot.rs",
-            "crates/engine/src/spaces.rs",
-            "crates/engine/src/term_counts.rs",
-            "crates/engine/src/test_documents.rs",
-            "crates/engine/src/text_similar.rs",
-            "crates/engine/src/upkeep.rs",
-        ],
-    ),
     // The server's routes: each resource's module takes the shared state and helpers from routes/mod.rs, which
     // gathers their routes. Untied by moving `AppState`, `caller`, `counted` and `took` into a module of their own.
     (
