@@ -9,10 +9,14 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, Row};
 use studio_model::ALL_CONCEPTS_FIELD;
 
-use super::common_terms::CommonTerms;
+use super::common_terms;
+use super::doc_rows::RowidMap;
+use super::field_index::{FacetValue, FieldIndex, CONCEPT_PREFIX};
+use super::generation::read_generation;
 use super::hierarchy::{Hierarchy, ValueKey};
-use super::index::{read_generation, FacetValue, FieldIndex, RowidMap, SpaceIndex, CONCEPT_PREFIX};
+use super::index::SpaceIndex;
 use super::tuning::{EnginePath, Tuned};
+use super::varint::sqlite_varint;
 use crate::error::EngineError;
 
 impl SpaceIndex {
@@ -66,7 +70,7 @@ impl SpaceIndex {
         tx.commit()?;
         let fields = builders.into_iter().map(|b| b.finish(n, &hierarchy)).collect();
         let mut index = SpaceIndex::from_parts(space, generation, rowids, fields, text_lengths);
-        index.common = CommonTerms::build(conn, &index, tuned.tuning.common_terms_fewest(u64::from(n)))?;
+        index.common = common_terms::build(conn, &index, tuned.tuning.common_terms_fewest(u64::from(n)))?;
         if !index.common.lists.is_empty() {
             tuned.taken.note(EnginePath::CommonTermsListed);
         }
@@ -92,21 +96,6 @@ fn text_lengths(conn: &Connection, by_rowid: &RowidMap, n: u32) -> Result<Vec<u3
         lengths[dense as usize] = u32::try_from(total).unwrap_or(u32::MAX);
     }
     Ok(lengths)
-}
-
-/// One SQLite varint (big-endian groups of 7 bits, the ninth byte whole) and the bytes it took.
-pub(crate) fn sqlite_varint(bytes: &[u8]) -> Option<(u64, usize)> {
-    let mut value = 0u64;
-    for (i, &b) in bytes.iter().take(9).enumerate() {
-        if i == 8 {
-            return Some(((value << 8) | u64::from(b), 9));
-        }
-        value = (value << 7) | u64::from(b & 0x7f);
-        if b & 0x80 == 0 {
-            return Some((value, i + 1));
-        }
-    }
-    None
 }
 
 /// Collects the annotations of one field while the index is built.

@@ -26,11 +26,14 @@ use roaring::RoaringBitmap;
 use rusqlite::Connection;
 
 use super::fetch;
-use super::fts::{self, Matches, TermCollect};
+use super::fts::{self, TermCollect};
+use super::generation::read_generation;
 use super::index::SpaceIndex;
-use super::kept::Stamp;
+use super::matches::Matches;
 use super::query::{Clause, TextQuery};
 use super::score;
+use super::stamp::{Stamp, Totals};
+use super::term_lists::{is_kept_word, CommonTerms, TermList};
 use super::text;
 #[cfg(doc)]
 use super::tuning::Tuning;
@@ -45,215 +48,133 @@ const SAMPLE: u32 = 2_000;
 /// A sampled term is considered from this part of the share on (the sample's share varies around the true one).
 const SAMPLE_MARGIN: f64 = 0.9;
 
-/// One term's documents and weighted frequencies.
-#[derive(Debug)]
-pub(crate) struct TermList {
-    /// Dense numbers of the documents having the term.
-    pub docs: RoaringBitmap,
-    /// Per document of `docs`, in its order, the weighted frequency; [`u8::MAX`] says it is in `large`.
-    pub small: Vec<u8>,
-    /// Weighted frequencies from [`u8::MAX`] on, by position in `docs`.
-    pub large: HashMap<u32, u32>,
-    /// Rows of the whole store (every search space) having the term when the list was made.
-    pub store_rows: u64,
+/// The lists of the terms of `index` in at least `fewest` of its documents, made in one read transaction
+/// of the state the index was built from (none when the store has changed since: the index is then
+/// rebuilt at the next search anyway).
+pub(crate) fn build(conn: &mut Connection, index: &SpaceIndex, fewest: u64) -> Result<CommonTerms, EngineError> {
+    let n = index.rowids.len() as u64;
+    if n < fewest {
+        return Ok(CommonTerms::default());
+    }
+    let tx = conn.transaction()?;
+    if read_generation(&tx, &index.space)? != index.generation {
+        return Ok(CommonTerms::default());
+    }
+    let generations = Stamp::read(&tx)?.generations;
+    let candidates = sampled_terms(&tx, index, fewest as f64 / n as f64 * SAMPLE_MARGIN)?;
+    // Half of the terms are walked by a second thread on a connection of its own, when it reads the same
+    // state of the store; otherwise (or if it fails) this thread walks them too.
+    let mine: Vec<&String> = candidates.iter().step_by(2).collect();
+    let theirs: Vec<&String> = candidates.iter().skip(1).step_by(2).collect();
+    let reader = crate::reader::documents_reader(&tx)?;
+    let mut lists = std::thread::scope(|s| -> Result<HashMap<String, TermList>, EngineError> {
+        let helper = reader.map(|mut reader| {
+            let theirs = &theirs;
+            s.spawn(move || -> Result<Option<HashMap<String, TermList>>, EngineError> {
+                let tx = reader.transaction()?;
+                let (generation, sum) = (read_generation(&tx, &index.space)?, Stamp::read(&tx)?.generations);
+                if generation != index.generation || sum != generations {
+                    return Ok(None);
+                }
+                Ok(Some(walk_terms(&tx, index, theirs, fewest)?))
+            })
+        });
+        let mut lists = walk_terms(&tx, index, &mine, fewest)?;
+        let helped = helper.and_then(|h| h.join().ok()).and_then(Result::ok).flatten();
+        lists.extend(match helped {
+            Some(theirs) => theirs,
+            None => walk_terms(&tx, index, &theirs, fewest)?,
+        });
+        Ok(lists)
+    })?;
+    lists.shrink_to_fit();
+    tx.commit()?;
+    Ok(CommonTerms { lists, generations })
 }
 
-impl TermList {
-    /// A list from what a walk collected of the term.
-    fn new(collected: &TermCollect) -> TermList {
-        let docs = RoaringBitmap::from_lsb0_bytes(0, &collected.bits);
-        let mut small = Vec::with_capacity(docs.len() as usize);
-        let mut large = HashMap::new();
-        for (position, doc) in docs.iter().enumerate() {
-            let f = collected.frequencies.get(doc as usize).copied().unwrap_or(0);
-            if f == u8::MAX {
-                large.insert(position as u32, collected.large.get(&doc).copied().unwrap_or(u32::from(u8::MAX)));
-            }
-            small.push(f);
-        }
-        TermList { docs, small, large, store_rows: collected.rows }
+/// The matches of `query` with the scores of those in `wanted` (all without it), when every clause of it is
+/// a term with a list in `index`, or all but one of several, which FTS5 then walks alone (a rare word next to common
+/// ones: its list is short, theirs are not walked); and, for several clauses, while the lists' row counts
+/// still hold in a store whose generations add up to `generations`. `None` otherwise. Notes the path it
+/// took in `taken`.
+pub(crate) fn matches(
+    conn: &Connection,
+    index: &SpaceIndex,
+    query: &TextQuery,
+    totals: Totals,
+    generations: i64,
+    wanted: Option<&RoaringBitmap>,
+    taken: &PathsTaken,
+) -> Result<Option<Matches>, EngineError> {
+    let common = &index.common;
+    if common.lists.is_empty() || query.clauses.is_empty() {
+        return Ok(None);
     }
-
-    /// The weighted frequency of the document at `position` in `docs`.
-    fn frequency(&self, position: usize) -> f64 {
-        match self.small.get(position) {
-            Some(&u8::MAX) => self.large.get(&(position as u32)).copied().map_or(0.0, f64::from),
-            Some(&f) => f64::from(f),
-            None => 0.0,
-        }
+    let listed: Vec<Option<&TermList>> = query.clauses.iter().map(|c| common.list(c)).collect();
+    if listed.len() > 1 && generations != common.generations {
+        return Ok(None);
     }
+    let unlisted: Vec<usize> = listed.iter().enumerate().filter(|(_, l)| l.is_none()).map(|(i, _)| i).collect();
+    let walked = match unlisted[..] {
+        [] => {
+            taken.note(EnginePath::CommonTermsOnly);
+            None
+        }
+        [i] if listed.len() > 1 => {
+            taken.note(EnginePath::CommonTermsAndOneWalked);
+            let mut collected = TermCollect::new(index, Vec::new());
+            fts::term_list(conn, index, &query.clauses[i].to_fts(), &mut collected)?;
+            Some(list_of(&collected))
+        }
+        _ => return Ok(None),
+    };
+    let lists: Vec<&TermList> = listed.into_iter().filter_map(|l| l.or(walked.as_ref())).collect();
+    // One phrase: its idf multiplies every score alike, and FTS5's path leaves it out too.
+    let idf: Vec<f64> = if lists.len() == 1 {
+        vec![1.0]
+    } else {
+        lists.iter().map(|l| score::idf(totals.rows, l.store_rows as f64)).collect()
+    };
+    let mut smallest_first = lists.clone();
+    smallest_first.sort_by_key(|l| l.docs.len());
+    let mut all = smallest_first[0].docs.clone();
+    for list in &smallest_first[1..] {
+        all &= &list.docs;
+    }
+    let avgdl = totals.tokens / totals.rows;
+    let score = |doc: u32, freq: &[f64]| score::bm25(freq, &idf, f64::from(index.text_length(doc)), avgdl);
+    if let ([list], None) = (&lists[..], wanted) {
+        // One word, every match scored (the preview as a designer types): one walk of its list.
+        let scored = list.docs.iter().enumerate().map(|(p, doc)| (doc, score(doc, &[list.frequency(p)]))).collect();
+        return Ok(Some(Matches { all, scored }));
+    }
+    let scored_docs: Vec<u32> = match wanted {
+        Some(wanted) => (&all & wanted).iter().collect(),
+        None => all.iter().collect(),
+    };
+    // Per scored document, the frequency of each clause (clause after clause).
+    let k = lists.len();
+    let mut freq = vec![0.0f64; scored_docs.len() * k];
+    for (i, list) in lists.iter().enumerate() {
+        frequencies_of(list, &scored_docs, |j, f| freq[j * k + i] = f);
+    }
+    let scored = scored_docs.iter().enumerate().map(|(j, &doc)| (doc, score(doc, &freq[j * k..(j + 1) * k]))).collect();
+    Ok(Some(Matches { all, scored }))
 }
 
-/// The lists of a search space's common terms.
-#[derive(Debug, Default)]
-pub(crate) struct CommonTerms {
-    pub lists: HashMap<String, TermList>,
-    /// The sum of every search space's generation when the lists were made: their `store_rows` hold while the
-    /// store's is the same.
-    pub generations: i64,
-}
-
-/// FTS5's store-wide totals, from its averages record: rows, and tokens over every column.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Totals {
-    pub rows: f64,
-    pub tokens: f64,
-}
-
-impl Totals {
-    /// The totals of FTS5's averages record (a varint row count, then one varint token count per column).
-    pub(crate) fn of_record(record: &[u8]) -> Option<Totals> {
-        let (rows, mut at) = super::build::sqlite_varint(record)?;
-        let mut tokens = 0u64;
-        while at < record.len() {
-            let (column, used) = super::build::sqlite_varint(&record[at..])?;
-            tokens = tokens.saturating_add(column);
-            at += used;
+/// A list from what a walk collected of the term.
+pub(crate) fn list_of(collected: &TermCollect) -> TermList {
+    let docs = RoaringBitmap::from_lsb0_bytes(0, &collected.bits);
+    let mut small = Vec::with_capacity(docs.len() as usize);
+    let mut large = HashMap::new();
+    for (position, doc) in docs.iter().enumerate() {
+        let f = collected.frequencies.get(doc as usize).copied().unwrap_or(0);
+        if f == u8::MAX {
+            large.insert(position as u32, collected.large.get(&doc).copied().unwrap_or(u32::from(u8::MAX)));
         }
-        Some(Totals { rows: rows.max(1) as f64, tokens: tokens as f64 })
+        small.push(f);
     }
-}
-
-impl CommonTerms {
-    /// The lists of the terms of `index` in at least `fewest` of its documents, made in one read transaction
-    /// of the state the index was built from (none when the store has changed since: the index is then
-    /// rebuilt at the next search anyway).
-    pub(crate) fn build(conn: &mut Connection, index: &SpaceIndex, fewest: u64) -> Result<CommonTerms, EngineError> {
-        let n = index.rowids.len() as u64;
-        if n < fewest {
-            return Ok(CommonTerms::default());
-        }
-        let tx = conn.transaction()?;
-        if super::index::read_generation(&tx, &index.space)? != index.generation {
-            return Ok(CommonTerms::default());
-        }
-        let generations = Stamp::read(&tx)?.generations;
-        let candidates = sampled_terms(&tx, index, fewest as f64 / n as f64 * SAMPLE_MARGIN)?;
-        // Half of the terms are walked by a second thread on a connection of its own, when it reads the same
-        // state of the store; otherwise (or if it fails) this thread walks them too.
-        let mine: Vec<&String> = candidates.iter().step_by(2).collect();
-        let theirs: Vec<&String> = candidates.iter().skip(1).step_by(2).collect();
-        let reader = crate::reader::documents_reader(&tx)?;
-        let mut lists = std::thread::scope(|s| -> Result<HashMap<String, TermList>, EngineError> {
-            let helper = reader.map(|mut reader| {
-                let theirs = &theirs;
-                s.spawn(move || -> Result<Option<HashMap<String, TermList>>, EngineError> {
-                    let tx = reader.transaction()?;
-                    let (generation, sum) =
-                        (super::index::read_generation(&tx, &index.space)?, Stamp::read(&tx)?.generations);
-                    if generation != index.generation || sum != generations {
-                        return Ok(None);
-                    }
-                    Ok(Some(walk_terms(&tx, index, theirs, fewest)?))
-                })
-            });
-            let mut lists = walk_terms(&tx, index, &mine, fewest)?;
-            let helped = helper.and_then(|h| h.join().ok()).and_then(Result::ok).flatten();
-            lists.extend(match helped {
-                Some(theirs) => theirs,
-                None => walk_terms(&tx, index, &theirs, fewest)?,
-            });
-            Ok(lists)
-        })?;
-        lists.shrink_to_fit();
-        tx.commit()?;
-        Ok(CommonTerms { lists, generations })
-    }
-
-    /// Per clause of `query`, the rows of the whole store having it, where it is a term with a list and the
-    /// lists' row counts still hold in a store whose generations add up to `generations`.
-    pub(crate) fn known_rows(&self, query: &TextQuery, generations: i64) -> Vec<Option<u64>> {
-        if generations != self.generations {
-            return Vec::new();
-        }
-        query.clauses.iter().map(|c| self.list(c).map(|l| l.store_rows)).collect()
-    }
-
-    /// The rows of the whole store having `term` (a folded word), where it has a list whose row count still
-    /// holds in a store whose generations add up to `generations`.
-    pub(crate) fn store_rows(&self, term: &str, generations: i64) -> Option<u64> {
-        if generations != self.generations || !is_kept_word(term) {
-            return None;
-        }
-        self.lists.get(term).map(|l| l.store_rows)
-    }
-
-    /// The list of a query's clause, if it is a term with one.
-    fn list(&self, clause: &Clause) -> Option<&TermList> {
-        (!clause.prefix && is_kept_word(&clause.text)).then(|| self.lists.get(&clause.text.to_ascii_lowercase()))?
-    }
-
-    /// The matches of `query` with the scores of those in `wanted` (all without it), when every clause of it is
-    /// a term with a list, or all but one of several, which FTS5 then walks alone (a rare word next to common
-    /// ones: its list is short, theirs are not walked); and, for several clauses, while the lists' row counts
-    /// still hold in a store whose generations add up to `generations`. `None` otherwise. Notes the path it
-    /// took in `taken`.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn matches(
-        &self,
-        conn: &Connection,
-        index: &SpaceIndex,
-        query: &TextQuery,
-        totals: Totals,
-        generations: i64,
-        wanted: Option<&RoaringBitmap>,
-        taken: &PathsTaken,
-    ) -> Result<Option<Matches>, EngineError> {
-        if self.lists.is_empty() || query.clauses.is_empty() {
-            return Ok(None);
-        }
-        let listed: Vec<Option<&TermList>> = query.clauses.iter().map(|c| self.list(c)).collect();
-        if listed.len() > 1 && generations != self.generations {
-            return Ok(None);
-        }
-        let unlisted: Vec<usize> = listed.iter().enumerate().filter(|(_, l)| l.is_none()).map(|(i, _)| i).collect();
-        let walked = match unlisted[..] {
-            [] => {
-                taken.note(EnginePath::CommonTermsOnly);
-                None
-            }
-            [i] if listed.len() > 1 => {
-                taken.note(EnginePath::CommonTermsAndOneWalked);
-                let mut collected = TermCollect::new(index, Vec::new());
-                fts::term_list(conn, index, &query.clauses[i].to_fts(), &mut collected)?;
-                Some(TermList::new(&collected))
-            }
-            _ => return Ok(None),
-        };
-        let lists: Vec<&TermList> = listed.into_iter().filter_map(|l| l.or(walked.as_ref())).collect();
-        // One phrase: its idf multiplies every score alike, and FTS5's path leaves it out too.
-        let idf: Vec<f64> = if lists.len() == 1 {
-            vec![1.0]
-        } else {
-            lists.iter().map(|l| score::idf(totals.rows, l.store_rows as f64)).collect()
-        };
-        let mut smallest_first = lists.clone();
-        smallest_first.sort_by_key(|l| l.docs.len());
-        let mut all = smallest_first[0].docs.clone();
-        for list in &smallest_first[1..] {
-            all &= &list.docs;
-        }
-        let avgdl = totals.tokens / totals.rows;
-        let score = |doc: u32, freq: &[f64]| score::bm25(freq, &idf, f64::from(index.text_length(doc)), avgdl);
-        if let ([list], None) = (&lists[..], wanted) {
-            // One word, every match scored (the preview as a designer types): one walk of its list.
-            let scored = list.docs.iter().enumerate().map(|(p, doc)| (doc, score(doc, &[list.frequency(p)]))).collect();
-            return Ok(Some(Matches { all, scored }));
-        }
-        let scored_docs: Vec<u32> = match wanted {
-            Some(wanted) => (&all & wanted).iter().collect(),
-            None => all.iter().collect(),
-        };
-        // Per scored document, the frequency of each clause (clause after clause).
-        let k = lists.len();
-        let mut freq = vec![0.0f64; scored_docs.len() * k];
-        for (i, list) in lists.iter().enumerate() {
-            frequencies_of(list, &scored_docs, |j, f| freq[j * k + i] = f);
-        }
-        let scored =
-            scored_docs.iter().enumerate().map(|(j, &doc)| (doc, score(doc, &freq[j * k..(j + 1) * k]))).collect();
-        Ok(Some(Matches { all, scored }))
-    }
+    TermList { docs, small, large, store_rows: collected.rows }
 }
 
 /// The lists of `terms` in `index` that have at least `fewest` documents, each term's list walked in FTS5 once.
@@ -268,7 +189,7 @@ fn walk_terms(
     for &term in terms {
         let mut collected = TermCollect::new(index, frequencies);
         fts::term_list(conn, index, &Clause { text: term.clone(), prefix: false }.to_fts(), &mut collected)?;
-        let list = TermList::new(&collected);
+        let list = list_of(&collected);
         if list.docs.len() >= fewest {
             lists.insert(term.clone(), list);
         }
@@ -294,11 +215,6 @@ fn frequencies_of(list: &TermList, docs: &[u32], mut put: impl FnMut(usize, f64)
             j += 1;
         }
     }
-}
-
-/// Whether a query's word is kept as a term: ASCII letters and digits only, whose FTS5 term is its lower case.
-fn is_kept_word(word: &str) -> bool {
-    !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 /// The words in at least `share` of an even sample of the documents of `index`.

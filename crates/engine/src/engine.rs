@@ -16,8 +16,9 @@ use studio_model::{
 };
 
 use crate::error::EngineError;
-use crate::index::{self, SpaceIndex};
-use crate::kept::Stamp;
+use crate::generation::{read_generation, Generation};
+use crate::index::SpaceIndex;
+use crate::stamp::Stamp;
 use crate::tuning::{EnginePath, PathsTaken, Tuned, Tuning};
 use crate::upkeep::Upkeep;
 use crate::{explain, fetch, health, recommend, run, similar, snapshot, text_similar};
@@ -68,12 +69,12 @@ impl SearchEngine {
 
     /// The index of `space` as the store holds it now, built or rebuilt when the store changed since.
     pub fn index(&self, conn: &mut Connection, space: &str) -> Result<Arc<SpaceIndex>, EngineError> {
-        let current = index::read_generation(conn, space)?;
+        let current = read_generation(conn, space)?;
         if let Some(found) = self.cached(space, current) {
             return Ok(found);
         }
         let _one_builder = self.building.lock().unwrap_or_else(|e| e.into_inner());
-        let current = index::read_generation(conn, space)?;
+        let current = read_generation(conn, space)?;
         if let Some(found) = self.cached(space, current) {
             return Ok(found);
         }
@@ -131,7 +132,7 @@ impl SearchEngine {
         }
     }
 
-    fn cached(&self, space: &str, generation: index::Generation) -> Option<Arc<SpaceIndex>> {
+    fn cached(&self, space: &str, generation: Generation) -> Option<Arc<SpaceIndex>> {
         let cache = self.cache.read().unwrap_or_else(|e| e.into_inner());
         cache.get(space).filter(|i| i.generation == generation).cloned()
     }

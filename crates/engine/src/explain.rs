@@ -7,10 +7,11 @@ use rusqlite::Connection;
 use studio_model::{Explanation, Reason, MAX_REASONS};
 
 use super::fetch;
-use super::index::{FieldIndex, SpaceIndex};
-use super::kept::Stamp;
+use super::field_index::FieldIndex;
+use super::index::SpaceIndex;
 use super::recommend::{related_weights, Relation, AUTHOR_FIELD};
 use super::similar::{concept_weights, concepts_field, idf};
+use super::stamp::Stamp;
 use super::text_similar::{distinctive_terms, has_term};
 use super::tuning::Tuned;
 use crate::error::EngineError;

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 
 use studio_model::{FacetGroup, FacetSetting, Refiner};
 
-use super::index::{FacetValue, FieldIndex};
+use super::field_index::{FacetValue, FieldIndex};
 
 /// The values a group can show: in hierarchical mode the top concepts and their narrower ones down to
 /// `depth` levels, and the selected ones; `None` (all of them) in flat mode.
@@ -131,7 +131,7 @@ mod tests {
     use studio_model::FacetSetting;
 
     use super::facet_group;
-    use crate::index::{FacetValue, FieldIndex};
+    use crate::field_index::{FacetValue, FieldIndex};
 
     /// Labels order groups as docs/api.md says, whatever the values' order in the index: lower-cased label,
     /// then the label itself, then the value ascending (also when the labels are sorted descending), and by

@@ -10,8 +10,8 @@ use std::ptr;
 
 use rusqlite::{ffi, Connection};
 
+use super::doc_rows::DocRow;
 use super::fts::{Collector, Posting, COLLECTOR};
-use super::index::DocRow;
 use super::score::{bm25, idf, WEIGHTS};
 
 /// Registers the SQL functions the engine's queries use, `studio_rank`, `studio_collect`, `studio_rows` and

@@ -8,7 +8,8 @@ use studio_model::{FacetField, FacetHealth, FieldHealth};
 
 use crate::error::EngineError;
 
-use super::index::{FieldIndex, SpaceIndex};
+use super::field_index::FieldIndex;
+use super::index::SpaceIndex;
 use super::spaces::{fields_of, holds};
 
 /// Deepest level counted, as in a facet answer: a concept scheme with a cycle would otherwise never end.

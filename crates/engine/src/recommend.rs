@@ -3,7 +3,8 @@
 
 use std::collections::HashMap;
 
-use super::index::{FieldIndex, SpaceIndex};
+use super::field_index::FieldIndex;
+use super::index::SpaceIndex;
 use super::similar::{by_concepts, concepts_field, idf, Scores};
 
 /// The literal field naming a document's authors.

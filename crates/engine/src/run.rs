@@ -10,31 +10,17 @@ use studio_model::{Config, FacetGroup, FacetSetting, SearchRequest, SearchRespon
 use super::counting::{count_all, cut_of, CountJob};
 use super::facets::{facet_group, shown_values};
 use super::fetch;
-use super::index::{FieldIndex, SpaceIndex};
+use super::field_index::FieldIndex;
+use super::field_names::{item_name, resolve_field};
+use super::index::SpaceIndex;
 use super::query::TextQuery;
 use super::score;
+use super::text_matches;
 use super::tuning::Tuned;
 use crate::error::EngineError;
 
-/// Prefix of the `uri` that `search_spaces` lists for a facet field: `urn:searchstudio:field:<field id>`.
-pub const FIELD_URI_PREFIX: &str = "urn:searchstudio:field:";
-
-/// The field a `facetsToShow` item names: its id, or the uri `search_spaces` lists for it.
 /// A shown group's field, its selected values and its count job.
 type ShownField<'a> = (&'a FieldIndex, &'a [u32], usize);
-
-pub(crate) fn resolve_field<'a>(index: &'a SpaceIndex, uri: &str) -> Option<&'a FieldIndex> {
-    index.field(uri).or_else(|| uri.strip_prefix(FIELD_URI_PREFIX).and_then(|id| index.field(id)))
-}
-
-/// What a `facetsToShow` or `detailsToShow` item names: its uri, or its refId when the uri is empty.
-pub(crate) fn item_name<'a>(uri: &'a str, ref_id: &'a str) -> &'a str {
-    if uri.is_empty() {
-        ref_id
-    } else {
-        uri
-    }
-}
 
 /// One field's selection: the documents it allows and the values it selects.
 struct FieldFilter {
@@ -112,7 +98,7 @@ pub(crate) fn search(
         })
     });
     // Every text match, with the scores of (at least) those the filters allow.
-    let found = index.kept.matches(conn, index, &query, allowed.as_ref(), tuned)?;
+    let found = text_matches::matches(conn, index, &query, allowed.as_ref(), tuned)?;
     let base: &RoaringBitmap = found.as_ref().map_or(&index.all, |f| &f.matches.all);
     let result = match &allowed {
         None => base.clone(),

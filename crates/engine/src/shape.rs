@@ -13,8 +13,8 @@ use std::collections::HashMap;
 use serde_json::Value;
 use studio_model::{Config, FacetGroup, Refiner};
 
+use super::field_names::{item_name, resolve_field};
 use super::index::SpaceIndex;
-use super::run::{item_name, resolve_field};
 use crate::error::EngineError;
 
 /// What the configuration of one operation asks of every document it returns.

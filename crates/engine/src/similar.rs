@@ -9,7 +9,8 @@ use std::collections::HashMap;
 use roaring::RoaringBitmap;
 use studio_model::ALL_CONCEPTS_FIELD;
 
-use super::index::{FieldIndex, SpaceIndex};
+use super::field_index::FieldIndex;
+use super::index::SpaceIndex;
 
 /// Inverse document frequency of a value within the search space.
 pub(crate) fn idf(index: &SpaceIndex, df: u64) -> f64 {

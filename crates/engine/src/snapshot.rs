@@ -13,9 +13,11 @@ use std::collections::HashMap;
 use roaring::RoaringBitmap;
 use rusqlite::{params, Connection, TransactionBehavior};
 
-use super::common_terms::{CommonTerms, TermList};
+use super::field_index::{FacetValue, FieldIndex};
+use super::generation::{read_generation, Generation};
 use super::hierarchy::ValueKey;
-use super::index::{read_generation, FacetValue, FieldIndex, Generation, SpaceIndex};
+use super::index::SpaceIndex;
+use super::term_lists::{CommonTerms, TermList};
 use crate::error::EngineError;
 
 /// Bumped whenever the layout below or the meaning of the index changes.

@@ -6,8 +6,8 @@
 use rusqlite::Connection;
 use studio_model::{FacetField, SearchSpace, ALL_CONCEPTS_FIELD};
 
-use super::index::{kind_of, CONCEPT_PREFIX};
-use super::run::FIELD_URI_PREFIX;
+use super::field_index::{kind_of, CONCEPT_PREFIX};
+use super::field_names::FIELD_URI_PREFIX;
 use crate::error::EngineError;
 
 /// Every search space holding documents, by id, with its document count and facet fields (sorted by id,

@@ -14,7 +14,7 @@
 
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
-use super::kept::Stamp;
+use super::stamp::Stamp;
 use crate::error::EngineError;
 
 /// Rows a term must be in to be kept, by default.
@@ -85,7 +85,7 @@ pub(crate) fn count(conn: &mut Connection, stored_from: u64) -> Result<bool, Eng
 #[cfg(test)]
 mod tests {
     use super::{count, current, rows, STORED_FROM};
-    use crate::kept::Stamp;
+    use crate::stamp::Stamp;
     use crate::test_documents::TestFiles;
 
     /// The kept counts are FTS5's count of every term in enough rows, used only while no import changed the

@@ -1,16 +1,20 @@
 //! The engine's own test files: a documents file and a full-text index made with the engine's schema
 //! ([`crate::schema`]) and written as the store's imports write them (document rows, every facet value, concepts
 //! with their broader links, a generation per import, then the full-text index), with a seeded corpus of news of
-//! the shape searches meet: common words, rarer ones, phrases, flat and hierarchical facets.
+//! the shape searches meet: common words, rarer ones, phrases, flat and hierarchical facets. And a generated
+//! facet field without files, for counting over many documents ([`field`]).
 //!
 //! It never stands in for the store's import in a user's hands: that one's rules (bad lines, batches, a second
 //! connection indexing) are the store's and are tested there.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Value};
 use studio_model::{Config, FacetGroup, Refiner};
+
+use crate::field_index::{FacetValue, FieldIndex, CONCEPT_PREFIX};
 
 /// The search space of the news corpus.
 pub(crate) const NEWS_SPACE: &str = "news";
@@ -157,7 +161,7 @@ impl TestFiles {
                     params![num, field, label, value],
                 )
                 .unwrap();
-                if let (true, Some(uri)) = (field.starts_with(crate::index::CONCEPT_PREFIX), value) {
+                if let (true, Some(uri)) = (field.starts_with(CONCEPT_PREFIX), value) {
                     tx.execute(
                         "INSERT OR REPLACE INTO concepts (scope, uri, label) VALUES (?1, ?2, ?3)",
                         params![space, uri, label],
@@ -356,4 +360,22 @@ pub(crate) fn news_config() -> Config {
         ] }
     }))
     .expect("a configuration")
+}
+
+/// A field over `n` documents where document `d` has value `d % values` and, when `parent` is set,
+/// every value lies below value 0.
+pub(crate) fn field(n: u32, values: u32, parent: bool) -> FieldIndex {
+    let ancestors = |v: u32| if parent && v != 0 { vec![0] } else { Vec::new() };
+    let list = (0..values)
+        .map(|v| FacetValue {
+            label: format!("v{v}"),
+            label_lower: format!("v{v}"),
+            uri: None,
+            docs: if parent && v == 0 { (0..n).collect() } else { (v..n).step_by(values as usize).collect() },
+            children: Vec::new(),
+            parents: ancestors(v),
+            ancestors: ancestors(v),
+        })
+        .collect();
+    FieldIndex::from_parts("f".into(), list, HashMap::new(), (0..=n).collect(), (0..n).map(|d| d % values).collect())
 }

@@ -3,17 +3,16 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::Mutex;
 
 use roaring::RoaringBitmap;
 use rusqlite::Connection;
 
-use super::common_terms::Totals;
 use super::fts;
 use super::index::SpaceIndex;
-use super::kept::Stamp;
 use super::score;
 use super::similar::{kth_highest, ROUNDING};
+use super::stamp::{Stamp, Totals};
+use super::term_rows::Rows;
 use super::tuning::{EnginePath, Tuned, Tuning};
 use super::{fetch, term_counts, text};
 use crate::error::EngineError;
@@ -44,40 +43,6 @@ const STOPWORDS: &[&str] = &[
 
 // How many row counts an index remembers, and where a term's first count stops: `Tuning`'s
 // `text_terms_remembered` and `text_first_count`.
-
-/// What is known of the rows of the store having a term.
-#[derive(Debug, Clone, Copy)]
-enum Rows {
-    Exact(u64),
-    AtLeast(u64),
-}
-
-/// The store-wide row counts of the terms the `text` plugin looked up, kept with the index (the words of
-/// one document are mostly those of the next) while the store's generations stay what they were when they
-/// were counted: an import into any search space changes them, and bm25 is then told the new ones.
-#[derive(Debug, Default)]
-pub(crate) struct TermRows {
-    known: Mutex<(i64, HashMap<String, Rows>)>,
-}
-
-impl TermRows {
-    fn get(&self, term: &str, generations: i64) -> Option<Rows> {
-        let known = self.known.lock().unwrap_or_else(|e| e.into_inner());
-        (known.0 == generations).then(|| known.1.get(term).copied())?
-    }
-
-    /// Remembers `rows` of `term`, forgetting every other count first when they are of other generations or
-    /// already `most`; returns whether it forgot counts of these generations.
-    fn insert(&self, term: &str, generations: i64, rows: Rows, most: usize) -> bool {
-        let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
-        let full = known.0 == generations && known.1.len() >= most;
-        if known.0 != generations || full {
-            *known = (generations, HashMap::new());
-        }
-        known.1.insert(term.to_owned(), rows);
-        full
-    }
-}
 
 /// A distinctive term of a document: its tf-idf weight, the term, and the rows of the store having it.
 pub(crate) struct Distinctive {

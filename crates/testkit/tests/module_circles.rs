@@ -11,45 +11,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// Circles still to be removed, each named whole: a circle is passed over only while every one of its files is in
-/// one entry of its package, so a circle that grows, or a new one, fails. Each entry says what ties it; remove the
-/// entry with the circle.
-const KNOWN_CIRCLES: &[(&str, &[&str])] = &[
-    // The engine's modules around `SpaceIndex`: index.rs holds the types of common_terms, kept, packed and
-    // text_similar, which all take a `SpaceIndex`; engine.rs calls every operation, and kept.rs's tests reach
-    // back to it. Untied by moving the index's parts below index.rs.
-    (
-        "studio-engine",
-        &[
-            "crates/engine/src/build.rs",
-            "crates/engine/src/common_terms.rs",
-            "crates/engine/src/counting.rs",
-            "crates/engine/src/counting/tests.rs",
-            "crates/engine/src/engine.rs",
-            "crates/engine/src/explain.rs",
-            "crates/engine/src/facets.rs",
-            "crates/engine/src/fetch.rs",
-            "crates/engine/src/fts.rs",
-            "crates/engine/src/fts_functions.rs",
-            "crates/engine/src/health.rs",
-            "crates/engine/src/index.rs",
-            "crates/engine/src/kept.rs",
-            "crates/engine/src/packed.rs",
-            "crates/engine/src/reader.rs",
-            "crates/engine/src/recommend.rs",
-            "crates/engine/src/run.rs",
-            "crates/engine/src/shape.rs",
-            "crates/engine/src/similar.rs",
-            "crates/engine/src/snapshot.rs",
-            "crates/engine/src/spaces.rs",
-            "crates/engine/src/term_counts.rs",
-            "crates/engine/src/test_documents.rs",
-            "crates/engine/src/text_similar.rs",
-            "crates/engine/src/upkeep.rs",
-        ],
-    ),
-];
-
 #[test]
 fn no_module_imports_form_a_circle() {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -61,13 +22,7 @@ fn no_module_imports_form_a_circle() {
         for root in roots {
             let graph = Crate::read(&root);
             for circle in graph.circles() {
-                let files: Vec<String> = circle.iter().map(|f| relative(&workspace, f)).collect();
-                let known = KNOWN_CIRCLES
-                    .iter()
-                    .any(|(p, known)| *p == package && files.iter().all(|f| known.contains(&f.as_str())));
-                if !known {
-                    found.push(graph.describe(&package, &workspace, &circle));
-                }
+                found.push(graph.describe(&package, &workspace, &circle));
             }
         }
     }

@@ -7,11 +7,12 @@ use roaring::RoaringBitmap;
 use rusqlite::Connection;
 use studio_model::{Config, SearchRequest, SelectedFacet};
 
-use super::{CommonTerms, TermList, Totals};
+use super::{build, list_of, matches};
 use crate::fts::TermCollect;
 use crate::index::SpaceIndex;
-use crate::kept::Stamp;
 use crate::query::TextQuery;
+use crate::stamp::{Stamp, Totals};
+use crate::term_lists::CommonTerms;
 use crate::test_documents::{news_config, TestFiles, NEWS_DOCUMENTS, NEWS_SPACE};
 use crate::tuning::Tuned;
 use crate::{fts, run, snapshot};
@@ -22,7 +23,7 @@ const FEWEST: u64 = (NEWS_DOCUMENTS / 10) as u64;
 /// The corpus's index, with the lists of its common terms.
 fn listed_index(conn: &mut Connection) -> SpaceIndex {
     let mut index = SpaceIndex::build(conn, NEWS_SPACE, Tuned::defaults()).unwrap();
-    index.common = CommonTerms::build(conn, &index, FEWEST).unwrap();
+    index.common = build(conn, &index, FEWEST).unwrap();
     index
 }
 
@@ -87,8 +88,7 @@ fn lists_give_the_matches_and_scores_fts5_gives() {
         assert!(every.all.len() > 3, "{input} matches enough documents ({})", every.all.len());
         let some: RoaringBitmap = every.all.iter().step_by(3).collect();
         for wanted in [None, Some(&some)] {
-            let listed = common
-                .matches(&conn, &index, &query, totals, generations, wanted, taken)
+            let listed = matches(&conn, &index, &query, totals, generations, wanted, taken)
                 .unwrap()
                 .expect("answered from the lists");
             let fts5 = fts::matches(&conn, &index, &expression, wanted, &[]).unwrap();
@@ -104,7 +104,7 @@ fn lists_give_the_matches_and_scores_fts5_gives() {
         format!("{} {rare} wa*", words[0]),
     ] {
         let query = TextQuery::parse(&input);
-        assert!(common.matches(&conn, &index, &query, totals, generations, None, taken).unwrap().is_none(), "{input}");
+        assert!(matches(&conn, &index, &query, totals, generations, None, taken).unwrap().is_none(), "{input}");
     }
     // FTS5, told the rows of the words with a list, scores as it does counting them itself.
     let mixed = TextQuery::parse(&format!("{} {rare} {}", words[0], words[1]));
@@ -133,15 +133,11 @@ fn an_import_elsewhere_keeps_answers_exact() {
     let taken = Tuned::defaults().taken;
     assert_ne!(generations, index.common.generations);
     let one = TextQuery::parse(&words[0]);
-    let listed = index
-        .common
-        .matches(&conn, &index, &one, totals, generations, None, taken)
-        .unwrap()
-        .expect("one word: its list");
+    let listed = matches(&conn, &index, &one, totals, generations, None, taken).unwrap().expect("one word: its list");
     let fts5 = fts::matches(&conn, &index, &one.to_fts().unwrap(), None, &[]).unwrap();
     assert_eq!(sorted(listed.scored), sorted(fts5.scored));
     let two = TextQuery::parse(&format!("{} {}", words[0], words[1]));
-    let answer = index.common.matches(&conn, &index, &two, totals, generations, None, taken).unwrap();
+    let answer = matches(&conn, &index, &two, totals, generations, None, taken).unwrap();
     assert!(answer.is_none(), "several words: FTS5");
     assert!(index.common.known_rows(&two, generations).is_empty(), "and FTS5 counts their rows itself");
     let known = index.common.known_rows(&two, index.common.generations);
@@ -205,7 +201,7 @@ fn lists_survive_the_snapshot() {
             collected.large.insert(doc as u32, f);
         }
     }
-    let big = TermList::new(&collected);
+    let big = list_of(&collected);
     assert_eq!([big.frequency(0), big.frequency(1), big.frequency(2)], [7.0, 255.0, 70_000.0]);
     index.common.lists.insert("big".into(), big);
     snapshot::save(&mut conn, &index).unwrap();

@@ -10,7 +10,8 @@ use studio_model::FacetSetting;
 
 use super::{count_all, count_cut, count_values, cut_of, CountJob, Cut, Packed};
 use crate::facets::facet_group;
-use crate::index::{FacetValue, FieldIndex};
+use crate::field_index::{FacetValue, FieldIndex};
+use crate::test_documents::field;
 use crate::tuning::{Tuned, Tuning};
 
 /// A concept field over `n` documents shaped like real ones: one top concept above ten broader ones
@@ -156,24 +157,6 @@ fn a_cut_passes_over_only_what_a_parent_rules_out() {
     assert_eq!(shown, ["T", "B1"]);
     assert_eq!(group, facet_group(&field, &setting, &count_values(&field, &scope, None), &[]));
     assert_eq!(cut[3], 0, "A1 was passed over: A has 10 in the scope, fewer than the last shown");
-}
-
-/// A field over `n` documents where document `d` has value `d % values` and, when `parent` is set,
-/// every value lies below value 0.
-pub(crate) fn field(n: u32, values: u32, parent: bool) -> FieldIndex {
-    let ancestors = |v: u32| if parent && v != 0 { vec![0] } else { Vec::new() };
-    let list = (0..values)
-        .map(|v| FacetValue {
-            label: format!("v{v}"),
-            label_lower: format!("v{v}"),
-            uri: None,
-            docs: if parent && v == 0 { (0..n).collect() } else { (v..n).step_by(values as usize).collect() },
-            children: Vec::new(),
-            parents: ancestors(v),
-            ancestors: ancestors(v),
-        })
-        .collect();
-    FieldIndex::from_parts("f".into(), list, HashMap::new(), (0..=n).collect(), (0..n).map(|d| d % values).collect())
 }
 
 /// Walking documents counts each value once per document having it or a value below it, whether the

@@ -5,11 +5,11 @@ use std::collections::BTreeSet;
 use rusqlite::Connection;
 
 use super::{any_term, by_text, distinctive_terms, term_counts, usable_term, Distinctive};
-use crate::common_terms::{CommonTerms, Totals};
+use crate::common_terms;
 use crate::index::SpaceIndex;
-use crate::kept::Stamp;
 use crate::score;
 use crate::similar::numbers;
+use crate::stamp::{Stamp, Totals};
 use crate::test_documents::{TestFiles, NEWS_DOCUMENTS, NEWS_SPACE};
 use crate::tuning::{Tuned, Tuning};
 
@@ -141,7 +141,7 @@ fn text_plugin_ranks_by_bm25_over_the_store_as_it_is() {
     let files = TestFiles::news();
     let mut conn = files.conn();
     let mut index = SpaceIndex::build(&mut conn, NEWS_SPACE, Tuned::defaults()).unwrap();
-    index.common = CommonTerms::build(&mut conn, &index, (NEWS_DOCUMENTS / 100) as u64).unwrap();
+    index.common = common_terms::build(&mut conn, &index, (NEWS_DOCUMENTS / 100) as u64).unwrap();
     let sources = [0, 7, 50, 300, 301];
     let vocabulary = |conn: &Connection, term: &str| -> u64 {
         let rows: i64 =

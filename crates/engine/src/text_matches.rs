@@ -1,0 +1,62 @@
+//! A search's full-text matches: those kept in the index of its search space while they still hold
+//! ([`super::kept`]), else collected from the common terms' lists ([`super::common_terms`]) or through FTS5
+//! ([`super::fts`]), and then kept.
+
+use std::sync::Arc;
+
+use roaring::RoaringBitmap;
+use rusqlite::Connection;
+
+use super::common_terms;
+use super::fts;
+use super::index::SpaceIndex;
+use super::matches::Matches;
+use super::query::TextQuery;
+use super::stamp::{Stamp, Totals};
+use super::tuning::{EnginePath, Tuned};
+use crate::error::EngineError;
+
+/// Matches of a search: `exact` when their scores cover exactly what the search allows (they were just
+/// collected for it); otherwise kept ones, scoring more documents than it allows.
+pub(crate) struct Found {
+    pub matches: Arc<Matches>,
+    pub exact: bool,
+}
+
+/// The documents of `index` matching `query`, with the scores of those in `allowed` (all without it): kept
+/// ones when they still hold, else collected from the common terms' lists or FTS5, and kept. `None` for a
+/// query without words, which puts no condition on the text.
+pub(crate) fn matches(
+    conn: &Connection,
+    index: &SpaceIndex,
+    query: &TextQuery,
+    allowed: Option<&RoaringBitmap>,
+    tuned: Tuned,
+) -> Result<Option<Found>, EngineError> {
+    let Some(expression) = query.to_fts() else { return Ok(None) };
+    let expression = expression.as_str();
+    let stamp = Stamp::read(conn)?;
+    if let Some(matches) = index.kept.find(expression, &stamp, allowed) {
+        tuned.taken.note(EnginePath::KeptMatchesReused);
+        return Ok(Some(Found { matches, exact: false }));
+    }
+    let listed = match Totals::of_record(&stamp.averages) {
+        Some(totals) => common_terms::matches(conn, index, query, totals, stamp.generations, allowed, tuned.taken)?,
+        None => None,
+    };
+    let matches = Arc::new(match listed {
+        Some(matches) => matches,
+        None => {
+            let known = index.common.known_rows(query, stamp.generations);
+            if known.iter().any(Option::is_some) {
+                tuned.taken.note(EnginePath::CommonTermsRowsTold);
+            }
+            fts::matches(conn, index, expression, allowed, &known)?
+        }
+    });
+    index.kept.keep(expression, stamp, allowed, matches.clone());
+    Ok(Some(Found { matches, exact: true }))
+}
+
+#[cfg(test)]
+mod tests;
