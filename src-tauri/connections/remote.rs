@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use studio_model::{BackendError, ErrorCode};
 use studio_remote::oidc::{ClientCredentials, Provider, Tokens};
-use studio_remote::{PasswordCredentials, ProviderSignIn, RemoteBackend, RemoteOptions, SignIn, TokenKeeper};
+use studio_remote::{Grant, PasswordCredentials, ProviderSignIn, RemoteBackend, RemoteOptions, SignIn, TokenKeeper};
 
 use super::model::{SignInMethod, StoredConnection};
 use crate::error::IpcError;
@@ -49,7 +49,7 @@ fn sign_in(connection: &StoredConnection, held: &Held) -> Result<SignIn, IpcErro
             SignIn::Provider(ProviderSignIn {
                 issuer: connection.issuer()?.to_owned(),
                 client: client(connection, held),
-                password,
+                grant: password.map(Grant::Password),
                 tokens: held.tokens.clone().or_else(|| held.saved.refresh_tokens()),
             })
         }

@@ -1,11 +1,13 @@
 //! How the CLI signs in to a remote server (docs/architecture.md, Sign-in and token life): with an issuer URL, through
-//! the provider's password grant with credentials from the environment (renewed as tokens expire, and repeated when the
-//! provider's session ends); without one, with a pasted access token from the environment.
+//! the provider's password grant when a user's credentials are given, else its client credentials grant when only
+//! the client's secret is (a pipeline signing in as itself), with the secrets from the environment or files (tokens
+//! renewed as they expire, the grant repeated when there is no refresh token or the provider's session ends);
+//! without one, with a pasted access token from the environment.
 
 use std::path::{Path, PathBuf};
 
 use studio_remote::oidc::ClientCredentials;
-use studio_remote::{PasswordCredentials, ProviderSignIn, RemoteBackend, RemoteError, SignIn};
+use studio_remote::{Grant, PasswordCredentials, ProviderSignIn, RemoteBackend, RemoteError, SignIn};
 
 use crate::error::CliError;
 
@@ -57,8 +59,20 @@ impl CredentialVars {
         }
     }
 
-    /// The sign-in these variables describe: the password grant of `issuer` when one is given, else the
-    /// token in `PREFIX_TOKEN` (or none).
+    /// The client's secret and where it came from (the variable's name, or the file's path), for messages.
+    fn client_secret(&self, files: &CredentialFiles) -> Result<Option<(String, String)>, CliError> {
+        let (key, value) = self.var("CLIENT_SECRET");
+        if let Some(value) = value {
+            return Ok(Some((key, value)));
+        }
+        let Some(file) = &files.client_secret else { return Ok(None) };
+        Ok(read_secret(file)?.map(|value| (format!("the file {}", file.display()), value)))
+    }
+
+    /// The sign-in these variables describe. With `issuer`: the password grant when a user name and password
+    /// are given, else the client credentials grant when only the client's secret is (`PREFIX_CLIENT_SECRET`).
+    /// Without one: the token in `PREFIX_TOKEN` (or none). For commands that take no credential files.
+    #[allow(dead_code)]
     pub fn sign_in(&self, issuer: Option<&str>, client_id: &str) -> Result<SignIn, CliError> {
         self.sign_in_with(issuer, client_id, &CredentialFiles::default())
     }
@@ -76,19 +90,30 @@ impl CredentialVars {
         let (user_key, username) = self.var("USERNAME");
         let username = username.or_else(|| files.username.clone());
         let (password_key, password) = self.secret("PASSWORD", files.password.as_ref())?;
-        let (Some(username), Some(password)) = (username, password) else {
-            return Err(CliError::Input(format!(
-                "{} needs the user's credentials in {user_key} and {password_key}",
-                self.issuer_flag
-            )));
+        let secret = self.client_secret(files)?;
+        let grant = match (username, password, &secret) {
+            (Some(username), Some(password), _) => Grant::Password(PasswordCredentials { username, password }),
+            (None, None, Some(_)) => Grant::ClientCredentials,
+            (None, None, None) => {
+                return Err(CliError::Input(format!(
+                    "{} needs the user's credentials in {user_key} and {password_key} (the password grant), or only \
+                     the client's secret in {} (the client credentials grant, for a pipeline)",
+                    self.issuer_flag,
+                    self.var("CLIENT_SECRET").0
+                )))
+            }
+            _ => {
+                return Err(CliError::Input(format!(
+                    "{} needs the user's credentials in {user_key} and {password_key}",
+                    self.issuer_flag
+                )))
+            }
         };
-        let secret = self.secret("CLIENT_SECRET", files.client_secret.as_ref())?.1;
-        Ok(SignIn::Provider(ProviderSignIn {
-            issuer: issuer.to_owned(),
-            client: ClientCredentials::new(client_id, secret.as_deref()),
-            password: Some(PasswordCredentials { username, password }),
-            tokens: None,
-        }))
+        let mut client = ClientCredentials::new(client_id, secret.as_ref().map(|(_, value)| value.as_str()));
+        if let Some((source, _)) = secret {
+            client = client.with_secret_source(source);
+        }
+        Ok(SignIn::Provider(ProviderSignIn { issuer: issuer.to_owned(), client, grant: Some(grant), tokens: None }))
     }
 }
 
@@ -107,5 +132,83 @@ pub async fn sign_in_now(backend: &RemoteBackend) -> Result<(), CliError> {
             Ok(())
         }
         Err(e) => Err(CliError::Input(e.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each test has variables of its own, so that tests running at once do not see each other's.
+    fn vars(prefix: &'static str, set: &[(&str, &str)]) -> CredentialVars {
+        for (name, value) in set {
+            std::env::set_var(format!("{prefix}_{name}"), value);
+        }
+        CredentialVars { prefix, issuer_flag: "--issuer" }
+    }
+
+    fn provider(sign_in: SignIn) -> ProviderSignIn {
+        match sign_in {
+            SignIn::Provider(provider) => provider,
+            other => panic!("not a provider sign-in: {other:?}"),
+        }
+    }
+
+    const ISSUER: Option<&str> = Some("https://sso.example.org/realms/team");
+
+    #[test]
+    fn only_the_clients_secret_gives_the_client_credentials_grant_naming_its_variable() {
+        let vars = vars("STUDIO_TEST_CC_ONLY", &[("CLIENT_SECRET", "s3cret")]);
+        let sign_in = provider(vars.sign_in(ISSUER, "pipeline").unwrap());
+        assert_eq!(sign_in.grant, Some(Grant::ClientCredentials));
+        assert_eq!(sign_in.client.client_id, "pipeline");
+        assert_eq!(sign_in.client.client_secret.as_deref(), Some("s3cret"));
+        assert_eq!(sign_in.client.secret_source.as_deref(), Some("STUDIO_TEST_CC_ONLY_CLIENT_SECRET"));
+    }
+
+    #[test]
+    fn a_secret_file_names_itself_as_the_source() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("secret");
+        std::fs::write(&file, "from-file\n").unwrap();
+        let vars = vars("STUDIO_TEST_CC_FILE", &[]);
+        let files = CredentialFiles { client_secret: Some(file.clone()), ..CredentialFiles::default() };
+        let sign_in = provider(vars.sign_in_with(ISSUER, "pipeline", &files).unwrap());
+        assert_eq!(sign_in.grant, Some(Grant::ClientCredentials));
+        assert_eq!(sign_in.client.client_secret.as_deref(), Some("from-file"));
+        assert_eq!(sign_in.client.secret_source, Some(format!("the file {}", file.display())));
+    }
+
+    #[test]
+    fn a_user_name_and_password_give_the_password_grant_with_the_secret_beside_them() {
+        let set = [("USERNAME", "ana"), ("PASSWORD", "pw"), ("CLIENT_SECRET", "s")];
+        let sign_in = provider(vars("STUDIO_TEST_CC_PASSWORD", &set).sign_in(ISSUER, "ppt").unwrap());
+        let Some(Grant::Password(credentials)) = sign_in.grant else { panic!("{:?}", sign_in.grant) };
+        assert_eq!((credentials.username.as_str(), credentials.password.as_str()), ("ana", "pw"));
+        assert_eq!(sign_in.client.client_secret.as_deref(), Some("s"));
+    }
+
+    #[test]
+    fn missing_credentials_say_which_variables_each_grant_needs() {
+        let err = vars("STUDIO_TEST_CC_NONE", &[]).sign_in(ISSUER, "ppt").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "--issuer needs the user's credentials in STUDIO_TEST_CC_NONE_USERNAME and STUDIO_TEST_CC_NONE_PASSWORD (the \
+             password grant), or only the client's secret in STUDIO_TEST_CC_NONE_CLIENT_SECRET (the client credentials \
+             grant, for a pipeline)"
+        );
+        let half = vars("STUDIO_TEST_CC_HALF", &[("USERNAME", "ana"), ("CLIENT_SECRET", "s")]);
+        let err = half.sign_in(ISSUER, "ppt").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "--issuer needs the user's credentials in STUDIO_TEST_CC_HALF_USERNAME and STUDIO_TEST_CC_HALF_PASSWORD"
+        );
+    }
+
+    #[test]
+    fn without_an_issuer_the_secret_is_not_used_and_the_token_is_sent() {
+        let set = [("TOKEN", "pasted"), ("CLIENT_SECRET", "s")];
+        let sign_in = vars("STUDIO_TEST_CC_TOKEN", &set).sign_in(None, "ppt").unwrap();
+        assert!(matches!(&sign_in, SignIn::Token(token) if token == "pasted"), "{sign_in:?}");
     }
 }

@@ -8,6 +8,7 @@ use studio_testkit::http as remote_support;
 
 mod cli_data;
 mod cli_pull;
+mod client_credentials;
 mod conformance;
 mod crash_safety;
 mod designer;

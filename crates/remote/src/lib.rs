@@ -27,5 +27,5 @@ pub use client::RemoteBackend;
 pub use decode::{decode_answer, read_error_answer, AnswerKind};
 pub use error::RemoteError;
 pub use options::RemoteOptions;
-pub use session::{PasswordCredentials, ProviderSignIn, Session, SignIn, TokenKeeper};
+pub use session::{Grant, PasswordCredentials, ProviderSignIn, Session, SignIn, TokenKeeper};
 pub use transport::check_base_url;

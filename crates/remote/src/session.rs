@@ -1,7 +1,9 @@
 //! How a client signs in to a server, and keeping its access token valid: renewed shortly before it
-//! expires (the refresh token grant), and once more when the server answers 401. When refreshing fails
-//! (the provider's session ended), the password grant is repeated if a password was given; otherwise the
-//! caller is told to sign in again ([`RemoteError::SignInNeeded`]) and can hand the session new tokens.
+//! expires (the refresh token grant), and once more when the server answers 401. When there is no refresh
+//! token (the client credentials grant gives none) or refreshing fails (the provider's session ended), the
+//! sign-in's grant is repeated (the password grant with the password given, or the client credentials grant
+//! with the client's secret); without one the caller is told to sign in again ([`RemoteError::SignInNeeded`])
+//! and can hand the session new tokens.
 //!
 //! One renewal runs at a time: requests that find the token expiring wait for the same renewal instead of
 //! each starting their own. Tokens and passwords never appear in logs, `Debug` output or errors.
@@ -27,14 +29,35 @@ impl std::fmt::Debug for PasswordCredentials {
     }
 }
 
+/// The grant that signs a session in without a person: at first, and again whenever there is no refresh
+/// token to renew the tokens with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Grant {
+    /// The password grant (Keycloak's direct access grant), as this user.
+    Password(PasswordCredentials),
+    /// The client credentials grant: the client signs in as itself (its service account) with its secret.
+    ClientCredentials,
+}
+
+impl Grant {
+    /// The grant's `grant_type` (RFC 6749), as logs name it; nothing of its credentials.
+    pub fn grant_type(&self) -> &'static str {
+        match self {
+            Grant::Password(_) => "password",
+            Grant::ClientCredentials => "client_credentials",
+        }
+    }
+}
+
 /// Signing in through an OpenID Connect provider. Its `Debug` output names the issuer and client only.
 #[derive(Clone)]
 pub struct ProviderSignIn {
     /// The provider's issuer URL; its endpoints come from OpenID discovery.
     pub issuer: String,
     pub client: ClientCredentials,
-    /// For the password grant: used to sign in at first and again whenever refreshing fails.
-    pub password: Option<PasswordCredentials>,
+    /// The grant used to sign in at first and again whenever refreshing fails or is not possible; none
+    /// when a person signs in (through the browser) and hands the session its tokens.
+    pub grant: Option<Grant>,
     /// Tokens already obtained (through the browser, or a refresh token kept from an earlier session).
     pub tokens: Option<Tokens>,
 }
@@ -44,13 +67,15 @@ impl std::fmt::Debug for ProviderSignIn {
         f.debug_struct("ProviderSignIn")
             .field("issuer", &self.issuer)
             .field("client", &self.client)
-            .field("password", &self.password)
+            .field("grant", &self.grant)
             .field("tokens", &self.tokens)
             .finish()
     }
 }
 
 /// How a client proves who it is to a server.
+// Made once per connection and moved into its transport: the size of the provider's variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 pub enum SignIn {
     /// No Authorization header.
@@ -87,14 +112,14 @@ impl SignIn {
 pub trait TokenKeeper: Send + Sync {
     /// New tokens: keep the refresh token (and its expiry) for the next start.
     fn keep(&self, tokens: &Tokens);
-    /// New tokens were obtained from the provider (a refresh, or the password grant, the first sign-in
+    /// New tokens were obtained from the provider (a refresh, or the sign-in's grant, the first sign-in
     /// included).
     fn renewed(&self) {}
     /// Obtaining new tokens failed with `error` (the provider unreachable, or the sign-in ended).
     fn renewal_failed(&self, error: &RemoteError) {
         let _ = error;
     }
-    /// The sign-in has ended (the provider refused the refresh token and the password, or there is none):
+    /// The sign-in has ended (the provider refused the refresh token and the grant, or there is none):
     /// forget what was kept, a remembered password included, so that nothing stale is offered again.
     fn ended(&self) {}
 }
@@ -104,7 +129,7 @@ pub struct Session {
     server: String,
     issuer: String,
     client: ClientCredentials,
-    password: std::sync::Mutex<Option<PasswordCredentials>>,
+    grant: std::sync::Mutex<Option<Grant>>,
     provider: OnceCell<Provider>,
     tokens: Mutex<Option<Tokens>>,
     keeper: Option<Arc<dyn TokenKeeper>>,
@@ -123,7 +148,7 @@ impl Session {
             server: server.to_owned(),
             issuer: crate::oidc::normalise_issuer(&sign_in.issuer),
             client: sign_in.client,
-            password: std::sync::Mutex::new(sign_in.password),
+            grant: std::sync::Mutex::new(sign_in.grant),
             provider: OnceCell::new(),
             tokens: Mutex::new(sign_in.tokens),
             keeper,
@@ -140,8 +165,8 @@ impl Session {
         self.provider.get_or_try_init(|| Provider::discover(&self.issuer)).await
     }
 
-    fn password(&self) -> Option<PasswordCredentials> {
-        self.password.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    fn grant(&self) -> Option<Grant> {
+        self.grant.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// An access token that is valid now, renewing it first when it is about to expire.
@@ -189,13 +214,13 @@ impl Session {
         renewed
     }
 
-    /// Refresh, else the password grant, else "sign in again". A provider that cannot be reached is
-    /// reported as such, and the tokens are kept for the next try. A password the provider refuses is
-    /// forgotten at once, so that it is not tried again on every request (a provider may lock the account
-    /// after a few failures).
+    /// Refresh, else the sign-in's grant, else "sign in again". A provider that cannot be reached is
+    /// reported as such, and the tokens are kept for the next try. A grant the provider refuses (a wrong
+    /// password) is forgotten at once, so that it is not tried again on every request (a provider may lock
+    /// the account after a few failures).
     async fn renew_once(&self, slot: &mut Option<Tokens>) -> Result<String, RemoteError> {
         let current = slot.clone().filter(|t| t.usable_refresh_token(SystemTime::now()).is_some());
-        if current.is_none() && self.password().is_none() {
+        if current.is_none() && self.grant().is_none() {
             return Err(self.end(slot, None));
         }
         let provider = self.provider().await?;
@@ -212,16 +237,27 @@ impl Session {
                 Err(other) => return Err(other),
             }
         }
-        if let Some(credentials) = self.password() {
-            match provider.password_grant(&self.client, &credentials.username, &credentials.password).await {
+        if let Some(grant) = self.grant() {
+            let given = match &grant {
+                Grant::Password(c) => provider.password_grant(&self.client, &c.username, &c.password).await,
+                Grant::ClientCredentials => provider.client_credentials_grant(&self.client).await,
+            };
+            match given {
                 Ok(fresh) => {
-                    tracing::debug!(issuer = %self.issuer, "signed in again with the password grant");
+                    tracing::debug!(issuer = %self.issuer, grant = grant.grant_type(), "signed in with the grant");
                     return Ok(self.store(slot, fresh));
                 }
                 Err(RemoteError::GrantRefused { message, .. }) => {
-                    *self.password.lock().unwrap_or_else(|p| p.into_inner()) = None;
-                    ended =
-                        Some(format!("{} refused the password of {} ({message})", self.issuer, credentials.username));
+                    *self.grant.lock().unwrap_or_else(|p| p.into_inner()) = None;
+                    ended = Some(match grant {
+                        Grant::Password(c) => {
+                            format!("{} refused the password of {} ({message})", self.issuer, c.username)
+                        }
+                        Grant::ClientCredentials => format!(
+                            "{} refused the client credentials of `{}` ({message})",
+                            self.issuer, self.client.client_id
+                        ),
+                    });
                 }
                 Err(other) => return Err(other),
             }

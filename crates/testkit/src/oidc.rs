@@ -2,6 +2,8 @@
 //! (`servers/browser.mjs`) that signs in through its login page.
 //!
 //! The realm is `studio`; its clients are `ppt` (confidential, secret `ppt-secret`),
+//! `studio-pipeline` (confidential, secret `studio-pipeline-secret`, the client credentials grant only: its
+//! tokens name the service account `service-account-studio-pipeline`, group `/pipelines`),
 //! `studio-desktop` (public, PKCE required) and `studio-web` (the web UI's: public, PKCE required,
 //! redirect URI `http://127.0.0.1:<any port>/signed-in`); its users are `ana` (group `/designers`),
 //! `bob` (`/viewers`) and `cy` (no group), each with the password `<name>-password`. The other
@@ -127,6 +129,16 @@ impl OidcProvider {
         }
     }
 
+    /// The raw answer of the token endpoint to a client credentials grant (the secret sent in the form),
+    /// whatever its status. Panics if the provider cannot be reached or answers something that is not JSON.
+    pub fn client_credentials_grant(&self, client_id: &str, client_secret: &str) -> Value {
+        self.token_request(&[
+            ("grant_type", "client_credentials"),
+            ("client_id", client_id),
+            ("client_secret", client_secret),
+        ])
+    }
+
     /// The raw answer of the token endpoint to a password grant (client secret sent in the form when
     /// given), whatever its status: `{access_token, refresh_token, …}` or `{error, error_description}`.
     /// Panics if the provider cannot be reached or answers something that is not JSON.
@@ -136,9 +148,13 @@ impl OidcProvider {
         if let Some(secret) = client_secret {
             form.push(("client_secret", secret));
         }
+        self.token_request(&form)
+    }
+
+    fn token_request(&self, form: &[(&str, &str)]) -> Value {
         let url = self.token_endpoint();
         let answer =
-            self.http.post(&url).form(&form).send().unwrap_or_else(|error| panic!("POST {url} failed: {error}"));
+            self.http.post(&url).form(form).send().unwrap_or_else(|error| panic!("POST {url} failed: {error}"));
         let status = answer.status();
         answer.json().unwrap_or_else(|error| panic!("POST {url} answered {status} without JSON: {error}"))
     }

@@ -46,9 +46,10 @@ pub struct ServeArgs {
     /// or the --upstream-token-file, or signed in through --upstream-issuer)
     #[arg(long, env = "STUDIO_UPSTREAM", value_name = "URL")]
     pub upstream: Option<String>,
-    /// Issuer URL of the OpenID Connect provider the upstream server takes tokens from; signs in with the
-    /// password grant as STUDIO_UPSTREAM_USERNAME / STUDIO_UPSTREAM_PASSWORD (and the client secret in
-    /// STUDIO_UPSTREAM_CLIENT_SECRET), renewing tokens as they expire
+    /// Issuer URL of the OpenID Connect provider the upstream server takes tokens from, renewing tokens as
+    /// they expire. Signs in with the password grant as STUDIO_UPSTREAM_USERNAME / STUDIO_UPSTREAM_PASSWORD
+    /// (with the client secret, if the client has one); with neither, with the client credentials grant as
+    /// the client itself, its secret in STUDIO_UPSTREAM_CLIENT_SECRET or --upstream-client-secret-file
     #[arg(long, env = "STUDIO_UPSTREAM_ISSUER", value_name = "ISSUER")]
     pub upstream_issuer: Option<String>,
     /// Client id at the upstream's provider

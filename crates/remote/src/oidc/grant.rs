@@ -110,10 +110,80 @@ fn form_encode(value: &str) -> String {
         .unwrap_or_default()
 }
 
+/// What a refused grant means (RFC 6749 §5.2): `invalid_grant` is a refused user, password or refresh token
+/// ([`RemoteError::GrantRefused`]); a refused client or secret, or a grant the client may not use, are
+/// settings to fix, and the message says which one and where the secret came from. Never holds a secret.
+fn refusal(
+    issuer: &str,
+    client: &ClientCredentials,
+    grant_type: &str,
+    status: u16,
+    answer: Option<ErrorAnswer>,
+) -> RemoteError {
+    let fail = |message: String| RemoteError::SignIn { issuer: issuer.to_owned(), message };
+    let Some(answer) = answer else {
+        return fail(format!("its token endpoint answered HTTP {status} without an OAuth error"));
+    };
+    let text = answer.error_description.filter(|d| !d.trim().is_empty()).unwrap_or_else(|| answer.error.clone());
+    let reason = format!("{text} ({}, HTTP {status})", answer.error);
+    let id = &client.client_id;
+    if answer.error == "invalid_grant" {
+        return RemoteError::GrantRefused { issuer: issuer.to_owned(), message: reason };
+    }
+    // A wrong client or secret: `invalid_client` (RFC 6749), or Keycloak's `unauthorized_client` with 401 (which
+    // Keycloak also answers to a client without a service account, saying so).
+    let no_service_account = text.contains("service account");
+    let client_refused = answer.error == "invalid_client"
+        || (answer.error == "unauthorized_client" && status == 401 && !no_service_account);
+    if client_refused {
+        return fail(match (&client.client_secret, &client.secret_source) {
+            (Some(_), Some(source)) => format!(
+                "it refused client `{id}` with the secret from {source} ({reason}); put the client's current secret \
+                 there (the provider shows it with the client's credentials)"
+            ),
+            (Some(_), None) => {
+                format!("it refused client `{id}` with the secret given ({reason}); give the client's current secret")
+            }
+            (None, _) => format!(
+                "it refused client `{id}` ({reason}); check the client id, and give the secret of a confidential client"
+            ),
+        });
+    }
+    if answer.error == "unauthorized_client" {
+        return fail(format!(
+            "client `{id}` may not use the {} grant there ({reason}); allow it at the provider ({})",
+            grant_name(grant_type),
+            grant_setting(grant_type)
+        ));
+    }
+    fail(reason)
+}
+
+/// A grant type as messages name it.
+fn grant_name(grant_type: &str) -> &str {
+    match grant_type {
+        "client_credentials" => "client credentials",
+        "refresh_token" => "refresh token",
+        "authorization_code" => "authorization code",
+        other => other,
+    }
+}
+
+/// Where Keycloak, the provider most teams run, allows a client a grant.
+fn grant_setting(grant_type: &str) -> &'static str {
+    match grant_type {
+        "client_credentials" => "in Keycloak, turn on the client's service account roles",
+        "password" => "in Keycloak, turn on the client's direct access grants",
+        _ => "in the client's settings",
+    }
+}
+
 impl Provider {
     /// Sends one grant to the token endpoint and reads the tokens it gives.
     async fn grant(&self, client: &ClientCredentials, mut form: Vec<(&str, String)>) -> Result<Tokens, RemoteError> {
         let started = SystemTime::now();
+        let grant_type = form.iter().find(|(k, _)| *k == "grant_type").map_or("", |(_, v)| v.as_str()).to_owned();
+        let grant_type = grant_type.as_str();
         let mut request = self.http()?.post(&self.token_endpoint).header("Accept", "application/json");
         match &client.client_secret {
             // Basic authentication is the one every provider must accept (RFC 6749 §2.3.1).
@@ -128,23 +198,8 @@ impl Provider {
         let status = response.status();
         let body = response.bytes().await.map_err(|e| unreachable(&self.issuer, &e))?;
         if !status.is_success() {
-            return Err(match serde_json::from_slice::<ErrorAnswer>(&body) {
-                Ok(answer) => {
-                    let text = answer
-                        .error_description
-                        .filter(|d| !d.trim().is_empty())
-                        .unwrap_or_else(|| answer.error.clone());
-                    let message = format!("{text} ({}, HTTP {})", answer.error, status.as_u16());
-                    match answer.error.as_str() {
-                        "invalid_grant" => RemoteError::GrantRefused { issuer: self.issuer.clone(), message },
-                        _ => RemoteError::SignIn { issuer: self.issuer.clone(), message },
-                    }
-                }
-                Err(_) => RemoteError::SignIn {
-                    issuer: self.issuer.clone(),
-                    message: format!("its token endpoint answered HTTP {} without an OAuth error", status.as_u16()),
-                },
-            });
+            let answer = serde_json::from_slice::<ErrorAnswer>(&body).ok();
+            return Err(refusal(&self.issuer, client, grant_type, status.as_u16(), answer));
         }
         let answer: TokenAnswer = serde_json::from_slice(&body).map_err(|e| RemoteError::SignIn {
             issuer: self.issuer.clone(),
@@ -191,6 +246,22 @@ impl Provider {
         self.grant(client, form).await
     }
 
+    /// The client credentials grant (RFC 6749 §4.4): the client signs in as itself, with its secret, and
+    /// gets an access token for its service account (Keycloak: user `service-account-<client id>`). Such a
+    /// token usually comes without a refresh token: it is renewed by the same grant.
+    pub async fn client_credentials_grant(&self, client: &ClientCredentials) -> Result<Tokens, RemoteError> {
+        if client.client_secret.is_none() {
+            return Err(RemoteError::SignIn {
+                issuer: self.issuer.clone(),
+                message: format!(
+                    "the client credentials grant needs the secret of client `{}`, and none was given",
+                    client.client_id
+                ),
+            });
+        }
+        self.grant(client, vec![("grant_type", "client_credentials".to_owned())]).await
+    }
+
     /// The refresh token grant with the refresh token of `current`. A refresh token that is no longer valid
     /// gives [`RemoteError::GrantRefused`].
     pub async fn refresh(&self, client: &ClientCredentials, current: &Tokens) -> Result<Tokens, RemoteError> {
@@ -221,5 +292,84 @@ impl Provider {
             ("redirect_uri", redirect_uri.to_owned()),
         ];
         self.grant(client, form).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ISSUER: &str = "https://sso.example.org/realms/team";
+
+    fn refused(client: &ClientCredentials, grant_type: &str, status: u16, body: &str) -> RemoteError {
+        refusal(ISSUER, client, grant_type, status, serde_json::from_str(body).ok())
+    }
+
+    fn pipeline() -> ClientCredentials {
+        ClientCredentials::new("pipeline", Some("s3cret-value")).with_secret_source("STUDIO_REMOTE_CLIENT_SECRET")
+    }
+
+    #[test]
+    fn a_refused_secret_names_the_client_and_where_the_secret_came_from_never_the_secret() {
+        // oidc-provider's answer, and Keycloak's.
+        for (status, body) in [
+            (401, r#"{"error":"invalid_client","error_description":"client authentication failed"}"#),
+            (
+                401,
+                r#"{"error":"unauthorized_client","error_description":"Invalid client or Invalid client credentials"}"#,
+            ),
+        ] {
+            let err = refused(&pipeline(), "client_credentials", status, body);
+            let RemoteError::SignIn { issuer, message } = &err else { panic!("{err:?}") };
+            assert_eq!(issuer, ISSUER);
+            assert!(
+                message.starts_with("it refused client `pipeline` with the secret from STUDIO_REMOTE_CLIENT_SECRET (")
+            );
+            assert!(message.contains("put the client's current secret there"), "{message}");
+            assert!(!format!("{err} {err:?}").contains("s3cret-value"), "{err}");
+        }
+        let err =
+            refused(&ClientCredentials::new("pipeline", Some("x")), "password", 401, r#"{"error":"invalid_client"}"#);
+        assert!(err.to_string().contains("with the secret given (invalid_client (invalid_client, HTTP 401))"), "{err}");
+        let err = refused(&ClientCredentials::new("studio", None), "password", 401, r#"{"error":"invalid_client"}"#);
+        assert!(err.to_string().contains("check the client id, and give the secret of a confidential client"), "{err}");
+    }
+
+    #[test]
+    fn a_grant_the_client_may_not_use_says_where_to_allow_it() {
+        let keycloak =
+            r#"{"error":"unauthorized_client","error_description":"Client not enabled to retrieve service account"}"#;
+        let err = refused(&pipeline(), "client_credentials", 401, keycloak);
+        assert!(err.to_string().contains("client `pipeline` may not use the client credentials grant there"), "{err}");
+        assert!(err.to_string().ends_with("(in Keycloak, turn on the client's service account roles)"), "{err}");
+        let body = r#"{"error":"unauthorized_client","error_description":"requested grant type is not allowed for this client"}"#;
+        let err = refused(&pipeline(), "client_credentials", 400, body);
+        assert_eq!(
+            err.to_string(),
+            "signing in with https://sso.example.org/realms/team failed: client `pipeline` may not use the client \
+             credentials grant there (requested grant type is not allowed for this client (unauthorized_client, HTTP \
+             400)); allow it at the provider (in Keycloak, turn on the client's service account roles)"
+        );
+    }
+
+    #[test]
+    fn invalid_grant_is_a_refused_sign_in_and_anything_else_a_provider_fault() {
+        let err = refused(
+            &pipeline(),
+            "password",
+            401,
+            r#"{"error":"invalid_grant","error_description":"Invalid user credentials"}"#,
+        );
+        assert_eq!(
+            err,
+            RemoteError::GrantRefused {
+                issuer: ISSUER.into(),
+                message: "Invalid user credentials (invalid_grant, HTTP 401)".into()
+            }
+        );
+        let err = refused(&pipeline(), "client_credentials", 502, "<html>bad gateway</html>");
+        assert!(err.to_string().ends_with("its token endpoint answered HTTP 502 without an OAuth error"), "{err}");
+        let err = refused(&pipeline(), "client_credentials", 400, r#"{"error":"invalid_scope"}"#);
+        assert!(err.to_string().ends_with("failed: invalid_scope (invalid_scope, HTTP 400)"), "{err}");
     }
 }

@@ -18,6 +18,9 @@ pub const DEFAULT_CLIENT_ID: &str = "ppt";
 pub struct ClientCredentials {
     pub client_id: String,
     pub client_secret: Option<String>,
+    /// Where the secret came from (a variable's name, a file's path), named when the provider refuses it so
+    /// that the message says what to fix; never the secret itself.
+    pub secret_source: Option<String>,
 }
 
 impl std::fmt::Debug for ClientCredentials {
@@ -25,6 +28,7 @@ impl std::fmt::Debug for ClientCredentials {
         f.debug_struct("ClientCredentials")
             .field("client_id", &self.client_id)
             .field("client_secret", &self.client_secret.as_ref().map(|_| "…"))
+            .field("secret_source", &self.secret_source)
             .finish()
     }
 }
@@ -35,7 +39,15 @@ impl ClientCredentials {
         ClientCredentials {
             client_id: client_id.trim().to_owned(),
             client_secret: client_secret.map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned),
+            secret_source: None,
         }
+    }
+
+    /// The same client, its secret said to come from `source` (`STUDIO_REMOTE_CLIENT_SECRET`, `the file
+    /// …`) in messages.
+    pub fn with_secret_source(mut self, source: impl Into<String>) -> Self {
+        self.secret_source = Some(source.into());
+        self
     }
 }
 

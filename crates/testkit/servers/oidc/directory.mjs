@@ -1,6 +1,7 @@
 // Who the test realm knows: its users (with Keycloak-style group paths) and its clients, the
-// confidential `ppt` of the production server's documentation, the public desktop client and the public
-// client of the web UI that `studio serve` serves.
+// confidential `ppt` of the production server's documentation, the confidential `studio-pipeline` that
+// signs in as itself (a service account), the public desktop client and the public client of the web UI
+// that `studio serve` serves.
 
 import { timingSafeEqual } from 'node:crypto';
 
@@ -63,6 +64,20 @@ export function userClaims(user) {
   };
 }
 
+// The service accounts of the clients that may use the client credentials grant. Keycloak gives each such
+// client a user `service-account-<client id>`, which a realm administrator can put in groups like any user;
+// its tokens then carry those groups.
+const SERVICE_ACCOUNTS = new Map([
+  ['studio-pipeline', { sub: '6f1c2a9e-1b0d-4c47-9a51-0000000000d4', groups: ['/pipelines'] }],
+]);
+
+/** The service account of a client, as its tokens name it, or undefined. */
+export function serviceAccount(clientId) {
+  const account = SERVICE_ACCOUNTS.get(clientId);
+  if (!account) return undefined;
+  return { ...account, username: `service-account-${clientId}` };
+}
+
 export const CLAIMS_BY_SCOPE = {
   openid: ['sub', 'groups'],
   profile: ['preferred_username', 'name', 'given_name', 'family_name'],
@@ -89,6 +104,16 @@ export const CLIENTS = [
     grant_types: ['password', 'refresh_token', 'authorization_code'],
     response_types: ['code'],
     redirect_uris: LOOPBACK_REDIRECTS,
+  },
+  {
+    // A pipeline's client: confidential, the client credentials grant only (Keycloak: "Client
+    // authentication" and "Service accounts roles" on, every other flow off).
+    client_id: 'studio-pipeline',
+    client_secret: 'studio-pipeline-secret',
+    token_endpoint_auth_method: 'client_secret_basic',
+    grant_types: ['client_credentials'],
+    response_types: [],
+    redirect_uris: [],
   },
   {
     client_id: 'studio-desktop',

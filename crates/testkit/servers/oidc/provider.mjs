@@ -1,11 +1,13 @@
 // The oidc-provider instance of the test realm, configured to look like a Keycloak realm: Keycloak's
 // endpoint paths, JWT access tokens with Keycloak's claims (azp, typ, preferred_username, groups), a
-// refresh token with every token answer, Keycloak's extra answer fields, and consent granted without
-// asking, as Keycloak does for a realm's own clients.
+// refresh token with every token answer but the client credentials grant's, Keycloak's extra answer
+// fields, consent granted without asking, as Keycloak does for a realm's own clients, and service
+// accounts: a client credentials token names the client's `service-account-<client id>` user and its
+// groups, for the realm's audience.
 
 import Provider, { errors } from 'oidc-provider';
 
-import { CLAIMS_BY_SCOPE, CLIENTS, userBySub, userClaims } from './directory.mjs';
+import { CLAIMS_BY_SCOPE, CLIENTS, serviceAccount, userBySub, userClaims } from './directory.mjs';
 import { registerPasswordGrant } from './password-grant.mjs';
 
 /** The one API the realm's access tokens are for; its `aud` is the --audience value. */
@@ -93,6 +95,7 @@ export function createProvider({ issuer, realmPath, settings, keys, cookieKeys, 
     },
     clientBasedCORS: (ctx, origin) => loopbackOrigin.test(origin),
     features: {
+      clientCredentials: { enabled: true },
       devInteractions: { enabled: false },
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
@@ -123,6 +126,14 @@ export function createProvider({ issuer, realmPath, settings, keys, cookieKeys, 
             payload.preferred_username = user.username;
             payload.groups = user.groups;
           }
+          // Keycloak's service account token: its own subject, its user name, its groups, and the client.
+          const account = token.kind === 'ClientCredentials' && serviceAccount(token.clientId);
+          if (account) {
+            payload.sub = account.sub;
+            payload.preferred_username = account.username;
+            payload.groups = account.groups;
+            payload.client_id = token.clientId;
+          }
         },
       },
     },
@@ -138,12 +149,22 @@ export function createProvider({ issuer, realmPath, settings, keys, cookieKeys, 
   return provider;
 }
 
-/** Token answers with Keycloak's fields and their order. */
+/**
+ * Token answers with Keycloak's fields and their order; a client credentials grant by a client without a
+ * service account is refused as Keycloak refuses it (401 unauthorized_client).
+ */
 function keycloakTokenAnswer(refreshTtl) {
   return async (ctx, next) => {
     await next();
     const body = ctx.body;
-    if (ctx.oidc?.route !== 'token' || ctx.status !== 200 || !body?.access_token) return;
+    if (ctx.oidc?.route !== 'token') return;
+    if (ctx.oidc.params?.grant_type === 'client_credentials' && body?.error === 'invalid_request'
+      && /grant type is not allowed/.test(body.error_description ?? '')) {
+      ctx.status = 401;
+      ctx.body = { error: 'unauthorized_client', error_description: 'Client not enabled to retrieve service account' };
+      return;
+    }
+    if (ctx.status !== 200 || !body?.access_token) return;
     ctx.body = {
       access_token: body.access_token,
       expires_in: body.expires_in,

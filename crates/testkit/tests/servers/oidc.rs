@@ -37,7 +37,7 @@ fn discovery_document_has_keycloak_paths() {
         assert_eq!(discovery[field], format!("{issuer}/protocol/openid-connect/{path}"), "{field}");
     }
     assert_eq!(provider.token_endpoint(), discovery["token_endpoint"]);
-    for grant in ["authorization_code", "refresh_token", "password"] {
+    for grant in ["authorization_code", "refresh_token", "password", "client_credentials"] {
         assert!(discovery["grant_types_supported"].as_array().unwrap().contains(&json!(grant)), "{grant}");
     }
     assert!(discovery["code_challenge_methods_supported"].as_array().unwrap().contains(&json!("S256")));
@@ -89,6 +89,45 @@ fn password_grant_gives_a_keycloak_shaped_access_token() {
     );
     let cy = provider.password_grant("ppt", Some("ppt-secret"), "cy", "cy-password");
     assert_eq!(jwt(cy["access_token"].as_str().unwrap()).1["groups"], json!([]));
+}
+
+#[test]
+fn client_credentials_give_a_keycloak_shaped_service_account_token_without_a_refresh_token() {
+    let options = ProviderOptions {
+        access_ttl: Duration::from_secs(7),
+        refresh_ttl: Duration::from_secs(60),
+        audience: Some("search-studio".into()),
+    };
+    let provider = OidcProvider::start(options).unwrap();
+
+    let answer = provider.client_credentials_grant("studio-pipeline", "studio-pipeline-secret");
+    assert_eq!(answer["token_type"], "Bearer", "{answer}");
+    assert_eq!(answer["expires_in"], 7);
+    assert_eq!(answer["refresh_expires_in"], 0, "as Keycloak: no refresh token for a service account");
+    assert!(answer.get("refresh_token").is_none(), "{answer}");
+
+    let (header, claims) = jwt(answer["access_token"].as_str().unwrap());
+    assert!(published_kids(&provider).contains(&header["kid"].as_str().unwrap().to_owned()), "{header}");
+    assert_eq!(claims["iss"], provider.issuer());
+    assert_eq!(claims["aud"], "search-studio", "the realm's audience");
+    assert_eq!(claims["typ"], "Bearer");
+    assert_eq!(
+        (claims["azp"].clone(), claims["client_id"].clone()),
+        (json!("studio-pipeline"), json!("studio-pipeline"))
+    );
+    assert_eq!(claims["preferred_username"], "service-account-studio-pipeline");
+    assert_eq!(claims["groups"], json!(["/pipelines"]));
+    assert!(claims["sub"].as_str().is_some_and(|sub| sub.len() == 36), "the service account's own id: {claims}");
+
+    let wrong = provider.client_credentials_grant("studio-pipeline", "not-the-secret");
+    assert_eq!(wrong["error"], "invalid_client", "{wrong}");
+    assert!(wrong.get("access_token").is_none());
+    let not_allowed = provider.client_credentials_grant("ppt", "ppt-secret");
+    assert_eq!(
+        not_allowed,
+        json!({"error": "unauthorized_client", "error_description": "Client not enabled to retrieve service account"}),
+        "a client without a service account, refused as Keycloak refuses it"
+    );
 }
 
 #[test]
