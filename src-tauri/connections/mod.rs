@@ -8,6 +8,7 @@
 //! base URL, so drafts made before connections existed are still found.
 
 mod edit;
+mod folder;
 mod migrate;
 pub mod model;
 mod notices;
@@ -26,10 +27,14 @@ use studio_sync::LOCAL_KEY;
 
 use crate::browser::Opener;
 use crate::error::IpcError;
+use crate::folder::watch::ChangeSink;
 use crate::prefs::Prefs;
 use crate::secrets::{KeyringAccess, Secrets};
 use crate::state::BackendSlot;
-pub use model::{Connection, ConnectionInput, Connections, SignInInput, SignInMethod, StoredConnection, LOCAL_ID};
+pub use folder::StoredFolder;
+pub use model::{
+    Connection, ConnectionInput, Connections, SignInInput, SignInMethod, StoredConnection, FOLDER_ID, LOCAL_ID,
+};
 
 /// Whether `e` means the server wants a (new) sign-in: it refused the token, or the provider's session ended.
 fn asks_to_sign_in(e: &BackendError) -> bool {
@@ -59,16 +64,21 @@ pub struct ConnectionStore {
     browser_wait: Duration,
     /// The browser sign-ins under way, at most one per connection.
     browser_waits: sign_in::BrowserWaits,
+    /// The folder workspace, once it was used.
+    folder: Mutex<Option<folder::OpenFolder>>,
+    /// Where the changes to the folder on disk are reported.
+    folder_events: ChangeSink,
 }
 
 impl ConnectionStore {
     /// Reads the connections (made from the old single-server preferences on the first start that has
-    /// connections) and their secrets.
+    /// connections) and their secrets. Changes to the folder workspace on disk go to `folder_events`.
     pub async fn open(
         prefs: Prefs,
         keyring: Option<KeyringAccess>,
         opener: Arc<dyn Opener>,
         browser_wait: Duration,
+        folder_events: ChangeSink,
     ) -> Result<Self, IpcError> {
         let secrets = migrate::run(&prefs, keyring).await?;
         Ok(ConnectionStore {
@@ -81,6 +91,8 @@ impl ConnectionStore {
             opener,
             browser_wait,
             browser_waits: sign_in::BrowserWaits::default(),
+            folder: Mutex::default(),
+            folder_events,
         })
     }
 
@@ -92,6 +104,15 @@ impl ConnectionStore {
         if current == LOCAL_ID {
             return;
         }
+        if current == FOLDER_ID {
+            if let Err(e) = self.use_folder(slot) {
+                tracing::warn!("staying on the local store: {}", e.message);
+                let name = self.folder_connection().map_or(current.clone(), |c| c.name);
+                self.notice(notices::not_restored(&name, &e.message));
+                self.back_to_local(slot);
+            }
+            return;
+        }
         let found = self.find(&current).and_then(|c| self.client(&c).map(|client| (c, client)));
         match found {
             Ok((connection, client)) => slot.set_remote(&connection.url, client),
@@ -99,11 +120,16 @@ impl ConnectionStore {
                 tracing::warn!("staying on the local store: {}", e.message);
                 let name = self.find(&current).map_or(current.clone(), |c| c.name);
                 self.notice(notices::not_restored(&name, &e.message));
-                slot.use_local();
-                if let Err(e) = self.set_current(LOCAL_ID) {
-                    tracing::warn!("the local store could not be made the current connection: {}", e.message);
-                }
+                self.back_to_local(slot);
             }
+        }
+    }
+
+    /// Makes the local store current again, after the last connection could not be set up.
+    fn back_to_local(&self, slot: &BackendSlot) {
+        slot.use_local();
+        if let Err(e) = self.set_current(LOCAL_ID) {
+            tracing::warn!("the local store could not be made the current connection: {}", e.message);
         }
     }
 
@@ -111,6 +137,7 @@ impl ConnectionStore {
     pub fn list(&self) -> Connections {
         let stored = self.stored();
         let mut connections = vec![Connection::local()];
+        connections.extend(self.folder_connection());
         connections.extend(stored.iter().map(|c| Connection::remote(c, &self.secrets.get(&c.id))));
         let mut said = self.notices.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
         said.extend(self.secrets.notices().iter().map(|n| notices::secrets(n, &stored)));
@@ -131,7 +158,10 @@ impl ConnectionStore {
 
     fn current_id(&self) -> String {
         let current: Option<String> = self.prefs.read(CURRENT_KEY);
-        current.filter(|id| self.stored().iter().any(|c| &c.id == id)).unwrap_or_else(|| LOCAL_ID.to_owned())
+        let known = |id: &String| {
+            (id == FOLDER_ID && self.stored_folder().is_some()) || self.stored().iter().any(|c| &c.id == id)
+        };
+        current.filter(known).unwrap_or_else(|| LOCAL_ID.to_owned())
     }
 
     fn set_current(&self, id: &str) -> Result<(), IpcError> {
@@ -166,6 +196,7 @@ impl ConnectionStore {
     /// Makes `client` the one of `connection`; when it is current, the slot's too.
     fn install_client(&self, slot: &BackendSlot, connection: &StoredConnection, client: Arc<RemoteBackend>) {
         self.clients().insert(connection.id.clone(), Arc::clone(&client));
+        self.retarget_folder(slot, &connection.id);
         if self.current_id() == connection.id {
             slot.set_remote(&connection.url, client);
         }
@@ -175,6 +206,7 @@ impl ConnectionStore {
     /// takes the slot.
     fn renew_client(&self, slot: &BackendSlot, id: &str) -> Result<(), IpcError> {
         self.clients().remove(id);
+        self.retarget_folder(slot, id);
         if self.current_id() == id {
             let connection = self.find(id)?;
             slot.set_remote(&connection.url, self.client(&connection)?);
@@ -189,7 +221,7 @@ impl ConnectionStore {
     pub async fn switch(&self, slot: &BackendSlot, id: &str) -> Result<Connections, IpcError> {
         let this_switch = self.switches.fetch_add(1, Ordering::SeqCst) + 1;
         let answer = match id {
-            LOCAL_ID => Ok(()),
+            LOCAL_ID | FOLDER_ID => Ok(()),
             _ => {
                 let client = self.client(&self.find(id)?)?;
                 let answer = client.list_configurations().await.map(|_| ());
@@ -211,6 +243,8 @@ impl ConnectionStore {
         }
         if id == LOCAL_ID {
             slot.use_local();
+        } else if id == FOLDER_ID {
+            self.use_folder(slot)?;
         } else {
             let connection = self.find(id)?;
             slot.set_remote(&connection.url, self.client(&connection)?);
@@ -231,6 +265,9 @@ impl ConnectionStore {
         }
         if id == LOCAL_ID {
             return Ok((Arc::new(slot.local().clone()), LOCAL_KEY.to_owned()));
+        }
+        if id == FOLDER_ID {
+            return self.folder_target(slot);
         }
         let connection = self.find(id)?;
         Ok((self.client(&connection)?, connection.url))
