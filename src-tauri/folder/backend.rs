@@ -81,7 +81,10 @@ fn problems(ids: &mut Ids, listing: &Listing) -> Vec<FileProblem> {
             id: None,
             line: 1,
             column: 1,
-            message: format!("not read: its name is not a configuration's key; rename it to {}", file_name(&key_for_title(stem))),
+            message: format!(
+                "not read: its name is not a configuration's key; rename it to {}",
+                file_name(&key_for_title(stem))
+            ),
         }
     }));
     problems.sort_by(|a, b| a.file.cmp(&b.file));
@@ -178,11 +181,20 @@ impl FolderBackend {
     }
 
     fn envelope(&self, id: i32, body: &FileBody) -> Configuration {
-        Configuration { id: Some(id), config: body.config.clone(), user: self.user.clone(), ..Configuration::template() }
+        Configuration {
+            id: Some(id),
+            config: body.config.clone(),
+            user: self.user.clone(),
+            ..Configuration::template()
+        }
     }
 
     fn key_of(known: &Known, id: i32) -> Result<String, BackendError> {
-        known.ids.key(id).map(str::to_owned).ok_or_else(|| BackendError::NotFound(format!("configuration {id} not found")))
+        known
+            .ids
+            .key(id)
+            .map(str::to_owned)
+            .ok_or_else(|| BackendError::NotFound(format!("configuration {id} not found")))
     }
 
     /// The file of `key` as it is on disk now; `None` when it is gone.
@@ -318,13 +330,15 @@ impl Backend for FolderBackend {
     /// The search backend's search with the editor's settings when the request carries them (the file need not
     /// be on disk then: an edit of a file deleted meanwhile is still previewed), else with the file's.
     async fn search(&self, id: i32, mut request: SearchRequest) -> Result<SearchResponse, BackendError> {
-        let given = request.config.as_ref().and_then(|c| c.get("searchSpace")).and_then(Value::as_str).map(str::to_owned);
+        let given =
+            request.config.as_ref().and_then(|c| c.get("searchSpace")).and_then(Value::as_str).map(str::to_owned);
         let space = match given {
             Some(space) => space,
             None => {
                 let (_, body) = self.file(id)?;
                 if request.config.is_none() {
-                    let settings = serde_json::to_value(&body.config).map_err(|e| BackendError::Internal(e.to_string()))?;
+                    let settings =
+                        serde_json::to_value(&body.config).map_err(|e| BackendError::Internal(e.to_string()))?;
                     request.config = Some(settings);
                 }
                 body.config.search_space
@@ -341,7 +355,9 @@ impl Backend for FolderBackend {
         let listing = self.listing()?;
         let mut known = self.known();
         let key = Self::key_of(&known, id)?;
-        let mut chosen = self.read(&key)?.ok_or_else(|| BackendError::NotFound(format!("{} is no longer in the folder", file_name(&key))))?;
+        let mut chosen = self
+            .read(&key)?
+            .ok_or_else(|| BackendError::NotFound(format!("{} is no longer in the folder", file_name(&key))))?;
         for file in listing.files {
             if let (Ok(mut body), true) = (file.body, file.key != key) {
                 if body.active {
@@ -391,6 +407,11 @@ impl Backend for FolderBackend {
 
     async fn offers(&self) -> Offers {
         let searched = self.target().backend.offers().await;
-        Offers { logs: false, search_spaces: searched.search_spaces, facet_health: searched.facet_health, ..Offers::all() }
+        Offers {
+            logs: false,
+            search_spaces: searched.search_spaces,
+            facet_health: searched.facet_health,
+            ..Offers::all()
+        }
     }
 }

@@ -37,9 +37,8 @@ impl Matches {
         let of_space = |id: &Option<i32>| {
             list.configurations.iter().find(|c| c.id == *id && c.config.search_space == space).and_then(|c| c.id)
         };
-        let found = of_space(&list.active_id).or_else(|| {
-            list.configurations.iter().find(|c| c.config.search_space == space).and_then(|c| c.id)
-        });
+        let found = of_space(&list.active_id)
+            .or_else(|| list.configurations.iter().find(|c| c.config.search_space == space).and_then(|c| c.id));
         let id = found.ok_or_else(|| no_such_space(&target.name, space))?;
         self.held().insert(space.to_owned(), id);
         Ok(id)

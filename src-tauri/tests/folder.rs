@@ -35,7 +35,9 @@ fn listed(h: &Harness, title: &str) -> Value {
 fn changes(h: &Harness) -> Arc<Mutex<Vec<Value>>> {
     let told: Arc<Mutex<Vec<Value>>> = Arc::default();
     let kept = Arc::clone(&told);
-    h.app.listen_any("folder-changed", move |event| kept.lock().unwrap().push(serde_json::from_str(event.payload()).unwrap()));
+    h.app.listen_any("folder-changed", move |event| {
+        kept.lock().unwrap().push(serde_json::from_str(event.payload()).unwrap())
+    });
     told
 }
 
@@ -83,7 +85,8 @@ fn the_files_of_an_opened_folder_are_its_configurations_saved_back_in_the_stable
     assert_eq!(read(&news), format::render(&FileBody::new(expected, true)));
 
     // A new configuration is a new file named from its title.
-    let created = h.ok("create_configuration", json!({"body": {"config": {"title": "Harbour Search", "searchSpace": "demo"}}}));
+    let created =
+        h.ok("create_configuration", json!({"body": {"config": {"title": "Harbour Search", "searchSpace": "demo"}}}));
     let harbour = read(&folder.path().join("harbour-search.json"));
     assert_eq!(format::render(&format::parse(&harbour).unwrap()), harbour);
     assert_eq!(h.ok("get_configuration", json!({"id": created["config"]["id"]}))["config"]["title"], "Harbour Search");
@@ -99,7 +102,10 @@ fn the_files_of_an_opened_folder_are_its_configurations_saved_back_in_the_stable
     assert_eq!(h.ok("set_folder_search", json!({"id": remote}))["connections"][1]["searches"], remote.as_str());
     let refused = h.invoke("search", json!({"id": stored["id"], "request": {}})).unwrap_err();
     assert_eq!(refused["code"], "not_found", "{refused}");
-    assert!(refused["message"].as_str().unwrap().contains("Staging has no configuration of search space `demo`"), "{refused}");
+    assert!(
+        refused["message"].as_str().unwrap().contains("Staging has no configuration of search space `demo`"),
+        "{refused}"
+    );
 
     // An unsaved edit is kept per folder and id, and both survive a restart, as the folder and its search do.
     let draft = json!({"id": stored["id"], "config": {"title": "News, on the train"}});
@@ -108,9 +114,16 @@ fn the_files_of_an_opened_folder_are_its_configurations_saved_back_in_the_stable
     assert_eq!(h.ok("list_connections", json!({}))["current"], "folder");
     assert_eq!(listed(&h, "News, edited")["id"], stored["id"], "the same file has the same id");
     assert_eq!(h.ok("get_draft", json!({"configId": stored["id"]}))["draft"], draft);
-    assert_eq!(h.ok("check_connection", json!({}))["backend"].as_str().unwrap(), format!("folder:{}", std::fs::canonicalize(folder.path()).unwrap().display()));
+    assert_eq!(
+        h.ok("check_connection", json!({}))["backend"].as_str().unwrap(),
+        format!("folder:{}", std::fs::canonicalize(folder.path()).unwrap().display())
+    );
     h.ok("use_connection", json!({"id": "local"}));
-    assert_eq!(h.invoke("get_draft", json!({"configId": stored["id"]})).unwrap(), Value::Null, "the store's drafts are apart");
+    assert_eq!(
+        h.invoke("get_draft", json!({"configId": stored["id"]})).unwrap(),
+        Value::Null,
+        "the store's drafts are apart"
+    );
 }
 
 #[test]
@@ -138,7 +151,11 @@ fn changes_on_disk_reach_the_window_and_a_file_that_does_not_parse_is_never_writ
     std::fs::write(folder.path().join("sport.json"), broken).unwrap();
     let change = told_of(&told, "of the problem", |c| !c["problems"].as_array().unwrap().is_empty());
     let problem = &change["problems"][0];
-    assert_eq!((problem["file"].as_str(), problem["line"].as_u64(), problem["id"].clone()), (Some("sport.json"), Some(4), id.clone()), "{change}");
+    assert_eq!(
+        (problem["file"].as_str(), problem["line"].as_u64(), problem["id"].clone()),
+        (Some("sport.json"), Some(4), id.clone()),
+        "{change}"
+    );
     assert_eq!(h.ok("folder_status", json!({}))["problems"], change["problems"]);
     assert!(h.ok("list_configurations", json!({}))["configurations"].as_array().unwrap().iter().all(|c| c["id"] != id));
     let refused = h.invoke("update_configuration", json!({"id": id, "body": mine})).unwrap_err();
@@ -168,5 +185,9 @@ fn a_folder_that_cannot_be_opened_says_why_and_changes_nothing() {
     let missing = h.invoke("open_workspace_folder", json!({"path": "/no/such/folder"})).unwrap_err();
     assert!(missing["message"].as_str().unwrap().contains("/no/such/folder"), "{missing}");
     assert_eq!(h.ok("list_connections", json!({}))["current"], "local");
-    assert_eq!(h.ok("list_connections", json!({}))["connections"].as_array().unwrap().len(), 1, "no folder is remembered");
+    assert_eq!(
+        h.ok("list_connections", json!({}))["connections"].as_array().unwrap().len(),
+        1,
+        "no folder is remembered"
+    );
 }

@@ -74,7 +74,8 @@ mod tests {
     #[test]
     fn every_file_is_listed_by_key_with_what_could_not_be_read() {
         let dir = tempfile::tempdir().unwrap();
-        let body = FileBody::new(Config { title: "News".into(), search_space: "demo".into(), ..Config::default() }, true);
+        let body =
+            FileBody::new(Config { title: "News".into(), search_space: "demo".into(), ..Config::default() }, true);
         std::fs::write(dir.path().join("news.json"), format::render(&body)).unwrap();
         std::fs::write(dir.path().join("broken.json"), "{\n  \"config\": {\n    \"title\": 5\n  }\n}\n").unwrap();
         std::fs::write(dir.path().join("Upper Case.json"), "{}").unwrap();
