@@ -23,7 +23,9 @@ test('a folder is the workspace: saved as its files, changes on disk shown, an u
   const folder = tempDir('studio-folder-');
   const news = join(folder, 'news.json');
   writeFileSync(news, stable({ active: true, config: { title: 'Harbour News', searchSpace: 'demo' } }));
-  writeFileSync(join(data, 'desktop-settings.json'), JSON.stringify({ currentConnection: 'folder', folder: { path: folder, search: 'local' } }));
+  // The preferences as the app leaves them once a folder was opened (Settings → Connections → Open a folder…).
+  const prefs = { connections: [], currentConnection: 'folder', folder: { path: folder, search: 'local' } };
+  writeFileSync(join(data, 'desktop-settings.json'), JSON.stringify(prefs));
   const onDisk = () => readFileSync(news, 'utf8');
 
   const driver = await openDriver(data);
