@@ -1,7 +1,10 @@
 // What the editor does with a folder workspace's changes on disk: the configurations here stand for the folder's
 // files (the FakeBackend's store is "the disk"), and each test tells the editor of a change as the shell does.
 import { describe, expect, test, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { FakeBackend } from '../test/fakeBackend';
+import { LOCAL, fakeDesktop, folder, remote } from '../test/fakeDesktop';
+import FolderBar from './components/FolderBar.svelte';
 import { Studio } from './studio.svelte';
 import { applyFolderChange, describeProblem } from './folder';
 import type { FolderChange } from './types/desktop';
@@ -76,5 +79,31 @@ describe('a folder changed on disk', () => {
   test('a file that cannot be read is named with its line and column', () => {
     expect(describeProblem({ file: 'news.json', id: 1, line: 3, column: 14, message: 'invalid type: integer `5`, expected a string' }))
       .toBe('news.json, line 3, column 14: invalid type: integer `5`, expected a string');
+  });
+});
+
+describe('the folder’s bar', () => {
+  test('names the folder, lists the files that cannot be read, and sends the preview to the connection chosen', async () => {
+    const { studio } = await opened();
+    const { desktop, state } = fakeDesktop([LOCAL, folder(), remote()], 'folder');
+    const onSearchChanged = vi.fn();
+    const problems = [{ file: 'sport.json', id: 2, line: 4, column: 14, message: 'invalid type: integer `5`, expected a string' }];
+    render(FolderBar, { props: { studio, desktop, folder: state.connections[1], connections: state, problems, onConnections: () => {}, onSearchChanged } });
+    expect(screen.getByText('/home/ana/search-configs')).toBeTruthy();
+    expect(screen.getByTestId('folder-problems').textContent).toContain('sport.json, line 4, column 14: invalid type');
+    const search = screen.getByLabelText('Preview searches') as HTMLSelectElement;
+    expect([...search.options].map((o) => o.textContent)).toEqual(['Local store', 'Staging']);
+    await fireEvent.change(search, { target: { value: 'c-staging' } });
+    await waitFor(() => expect(onSearchChanged).toHaveBeenCalledOnce());
+    expect(desktop.setFolderSearch).toHaveBeenCalledWith('c-staging');
+  });
+
+  test('offers to save again an open configuration whose file was deleted', async () => {
+    const { studio } = await opened();
+    const { desktop, state } = fakeDesktop([LOCAL, folder()], 'folder');
+    studio.gone[1] = 'news.json';
+    render(FolderBar, { props: { studio, desktop, folder: state.connections[1], connections: state, problems: [], onConnections: () => {}, onSearchChanged: () => {} } });
+    expect(screen.getByTestId('folder-gone').textContent).toContain('news.json was deleted on disk; your edit is kept here.');
+    expect(screen.getByRole('button', { name: 'Save it again' })).toBeTruthy();
   });
 });
