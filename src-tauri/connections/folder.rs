@@ -6,40 +6,16 @@
 use std::path::Path;
 use std::sync::{Arc, MutexGuard};
 
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 use studio_model::{Backend, ErrorCode};
 
+use super::folder_state::{local_id, OpenFolder, StoredFolder, FOLDER_KEY};
 use super::model::{Connection, FOLDER_ID, LOCAL_ID, LOCAL_NAME};
 use super::{ConnectionStore, Connections, CURRENT_KEY};
 use crate::error::IpcError;
-use crate::folder::watch::{self, Following};
+use crate::folder::watch;
 use crate::folder::{FolderBackend, FolderChange, SearchTarget};
 use crate::state::BackendSlot;
-
-/// The preferences key of the remembered folder.
-const FOLDER_KEY: &str = "folder";
-
-/// The folder as the preferences file keeps it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StoredFolder {
-    /// Its full path.
-    pub path: String,
-    /// The id of the connection its preview searches: `local` or a remote connection's.
-    #[serde(default = "local_id")]
-    pub search: String,
-}
-
-fn local_id() -> String {
-    LOCAL_ID.to_owned()
-}
-
-/// The folder in use: its backend, followed on disk while it is held.
-pub struct OpenFolder {
-    backend: Arc<FolderBackend>,
-    _following: Following,
-}
 
 fn no_folder() -> IpcError {
     IpcError::new(ErrorCode::NotFound, "no folder is open; open one in Settings → Connections")

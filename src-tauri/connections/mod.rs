@@ -9,6 +9,7 @@
 
 mod edit;
 mod folder;
+mod folder_state;
 mod migrate;
 pub mod model;
 mod notices;
@@ -31,7 +32,7 @@ use crate::folder::watch::ChangeSink;
 use crate::prefs::Prefs;
 use crate::secrets::{KeyringAccess, Secrets};
 use crate::state::BackendSlot;
-pub use folder::StoredFolder;
+pub use folder_state::StoredFolder;
 pub use model::{
     Connection, ConnectionInput, Connections, SignInInput, SignInMethod, StoredConnection, FOLDER_ID, LOCAL_ID,
 };
@@ -65,7 +66,7 @@ pub struct ConnectionStore {
     /// The browser sign-ins under way, at most one per connection.
     browser_waits: sign_in::BrowserWaits,
     /// The folder workspace, once it was used.
-    folder: Mutex<Option<folder::OpenFolder>>,
+    folder: Mutex<Option<folder_state::OpenFolder>>,
     /// Where the changes to the folder on disk are reported.
     folder_events: ChangeSink,
 }

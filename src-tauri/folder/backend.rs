@@ -24,8 +24,8 @@ use studio_sync::folder::format::{self, key_for_title, path_for, unique_key, Fil
 use studio_sync::folder::{read_folder, ListedFile, Listing};
 
 use super::ids::Ids;
+use super::model::{FileProblem, FolderChange, FolderEntry, FolderError, SearchTarget, KEY_PREFIX};
 use super::search::Matches;
-use super::{FileProblem, FolderChange, FolderEntry, FolderError, SearchTarget, KEY_PREFIX};
 
 /// What the folder held when it was last looked at, and the ids given to its keys.
 #[derive(Default)]

@@ -7,7 +7,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use studio_model::BackendError;
 
-use super::SearchTarget;
+use super::model::SearchTarget;
 
 /// The search backend's configuration id for each search space asked for.
 #[derive(Default)]

@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 use notify::event::{AccessKind, AccessMode};
 use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 
-use super::{FolderBackend, FolderChange, FolderError};
+use super::backend::FolderBackend;
+use super::model::{FolderChange, FolderError};
 
 /// How long the folder must be quiet before it is looked at again.
 pub const QUIET: Duration = Duration::from_millis(100);
