@@ -51,7 +51,9 @@ test('a folder is the workspace: saved as its files, changes on disk shown, an u
     const expected = stable({ ...first, config: { ...first.config, title: 'Harbour News, saved twice' } });
     await waitUntil(() => onDisk() === expected, 'the second save, byte for byte');
 
-    // A change on disk (a pull, a text editor) shows in the editor.
+    // A change on disk (a pull, a text editor) shows in the editor. The watcher reports it within half a second
+    // (src-tauri/folder/watch.rs: 100 ms of quiet, 500 ms at most); the deadline leaves room for a busy machine, and
+    // without the watcher nothing would ever show.
     writeFileSync(news, stable({ ...first, config: { ...first.config, title: 'Harbour News, pulled' } }));
     await waitUntil(async () => (await inputValue(session, 'f-config-title')) === 'Harbour News, pulled', 'the change on disk in the editor', 3000);
 
