@@ -5,7 +5,8 @@
 //! The shell holds no rules of the API: commands delegate to the backends of the core crates. This file only
 //! names the modules and what the app's binary and tests use; no module imports from it. From the top:
 //! `startup` puts the app together and `exit` ends it; `commands` are the IPC; below them `local_store`,
-//! `connections`, `work`, `window`, `appearance` (and, in the benchmark's build only, `bench_hooks`); then
+//! `connections`, `work`, `window`, `appearance` (and, in the benchmark's build only, `bench_hooks`); `folder`
+//! below `connections`; then
 //! `state`, `prefs`, `secrets` and `browser`; and `error`, which imports none of them.
 
 #[cfg(target_os = "linux")]
@@ -17,6 +18,7 @@ mod commands;
 pub mod connections;
 mod error;
 mod exit;
+pub mod folder;
 pub mod local_store;
 mod prefs;
 pub mod secrets;

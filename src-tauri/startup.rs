@@ -15,6 +15,7 @@ use crate::commands;
 use crate::connections::ConnectionStore;
 use crate::error::IpcError;
 use crate::exit;
+use crate::folder;
 use crate::local_store::{self, OpenError, StoreLife};
 use crate::prefs::{Geometry, Prefs};
 use crate::secrets::KeyringAccess;
@@ -86,11 +87,15 @@ pub fn install_state_with<R: Runtime, M: Manager<R>>(
 ) -> Result<Option<Geometry>, StartError> {
     let prefs = Prefs::open(app.app_handle(), data_dir).map_err(StartError::Settings)?;
     let opener = Arc::clone(&options.opener);
+    let changes = app.app_handle().clone();
     let connections = tauri::async_runtime::block_on(ConnectionStore::open(
         prefs.clone(),
         options.keyring,
         Arc::clone(&opener),
         options.browser_wait,
+        Arc::new(move |change| {
+            let _ = changes.emit(folder::CHANGE_EVENT, change);
+        }),
     ))
     .map_err(StartError::Settings)?;
     let geometry = prefs.geometry();

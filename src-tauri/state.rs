@@ -14,7 +14,8 @@ use studio_model::Backend;
 use studio_sync::{SyncStore, LOCAL_KEY};
 use ts_rs::TS;
 
-/// The backend in use and its key for drafts and history: `local`, or the remote server's base URL.
+/// The backend in use and its key for drafts and history: `local`, the remote server's base URL, or `folder:`
+/// and a folder's path.
 type Current = (Arc<dyn Backend>, String);
 
 /// The current backend. Commands take a clone of the `Arc` and never hold the lock across an await.
@@ -51,6 +52,11 @@ impl BackendSlot {
     /// Makes `backend`, the remote server at `url`, the one commands use from now on.
     pub fn set_remote(&self, url: &str, backend: Arc<dyn Backend>) {
         self.put((backend, url.to_owned()));
+    }
+
+    /// Makes `backend`, whose key for drafts and history is `key` (a folder's), the one commands use from now on.
+    pub fn set(&self, key: &str, backend: Arc<dyn Backend>) {
+        self.put((backend, key.to_owned()));
     }
 
     fn put(&self, next: Current) {

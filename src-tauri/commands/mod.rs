@@ -8,6 +8,7 @@ pub mod connections;
 pub mod copy;
 pub mod drafts;
 pub mod files;
+pub mod folder;
 pub mod links;
 pub mod settings;
 pub mod store;

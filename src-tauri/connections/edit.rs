@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use studio_model::ErrorCode;
 
-use super::model::{given, new_id, ConnectionInput, Connections, SignInMethod, LOCAL_ID};
+use super::model::{given, new_id, ConnectionInput, Connections, SignInMethod, FOLDER_ID, LOCAL_ID};
 use super::remote;
 use super::store::ConnectionStore;
 use crate::error::IpcError;
@@ -104,6 +104,9 @@ impl ConnectionStore {
             return Err(IpcError::new(ErrorCode::BadRequest, "the local store is always there; it cannot be removed"));
         }
         let _edit = self.edits.lock().await;
+        if id == FOLDER_ID {
+            return self.forget_folder(slot);
+        }
         self.find(id)?;
         if self.current_id() == id {
             slot.use_local();
@@ -112,6 +115,7 @@ impl ConnectionStore {
         let list: Vec<_> = self.stored().into_iter().filter(|c| c.id != id).collect();
         self.write_list(&list)?;
         self.clients().remove(id);
+        self.retarget_folder(slot, id);
         self.browser_waits.cancel(id);
         self.secrets.forget(id).await?;
         Ok(self.list())

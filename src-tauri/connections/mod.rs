@@ -9,6 +9,8 @@
 
 mod browser_waits;
 mod edit;
+mod folder;
+mod folder_state;
 mod migrate;
 pub mod model;
 mod notices;
@@ -25,10 +27,14 @@ use studio_sync::LOCAL_KEY;
 
 use crate::browser::Opener;
 use crate::error::IpcError;
+use crate::folder::watch::ChangeSink;
 use crate::prefs::Prefs;
 use crate::secrets::KeyringAccess;
 use crate::state::BackendSlot;
-pub use model::{Connection, ConnectionInput, Connections, SignInInput, SignInMethod, StoredConnection, LOCAL_ID};
+pub use folder_state::StoredFolder;
+pub use model::{
+    Connection, ConnectionInput, Connections, SignInInput, SignInMethod, StoredConnection, FOLDER_ID, LOCAL_ID,
+};
 pub use store::ConnectionStore;
 
 /// Whether `e` means the server wants a (new) sign-in: it refused the token, or the provider's session ended.
@@ -38,12 +44,13 @@ fn asks_to_sign_in(e: &BackendError) -> bool {
 
 impl ConnectionStore {
     /// Reads the connections (made from the old single-server preferences on the first start that has
-    /// connections) and their secrets.
+    /// connections) and their secrets. Changes to the folder workspace on disk go to `folder_events`.
     pub async fn open(
         prefs: Prefs,
         keyring: Option<KeyringAccess>,
         opener: Arc<dyn Opener>,
         browser_wait: Duration,
+        folder_events: ChangeSink,
     ) -> Result<Self, IpcError> {
         let secrets = migrate::run(&prefs, keyring).await?;
         Ok(ConnectionStore {
@@ -56,6 +63,8 @@ impl ConnectionStore {
             opener,
             browser_wait,
             browser_waits: browser_waits::BrowserWaits::default(),
+            folder: Mutex::default(),
+            folder_events,
         })
     }
 
@@ -67,6 +76,15 @@ impl ConnectionStore {
         if current == LOCAL_ID {
             return;
         }
+        if current == FOLDER_ID {
+            if let Err(e) = self.use_folder(slot) {
+                tracing::warn!("staying on the local store: {}", e.message);
+                let name = self.folder_connection().map_or(current.clone(), |c| c.name);
+                self.notice(notices::not_restored(&name, &e.message));
+                self.back_to_local(slot);
+            }
+            return;
+        }
         let found = self.find(&current).and_then(|c| self.client(&c).map(|client| (c, client)));
         match found {
             Ok((connection, client)) => slot.set_remote(&connection.url, client),
@@ -74,11 +92,16 @@ impl ConnectionStore {
                 tracing::warn!("staying on the local store: {}", e.message);
                 let name = self.find(&current).map_or(current.clone(), |c| c.name);
                 self.notice(notices::not_restored(&name, &e.message));
-                slot.use_local();
-                if let Err(e) = self.set_current(LOCAL_ID) {
-                    tracing::warn!("the local store could not be made the current connection: {}", e.message);
-                }
+                self.back_to_local(slot);
             }
+        }
+    }
+
+    /// Makes the local store current again, after the last connection could not be set up.
+    fn back_to_local(&self, slot: &BackendSlot) {
+        slot.use_local();
+        if let Err(e) = self.set_current(LOCAL_ID) {
+            tracing::warn!("the local store could not be made the current connection: {}", e.message);
         }
     }
 
@@ -89,7 +112,7 @@ impl ConnectionStore {
     pub async fn switch(&self, slot: &BackendSlot, id: &str) -> Result<Connections, IpcError> {
         let this_switch = self.switches.fetch_add(1, Ordering::SeqCst) + 1;
         let answer = match id {
-            LOCAL_ID => Ok(()),
+            LOCAL_ID | FOLDER_ID => Ok(()),
             _ => {
                 let client = self.client(&self.find(id)?)?;
                 let answer = client.list_configurations().await.map(|_| ());
@@ -111,6 +134,8 @@ impl ConnectionStore {
         }
         if id == LOCAL_ID {
             slot.use_local();
+        } else if id == FOLDER_ID {
+            self.use_folder(slot)?;
         } else {
             let connection = self.find(id)?;
             slot.set_remote(&connection.url, self.client(&connection)?);
@@ -131,6 +156,9 @@ impl ConnectionStore {
         }
         if id == LOCAL_ID {
             return Ok((Arc::new(slot.local().clone()), LOCAL_KEY.to_owned()));
+        }
+        if id == FOLDER_ID {
+            return self.folder_target(slot);
         }
         let connection = self.find(id)?;
         Ok((self.client(&connection)?, connection.url))

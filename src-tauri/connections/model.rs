@@ -14,6 +14,8 @@ use crate::secrets::{Held, SecretStorage};
 pub const LOCAL_ID: &str = "local";
 /// The local store's name in the list.
 pub const LOCAL_NAME: &str = "Local store";
+/// The id of the folder workspace's connection, present once a folder was opened.
+pub const FOLDER_ID: &str = "folder";
 
 /// How the shell signs in to a remote server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -41,12 +43,13 @@ impl SignInMethod {
     }
 }
 
-/// Whether a connection is the local store or a remote server.
+/// Whether a connection is the local store, a remote server or a folder of configuration files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum ConnectionKind {
     Local,
     Remote,
+    Folder,
 }
 
 /// A remote connection as the preferences file keeps it.
@@ -114,6 +117,10 @@ pub struct Connection {
     pub signed_in: bool,
     /// Where its secrets are kept; null while none are.
     pub secret_storage: Option<SecretStorage>,
+    /// A folder's full path; null for the others.
+    pub path: Option<String>,
+    /// For a folder: the id of the connection its preview searches (`local` or a remote one); null for the others.
+    pub searches: Option<String>,
 }
 
 impl Connection {
@@ -134,6 +141,21 @@ impl Connection {
             has_password: false,
             signed_in: false,
             secret_storage: None,
+            path: None,
+            searches: None,
+        }
+    }
+
+    /// The folder at `path`, whose preview searches connection `searches`.
+    pub fn folder(path: &str, searches: &str) -> Connection {
+        let name = std::path::Path::new(path).file_name().map_or(path.to_owned(), |n| n.to_string_lossy().into_owned());
+        Connection {
+            id: FOLDER_ID.to_owned(),
+            name,
+            kind: ConnectionKind::Folder,
+            path: Some(path.to_owned()),
+            searches: Some(searches.to_owned()),
+            ..Connection::local()
         }
     }
 
@@ -159,6 +181,8 @@ impl Connection {
             has_password: held.saved.password.is_some(),
             signed_in,
             secret_storage: held.storage,
+            path: None,
+            searches: None,
         }
     }
 }

@@ -13,10 +13,12 @@ use studio_model::ErrorCode;
 use studio_remote::RemoteBackend;
 
 use super::browser_waits::BrowserWaits;
-use super::model::{Connection, Connections, StoredConnection, LOCAL_ID};
+use super::folder_state::OpenFolder;
+use super::model::{Connection, Connections, StoredConnection, FOLDER_ID, LOCAL_ID};
 use super::{notices, remote};
 use crate::browser::Opener;
 use crate::error::IpcError;
+use crate::folder::watch::ChangeSink;
 use crate::prefs::Prefs;
 use crate::secrets::Secrets;
 use crate::state::BackendSlot;
@@ -44,6 +46,10 @@ pub struct ConnectionStore {
     pub(super) browser_wait: Duration,
     /// The browser sign-ins under way, at most one per connection.
     pub(super) browser_waits: BrowserWaits,
+    /// The folder workspace, once it was used.
+    pub(super) folder: Mutex<Option<OpenFolder>>,
+    /// Where the changes to the folder on disk are reported.
+    pub(super) folder_events: ChangeSink,
 }
 
 impl ConnectionStore {
@@ -51,6 +57,7 @@ impl ConnectionStore {
     pub fn list(&self) -> Connections {
         let stored = self.stored();
         let mut connections = vec![Connection::local()];
+        connections.extend(self.folder_connection());
         connections.extend(stored.iter().map(|c| Connection::remote(c, &self.secrets.get(&c.id))));
         let mut said = self.notices.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
         said.extend(self.secrets.notices().iter().map(|n| notices::secrets(n, &stored)));
@@ -71,7 +78,10 @@ impl ConnectionStore {
 
     pub(super) fn current_id(&self) -> String {
         let current: Option<String> = self.prefs.read(CURRENT_KEY);
-        current.filter(|id| self.stored().iter().any(|c| &c.id == id)).unwrap_or_else(|| LOCAL_ID.to_owned())
+        let known = |id: &String| {
+            (id == FOLDER_ID && self.stored_folder().is_some()) || self.stored().iter().any(|c| &c.id == id)
+        };
+        current.filter(known).unwrap_or_else(|| LOCAL_ID.to_owned())
     }
 
     pub(super) fn set_current(&self, id: &str) -> Result<(), IpcError> {
@@ -106,6 +116,7 @@ impl ConnectionStore {
     /// Makes `client` the one of `connection`; when it is current, the slot's too.
     pub(super) fn install_client(&self, slot: &BackendSlot, connection: &StoredConnection, client: Arc<RemoteBackend>) {
         self.clients().insert(connection.id.clone(), Arc::clone(&client));
+        self.retarget_folder(slot, &connection.id);
         if self.current_id() == connection.id {
             slot.set_remote(&connection.url, client);
         }
@@ -115,6 +126,7 @@ impl ConnectionStore {
     /// takes the slot.
     pub(super) fn renew_client(&self, slot: &BackendSlot, id: &str) -> Result<(), IpcError> {
         self.clients().remove(id);
+        self.retarget_folder(slot, id);
         if self.current_id() == id {
             let connection = self.find(id)?;
             slot.set_remote(&connection.url, self.client(&connection)?);

@@ -8,6 +8,7 @@ mod harness;
 
 mod commands;
 mod connections;
+mod folder;
 mod offline;
 mod scenarios;
 mod store;

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use search_studio::connections::{ConnectionInput, Connections, SignInInput};
+use search_studio::folder::FolderChange;
 use search_studio::local_store::{RecoverReport, StoreStatus};
 use search_studio::{BackupSettings, ConnectionState, Folder, Settings, Theme};
 use studio_model::{
@@ -69,6 +70,7 @@ fn type_names() -> BTreeMap<&'static str, String> {
         RecoverReport,
         Folder,
         BackupSettings,
+        FolderChange,
     ]
 }
 

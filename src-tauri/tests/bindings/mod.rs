@@ -1,5 +1,5 @@
 //! The UI's TypeScript copies of the desktop shell's own types (connections, sign-in, copy, settings, task
-//! progress, connection state) and of the sign-in facts the connection form needs (the default client id,
+//! progress, connection state, the folder workspace's changes) and of the sign-in facts the connection form needs (the default client id,
 //! which methods go through a provider), checked in at `ui/src/lib/types/desktop.ts`. This test fails when
 //! they are stale; run it with `UPDATE_BINDINGS=1` to write a fresh copy.
 
@@ -8,6 +8,7 @@ pub mod commands;
 use std::path::PathBuf;
 
 use search_studio::connections::{Connection, ConnectionInput, Connections, SignInInput, SignInMethod};
+use search_studio::folder::{FileProblem, FolderChange, FolderEntry};
 use search_studio::local_store::{LostDocuments, Policy, RecoverReport, StoreStatus};
 use search_studio::secrets::SecretStorage;
 use search_studio::{BackupSettings, ConnectionState, Folder, Progress, Settings, Theme};
@@ -40,6 +41,9 @@ fn generated() -> String {
         RecoverReport::decl(&cfg),
         Folder::decl(&cfg),
         BackupSettings::decl(&cfg),
+        FileProblem::decl(&cfg),
+        FolderEntry::decl(&cfg),
+        FolderChange::decl(&cfg),
     ];
     for decl in decls {
         studio_testkit::bindings::push_declaration(&mut out, &decl);

@@ -9,7 +9,7 @@ import { allOffered } from './backend/offers';
 import { watchBackend } from './backend/watch';
 import { FoundFields } from './panes/found.svelte';
 import type { Configuration, Offers, SearchSpace } from './types/generated';
-import type { Conflict, HistoryEntry, Side } from './types/sync';
+import type { Conflict, HistoryEntry, PublishOutcome, Side } from './types/sync';
 import { Draft } from './editor/draft.svelte';
 import { resolve, sameSettings } from './editor/conflict';
 import { savePrefs } from './prefs';
@@ -32,7 +32,12 @@ export class Studio {
 
   current = $derived(this.currentId === null ? null : (this.drafts[this.currentId] ?? null));
   offer: DraftOffer | null = $state(null);
-  conflict: (Conflict & { id: number }) | null = $state.raw(null);
+  /** A publish stopped at a change it did not know of: on the server, or (`onDisk`) in a folder workspace's file. */
+  conflict: (Conflict & { id: number; onDisk?: boolean }) | null = $state.raw(null);
+  /** In a folder workspace, the open configurations whose file was deleted on disk, by id: their file's name. */
+  gone: Record<number, string> = $state({});
+  /** Whether the backend is a folder workspace (its configurations are files on disk). */
+  inFolder = false;
   /** Whether the backend answered the last time it was asked. */
   online = $state(true);
   /** The extensions the server offers, as far as is known (unknown counts as offered). */
@@ -116,7 +121,8 @@ export class Studio {
     }
   }
 
-  #base(draft: Draft): Configuration {
+  /** The stored version a draft started from. */
+  baseOf(draft: Draft): Configuration {
     return (draft.id !== null && this.#bases[draft.id]) || JSON.parse(draft.savedJson);
   }
 
@@ -129,7 +135,7 @@ export class Studio {
       if (this.#kept.get(id) === (json ?? '')) continue;
       this.#kept.set(id, json ?? '');
       try {
-        if (json) await this.backend.saveDraft(id, draft.body(), this.#base(draft));
+        if (json) await this.backend.saveDraft(id, draft.body(), this.baseOf(draft));
         else await this.backend.discardDraft(id);
         this.#noteWritten(id);
       } catch (e) {
@@ -348,16 +354,24 @@ export class Studio {
     const body = draft.body();
     const sentJson = JSON.stringify(body);
     this.saving = true;
+    // A file deleted on disk is written again as it is in the editor: there is nothing left to compare it with.
+    const gone = this.gone[id];
     try {
-      const answer = await this.backend.publish(id, body, this.#base(draft));
+      const answer: PublishOutcome = gone
+        ? { status: 'published', outcome: await this.backend.updateConfiguration(id, body) }
+        : await this.backend.publish(id, body, this.baseOf(draft));
       this.online = true;
       if (answer.status === 'conflict') {
-        this.conflict = { ...answer.conflict, id };
+        this.conflict = { ...answer.conflict, id, onDisk: this.inFolder };
         this.say({ kind: 'error', text: 'Not published: this configuration was changed elsewhere since you started. Choose what to keep.' });
         return [];
       }
       const outcome = answer.outcome;
       delete this.#bases[id];
+      if (gone) {
+        delete this.gone[id];
+        void this.refreshList().catch(() => undefined);
+      }
       draft.markSaved(sentJson, outcome.config, outcome.errors);
       if (!draft.dirty) this.#noteWritten(id);
       this.configurations = this.configurations.map((c) => (c.id === id ? outcome.config : c));

@@ -7,14 +7,20 @@ import type { Scenario } from '../lib/types/sync';
 import type { Backend, Desktop, DesktopSettings, Prefs, TaskProgress, Workspace } from '../lib/backend/Backend';
 import { BackendError } from '../lib/backend/Backend';
 import type {
-  BackupSettings, Connection, Connections, ConnectionInput, CopyOutcome, CopyPlan, Folder, RecoverReport, StoreStatus,
+  BackupSettings, Connection, Connections, ConnectionInput, CopyOutcome, CopyPlan, Folder, FolderChange, RecoverReport, StoreStatus,
 } from '../lib/types/desktop';
 import type { FakeBackend } from './fakeBackend';
 
 export const LOCAL: Connection = {
   id: 'local', name: 'Local store', kind: 'local', url: null, signIn: 'none', issuer: null, clientId: null, username: null,
   rememberPassword: false, hasToken: false, hasClientSecret: false, hasPassword: false, signedIn: false, secretStorage: null,
+  path: null, searches: null,
 };
+
+/** The folder workspace at `path`, whose preview searches connection `searches`. */
+export function folder(path = '/home/ana/search-configs', searches = 'local'): Connection {
+  return { ...LOCAL, id: 'folder', name: path.split('/').pop() ?? path, kind: 'folder', path, searches };
+}
 
 export function remote(fields: Partial<Connection> = {}): Connection {
   return {
@@ -31,6 +37,8 @@ export const TOKEN = 'good-token';
 export function fakeDesktop(connections: Connection[] = [LOCAL], current = connections[0].id, store?: FakeBackend) {
   const state: Connections = { connections: structuredClone(connections), current, notices: [] };
   let listener: ((p: TaskProgress) => void) | null = null;
+  let folderListener: ((c: FolderChange) => void) | null = null;
+  const folderState = (): FolderChange => ({ path: find('folder').path ?? '', changed: [], removed: [], problems: [] });
   const snapshot = () => structuredClone(state);
   const find = (id: string) => {
     const c = state.connections.find((x) => x.id === id);
@@ -127,6 +135,23 @@ export function fakeDesktop(connections: Connection[] = [LOCAL], current = conne
     copyConfiguration: vi.fn(async (): Promise<CopyOutcome> => {
       throw new BackendError('internal', 'not in this test');
     }),
+    pickFolder: vi.fn(async (): Promise<string | null> => '/home/ana/search-configs'),
+    openWorkspaceFolder: vi.fn(async (path: string) => {
+      const before = state.connections.find((c) => c.id === 'folder');
+      state.connections = [...state.connections.filter((c) => c.id !== 'folder'), folder(path, before?.searches ?? 'local')];
+      state.current = 'folder';
+      return snapshot();
+    }),
+    folderStatus: vi.fn(async () => folderState()),
+    setFolderSearch: vi.fn(async (id: string) => {
+      find(id);
+      find('folder').searches = id;
+      return snapshot();
+    }),
+    onFolderChange: vi.fn(async (l: (c: FolderChange) => void) => {
+      folderListener = l;
+      return () => (folderListener = null);
+    }),
   };
   // Checked as a whole, so that the fakes keep up with the interfaces.
   const checkedDesktop: Desktop = desktop;
@@ -141,5 +166,7 @@ export function fakeDesktop(connections: Connection[] = [LOCAL], current = conne
     /** Ends the sign-in of a connection, as an expired refresh token does. */
     endSignIn: (id: string) => (find(id).signedIn = false),
     emit: (p: TaskProgress) => listener?.(p),
+    /** Tells the UI that the folder changed on disk. */
+    emitFolderChange: (c: FolderChange) => folderListener?.(c),
   };
 }

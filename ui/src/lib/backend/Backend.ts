@@ -7,8 +7,8 @@ import type { ApiOperations } from '../types/commands';
 import { ERROR_STATUS, UNREACHABLE_CODES } from '../types/generated';
 import type { HistoryEntry, ImportedConfig, PublishOutcome, Scenario } from '../types/sync';
 import type {
-  BackupSettings, ConnectionState, Connections, ConnectionInput, CopyOutcome, CopyPlan, DesktopSettings, Folder, RecoverReport,
-  SignInInput, StoreStatus, TaskProgress, Theme,
+  BackupSettings, ConnectionState, Connections, ConnectionInput, CopyOutcome, CopyPlan, DesktopSettings, Folder, FolderChange,
+  RecoverReport, SignInInput, StoreStatus, TaskProgress, Theme,
 } from '../types/desktop';
 
 /** The desktop shell's own types, generated from its Rust types. */
@@ -107,7 +107,7 @@ export interface Backend extends Api, Workspace {
 }
 
 /** What only the desktop app can do: files, long work, connections and their sign-in, copying, links, the local
- * store's health and backups. */
+ * store's health and backups, a folder of configuration files as the workspace. */
 export interface Desktop {
   /** What the launch found: the local store open, damaged, or behind its newest backup. */
   storeStatus(): Promise<StoreStatus>;
@@ -155,4 +155,14 @@ export interface Desktop {
   /** What copying configuration `id` to connection `target` changes; `targetId` null lets the shell pick. */
   copyPlan(target: string, id: number, targetId: number | null): Promise<CopyPlan>;
   copyConfiguration(target: string, id: number, targetId: number | null, base: Configuration | null): Promise<CopyOutcome>;
+  /** Opens the system's folder dialog; null when the user cancelled. */
+  pickFolder(): Promise<string | null>;
+  /** Opens a folder of configuration files as the workspace (the connection `folder`) and makes it current. */
+  openWorkspaceFolder(path: string): Promise<Connections>;
+  /** The open folder's path and every file of it that cannot be read as a configuration now. */
+  folderStatus(): Promise<FolderChange>;
+  /** Makes the folder's preview search connection `id` (`local` or a remote one). */
+  setFolderSearch(id: string): Promise<Connections>;
+  /** Calls `listener` for every change to the open folder on disk; the returned function stops listening. */
+  onFolderChange(listener: (change: FolderChange) => void): Promise<() => void>;
 }

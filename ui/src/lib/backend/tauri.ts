@@ -10,6 +10,7 @@ import type { Backend, Desktop, KeptDraft, TaskProgress } from './Backend';
 import { BackendError } from './Backend';
 import { apiOperations, shellCommands } from '../types/commands';
 import type { Configuration, JsonValue } from '../types/generated';
+import type { FolderChange } from '../types/desktop';
 
 /** Commands reject with `{code, message}`; every rejection becomes a BackendError. */
 async function call<T>(command: string, args: Record<string, unknown>): Promise<T> {
@@ -71,6 +72,16 @@ const desktop: Desktop = {
   signOut: shell.signOut,
   copyPlan: shell.copyPlan,
   copyConfiguration: shell.copyConfiguration,
+  async pickFolder() {
+    const chosen = await open({ multiple: false, directory: true });
+    return typeof chosen === 'string' ? chosen : null;
+  },
+  openWorkspaceFolder: shell.openWorkspaceFolder,
+  folderStatus: shell.folderStatus,
+  setFolderSearch: shell.setFolderSearch,
+  async onFolderChange(listener: (change: FolderChange) => void) {
+    return listen<FolderChange>('folder-changed', (event) => listener(event.payload));
+  },
 };
 
 export function createTauriBackend(): Backend {

@@ -198,3 +198,30 @@ describe('the connection form', () => {
     expect(screen.queryByText('Staging')).toBeNull();
   });
 });
+
+describe('a folder as the workspace', () => {
+  test('“Open a folder…” opens the chosen folder, makes it current and lists it with what its preview searches', async () => {
+    const { desktop } = fakeDesktop([LOCAL, remote()], 'local');
+    const onBackendChanged = vi.fn();
+    render(ConnectionsPane, { props: { desktop, onBackendChanged } });
+    await fireEvent.click(await screen.findByRole('button', { name: 'Open a folder…' }));
+    await waitFor(() => expect(onBackendChanged).toHaveBeenCalledOnce());
+    expect(desktop.openWorkspaceFolder).toHaveBeenCalledWith('/home/ana/search-configs');
+    const entry = screen.getByText('search-configs').closest('li')!;
+    expect(entry.getAttribute('aria-current')).toBe('true');
+    expect(within(entry).getByText('/home/ana/search-configs · the preview searches Local store')).toBeTruthy();
+    expect(within(entry).getByRole('button', { name: 'Open another folder…' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Open a folder…' })).toBeNull();
+  });
+
+  test('a cancelled folder dialog changes nothing', async () => {
+    const { desktop } = fakeDesktop([LOCAL], 'local');
+    desktop.pickFolder.mockResolvedValueOnce(null);
+    const onBackendChanged = vi.fn();
+    render(ConnectionsPane, { props: { desktop, onBackendChanged } });
+    await fireEvent.click(await screen.findByRole('button', { name: 'Open a folder…' }));
+    await waitFor(() => expect(desktop.pickFolder).toHaveBeenCalled());
+    expect(desktop.openWorkspaceFolder).not.toHaveBeenCalled();
+    expect(onBackendChanged).not.toHaveBeenCalled();
+  });
+});

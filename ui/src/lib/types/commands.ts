@@ -4,7 +4,7 @@
 
 import type { Configuration, ConfigurationList, Document, FacetHealth, LogEntry, Offers, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome } from './generated';
 import type { DraftRecord, HistoryEntry, ImportedConfig, PublishOutcome, Scenario } from './sync';
-import type { BackupSettings, ConnectionInput, ConnectionState, Connections, CopyPlan, DesktopSettings, Folder, RecoverReport, SignInInput, StoreStatus, Theme } from './desktop';
+import type { BackupSettings, ConnectionInput, ConnectionState, Connections, CopyPlan, DesktopSettings, Folder, FolderChange, RecoverReport, SignInInput, StoreStatus, Theme } from './desktop';
 
 /** Calls a command of the desktop shell with its arguments by name; answers what the command answers. */
 export type Invoke = <T>(command: string, args: Record<string, unknown>) => Promise<T>;
@@ -76,6 +76,12 @@ export function shellCommands(invoke: Invoke) {
     /** Ends a browser sign-in to connection `id` that is waiting (the sign-in dialog's Cancel). */
     cancelSignIn: (id: string): Promise<void> => invoke<void>('cancel_sign_in', { id }),
     signOut: (id: string): Promise<Connections> => invoke<Connections>('sign_out', { id }),
+    /** Opens the folder at `path` as the workspace and makes it the current connection. */
+    openWorkspaceFolder: (path: string): Promise<Connections> => invoke<Connections>('open_workspace_folder', { path }),
+    /** The open folder's path and every file of it that cannot be read as a configuration now. */
+    folderStatus: (): Promise<FolderChange> => invoke<FolderChange>('folder_status', {}),
+    /** Makes the folder's preview search connection `id` (`local` or a remote connection's id). */
+    setFolderSearch: (id: string): Promise<Connections> => invoke<Connections>('set_folder_search', { id }),
     /**
      * What copying configuration `id` to connection `target` would change; `target_id` null lets the plan
      * find the target's configuration of the same title and search space, or none ("new there").

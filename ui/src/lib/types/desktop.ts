@@ -12,7 +12,7 @@ export type Connection = {
 /**
  * `local` for the local store; others e.g. `c-3f9a…`.
  */
-id: string, name: string, kind: "local" | "remote", 
+id: string, name: string, kind: "local" | "remote" | "folder", 
 /**
  * The remote server's base URL (the part before `/api`); null for the local store.
  */
@@ -40,7 +40,15 @@ signedIn: boolean,
 /**
  * Where its secrets are kept; null while none are.
  */
-secretStorage: SecretStorage | null, };
+secretStorage: SecretStorage | null, 
+/**
+ * A folder's full path; null for the others.
+ */
+path: string | null, 
+/**
+ * For a folder: the id of the connection its preview searches (`local` or a remote one); null for the others.
+ */
+searches: string | null, };
 
 export type Connections = { connections: Array<Connection>, 
 /**
@@ -174,6 +182,36 @@ count: number,
  * When the newest was taken (RFC 3339), if there is one.
  */
 newest: string | null, };
+
+export type FileProblem = { 
+/**
+ * The file's name in the folder, e.g. `news.json`.
+ */
+file: string, 
+/**
+ * The configuration's id when the file is one of the folder's configurations (its name is a key).
+ */
+id: number | null, line: number, column: number, message: string, };
+
+export type FolderEntry = { id: number, key: string, };
+
+export type FolderChange = { 
+/**
+ * The folder's full path.
+ */
+path: string, 
+/**
+ * Files written or added, that read as configurations.
+ */
+changed: Array<FolderEntry>, 
+/**
+ * Files that are gone.
+ */
+removed: Array<FolderEntry>, 
+/**
+ * Every file of the folder that cannot be read as a configuration now.
+ */
+problems: Array<FileProblem>, };
 
 /** What a copy answers: published, or a conflict when the target changed after the plan. */
 export type CopyOutcome = PublishOutcome;
