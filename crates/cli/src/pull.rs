@@ -34,7 +34,7 @@ pub struct PullArgs {
 }
 
 /// Where the remote server's credentials come from.
-const REMOTE_VARS: CredentialVars = CredentialVars { prefix: "STUDIO_REMOTE", issuer_flag: "--issuer" };
+pub const REMOTE_VARS: CredentialVars = CredentialVars { prefix: "STUDIO_REMOTE", issuer_flag: "--issuer" };
 
 pub fn run(global: &GlobalArgs, args: &PullArgs) -> Result<(), CliError> {
     let local = global.local_backend()?;

@@ -8,6 +8,8 @@ use studio_testkit::http as remote_support;
 
 mod cli_data;
 mod cli_pull;
+mod config_apply;
+mod config_folder;
 mod conformance;
 mod crash_safety;
 mod designer;
