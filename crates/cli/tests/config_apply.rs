@@ -83,7 +83,8 @@ fn an_apply_stopped_at_any_write_is_finished_by_the_next_and_writes_nothing_twic
         .output()
         .unwrap();
     assert_eq!(killed.status.code(), Some(3), "{killed:?}");
-    let plan: Value = serde_json::from_str(&expect(config(&["plan", d, "--to", &base, "--json"], &data, TOKEN), 2)).unwrap();
+    let plan: Value =
+        serde_json::from_str(&expect(config(&["plan", d, "--to", &base, "--json"], &data, TOKEN), 2)).unwrap();
     let kinds: Vec<&str> = plan["items"].as_array().unwrap().iter().map(|i| i["action"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["unchanged", "create", "create", "create"]);
 
@@ -95,14 +96,16 @@ fn an_apply_stopped_at_any_write_is_finished_by_the_next_and_writes_nothing_twic
 
     // A 5xx: a proxy in front of the server answers 502 once the server stops.
     let proxy_data = tempfile::tempdir().unwrap();
-    let proxy = serve_with(proxy_data.path(), &["--upstream", &base], &[("STUDIO_UPSTREAM_TOKEN", TOKEN)], Stdio::null());
+    let proxy =
+        serve_with(proxy_data.path(), &["--upstream", &base], &[("STUDIO_UPSTREAM_TOKEN", TOKEN)], Stdio::null());
     let apply = paused_apply(d, &proxy.base, &data, &proxy.token);
     drop(server);
     assert_eq!(resume(apply), 1);
     let _server = start(&work.path().join("server"), &auth, port);
 
     // The next apply finishes; the one after finds nothing to do.
-    let plan: Value = serde_json::from_str(&expect(config(&["plan", d, "--to", &base, "--json"], &data, TOKEN), 2)).unwrap();
+    let plan: Value =
+        serde_json::from_str(&expect(config(&["plan", d, "--to", &base, "--json"], &data, TOKEN), 2)).unwrap();
     let kinds: Vec<&str> = plan["items"].as_array().unwrap().iter().map(|i| i["action"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["unchanged", "unchanged", "unchanged", "create"]);
     expect(config(&["apply", d, "--to", &base, "--yes"], &data, TOKEN), 0);
@@ -115,18 +118,28 @@ fn an_apply_stopped_at_any_write_is_finished_by_the_next_and_writes_nothing_twic
     let mut actions = Vec::new();
     for c in configurations {
         let logs = get(&base, TOKEN, &format!("/api/configurations/{}/logs", c["id"]));
-        let mut mine: Vec<String> = logs["logs"].as_array().unwrap().iter().map(|l| l["action"].as_str().unwrap().to_owned()).collect();
+        let mut mine: Vec<String> =
+            logs["logs"].as_array().unwrap().iter().map(|l| l["action"].as_str().unwrap().to_owned()).collect();
         mine.reverse();
         actions.push((c["config"]["title"].as_str().unwrap().to_owned(), mine));
     }
     let create = || vec!["create".to_owned()];
-    assert_eq!(actions, [("A".into(), create()), ("B".into(), create()), ("C".into(), create()), ("D".into(), vec!["create".into(), "set-active".into()])]);
+    assert_eq!(
+        actions,
+        [
+            ("A".into(), create()),
+            ("B".into(), create()),
+            ("C".into(), create()),
+            ("D".into(), vec!["create".into(), "set-active".into()])
+        ]
+    );
     // The end state is the uninterrupted one: the server pulls back as the folder is.
     let back = work.path().join("back");
     expect(config(&["pull", &base, back.to_str().unwrap()], &data, TOKEN), 0);
     let pulled = files(&back);
     for key in ["a", "b", "c", "d"] {
-        let mine: Value = serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{key}.json"))).unwrap()).unwrap();
+        let mine: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{key}.json"))).unwrap()).unwrap();
         let theirs: Value = serde_json::from_slice(&pulled[&format!("/{key}.json")]).unwrap();
         assert_eq!(theirs["config"]["title"], mine["config"]["title"]);
         assert_eq!(theirs["config"]["result"]["itemsPerPage"], 20);
@@ -149,7 +162,13 @@ fn refused(rule: &Rule) -> Value {
 }
 
 /// Writes `fields` as an object, one key a line, every leaf refused, noting where each leaf's key is.
-fn write_object(fields: Fields, path: &str, indent: usize, out: &mut Vec<String>, expected: &mut Vec<(usize, usize, String)>) {
+fn write_object(
+    fields: Fields,
+    path: &str,
+    indent: usize,
+    out: &mut Vec<String>,
+    expected: &mut Vec<(usize, usize, String)>,
+) {
     let pad = " ".repeat(indent);
     for (i, field) in fields.0.iter().enumerate() {
         let comma = if i + 1 < fields.0.len() { "," } else { "" };
@@ -199,5 +218,6 @@ fn lint_places_each_finding_of_the_rule_table_at_its_key() {
     assert_eq!(found, expected, "{stdout}");
     let fine = tempfile::tempdir().unwrap();
     std::fs::write(fine.path().join("fine.json"), "{\"config\": {\"title\": \"T\", \"searchSpace\": \"s\"}}").unwrap();
-    assert!(expect(config(&["lint", fine.path().to_str().unwrap()], fine.path(), ""), 0).contains("1 configuration file(s), no problem"));
+    assert!(expect(config(&["lint", fine.path().to_str().unwrap()], fine.path(), ""), 0)
+        .contains("1 configuration file(s), no problem"));
 }

@@ -41,7 +41,10 @@ pub(crate) fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         for entry in std::fs::read_dir(dir.join(sub)).unwrap() {
             let path = entry.unwrap().path();
             if path.is_file() && !path.ends_with(".studio/state.json") {
-                out.insert(format!("{sub}/{}", path.file_name().unwrap().to_string_lossy()), std::fs::read(&path).unwrap());
+                out.insert(
+                    format!("{sub}/{}", path.file_name().unwrap().to_string_lossy()),
+                    std::fs::read(&path).unwrap(),
+                );
             }
         }
     }
@@ -79,10 +82,20 @@ fn a_pulled_folder_applied_to_an_empty_target_pulls_back_byte_for_byte() {
     let want = files(&folder);
     let keys: Vec<&str> = want.keys().map(String::as_str).collect();
     assert_eq!(keys, [".studio/configuration.schema.json", "/news-2.json", "/news.json", "/shop-2026.json"]);
-    let schema = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/schema/configuration.schema.json")).unwrap();
-    assert_eq!(want[".studio/configuration.schema.json"], schema.as_bytes(), "the checked-in schema is what pull writes");
+    let schema = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/schema/configuration.schema.json"),
+    )
+    .unwrap();
+    assert_eq!(
+        want[".studio/configuration.schema.json"],
+        schema.as_bytes(),
+        "the checked-in schema is what pull writes"
+    );
     let shop: Value = serde_json::from_slice(&want["/shop-2026.json"]).unwrap();
-    assert_eq!((shop["$schema"].as_str(), shop["active"].as_bool()), (Some("./.studio/configuration.schema.json"), Some(true)));
+    assert_eq!(
+        (shop["$schema"].as_str(), shop["active"].as_bool()),
+        (Some("./.studio/configuration.schema.json"), Some(true))
+    );
     // Pulling again changes nothing.
     let again = expect(config(&["pull", &source.base, folder_s], &data, &source.token), 0);
     assert!(again.contains("0 new, 0 updated, 3 unchanged"), "{again}");
@@ -91,8 +104,11 @@ fn a_pulled_folder_applied_to_an_empty_target_pulls_back_byte_for_byte() {
     let round_trip = |to: &str, data: &Path, token: &str, name: &str| {
         let applied = expect(config(&["apply", folder_s, "--to", to, "--yes"], data, token), 0);
         assert!(applied.contains("Applied 4 change(s)"), "{name}: {applied}");
-        assert_eq!(expect(config(&["plan", folder_s, "--to", to], data, token), 0).lines().last(),
-            Some("Nothing to do: the target holds every configuration of the source."), "{name}");
+        assert_eq!(
+            expect(config(&["plan", folder_s, "--to", to], data, token), 0).lines().last(),
+            Some("Nothing to do: the target holds every configuration of the source."),
+            "{name}"
+        );
         let second = expect(config(&["apply", folder_s, "--to", to, "--yes"], data, token), 0);
         assert!(second.contains("Nothing was written."), "{name}: {second}");
         let fresh = work.path().join(format!("back-from-{name}"));
@@ -124,7 +140,12 @@ fn actions(plan: &Value) -> BTreeMap<String, String> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|i| (i["key"].as_str().unwrap_or(i["title"].as_str().unwrap()).to_owned(), i["action"].as_str().unwrap().to_owned()))
+        .map(|i| {
+            (
+                i["key"].as_str().unwrap_or(i["title"].as_str().unwrap()).to_owned(),
+                i["action"].as_str().unwrap().to_owned(),
+            )
+        })
         .collect()
 }
 
@@ -133,39 +154,67 @@ fn a_plan_shows_every_kind_and_an_apply_waits_for_a_side_in_a_conflict() {
     let data = tempfile::tempdir().unwrap();
     let served = serve(data.path());
     for title in ["Alpha", "Beta", "Gamma", "Old"] {
-        assert_eq!(served.post("/api/configurations", &json!({"config": {"title": title, "searchSpace": "demo"}})).0, 200);
+        assert_eq!(
+            served.post("/api/configurations", &json!({"config": {"title": title, "searchSpace": "demo"}})).0,
+            200
+        );
     }
     let work = tempfile::tempdir().unwrap();
     let dir = work.path().join("f");
     let d = dir.to_str().unwrap();
     let run = |args: &[&str]| config(args, data.path(), &served.token);
     expect(run(&["pull", &served.base, d]), 0);
-    assert_eq!(expect(run(&["plan", d, "--to", &served.base]), 0).lines().count(), 6, "a header, four lines, the summary");
+    assert_eq!(
+        expect(run(&["plan", d, "--to", &served.base]), 0).lines().count(),
+        6,
+        "a header, four lines, the summary"
+    );
 
     // Each kind: beta edited here, gamma here and there, delta new and active, old's file gone.
     edit(&dir, "beta", |v| v["config"]["result"]["itemsPerPage"] = json!(20));
     edit(&dir, "gamma", |v| v["config"]["visible"] = json!(false));
     assert_eq!(served.put("/api/configurations/3", &json!({"config": {"result": {"itemsPerPage": 50}}})).0, 200);
-    std::fs::write(dir.join("delta.json"), "{\"active\": true, \"config\": {\"title\": \"Delta\", \"searchSpace\": \"demo\"}}\n").unwrap();
+    std::fs::write(
+        dir.join("delta.json"),
+        "{\"active\": true, \"config\": {\"title\": \"Delta\", \"searchSpace\": \"demo\"}}\n",
+    )
+    .unwrap();
     edit(&dir, "alpha", |v| v["active"] = json!(false));
     std::fs::remove_file(dir.join("old.json")).unwrap();
     let text = expect(run(&["plan", d, "--to", &served.base]), 2);
-    assert!(text.contains("  update      beta \"Beta\" (demo), id 2\n      config.result.itemsPerPage: 10 -> 20\n"), "{text}");
-    assert!(text.contains("  conflict    gamma \"Gamma\" (demo), id 3: changed on the target since this folder last applied it\n"), "{text}");
-    assert!(text.contains("config.result.itemsPerPage: 50 -> 10") && text.contains("config.visible: true -> false"), "{text}");
+    assert!(
+        text.contains("  update      beta \"Beta\" (demo), id 2\n      config.result.itemsPerPage: 10 -> 20\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "  conflict    gamma \"Gamma\" (demo), id 3: changed on the target since this folder last applied it\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("config.result.itemsPerPage: 50 -> 10") && text.contains("config.visible: true -> false"),
+        "{text}"
+    );
     assert!(text.contains("  only on the target old \"Old\" (demo), id 4 (kept; --prune deletes it)"), "{text}");
     assert!(text.contains("  set active  delta (created above; active now: id 1)"), "{text}");
     assert!(text.ends_with("Plan: 1 to create, 1 to update, 0 to delete, 1 unchanged, 1 only on the target, 1 conflict(s), then delta becomes active.\n"), "{text}");
     let plan: Value = serde_json::from_str(&expect(run(&["plan", d, "--to", &served.base, "--json"]), 2)).unwrap();
-    let want: BTreeMap<String, String> = [("alpha", "unchanged"), ("beta", "update"), ("delta", "create"), ("gamma", "conflict"), ("old", "onlyOnTarget")]
-        .into_iter()
-        .map(|(k, a)| (k.to_owned(), a.to_owned()))
-        .collect();
+    let want: BTreeMap<String, String> = [
+        ("alpha", "unchanged"),
+        ("beta", "update"),
+        ("delta", "create"),
+        ("gamma", "conflict"),
+        ("old", "onlyOnTarget"),
+    ]
+    .into_iter()
+    .map(|(k, a)| (k.to_owned(), a.to_owned()))
+    .collect();
     assert_eq!(actions(&plan), want);
     assert_eq!(plan["setActive"], json!({"key": "delta", "id": null, "was": 1}));
 
     // No terminal and no --yes; then a conflict without a side: nothing is written.
-    let refused = run(&["apply", d, "--to", &served.base]);
+    let refused = run(&["apply", d, "--to", &served.base, "--ours", "gamma"]);
     assert!(String::from_utf8_lossy(&refused.stderr).contains("add --yes"), "{refused:?}");
     expect(refused, 1);
     let refused = run(&["apply", d, "--to", &served.base, "--yes"]);
@@ -175,7 +224,13 @@ fn a_plan_shows_every_kind_and_an_apply_waits_for_a_side_in_a_conflict() {
     let applied = expect(run(&["apply", d, "--to", &served.base, "--yes", "--ours", "gamma"]), 0);
     assert!(applied.contains("updated beta (id 2)\ncreated delta as id 5\nupdated gamma (id 3)\nmade delta (id 5) the active configuration\nApplied 4 change(s)"), "{applied}");
     let (_, gamma) = served.get("/api/configurations/3");
-    assert_eq!((gamma["configuration"]["config"]["visible"].as_bool(), gamma["configuration"]["config"]["result"]["itemsPerPage"].as_i64()), (Some(false), Some(10)));
+    assert_eq!(
+        (
+            gamma["configuration"]["config"]["visible"].as_bool(),
+            gamma["configuration"]["config"]["result"]["itemsPerPage"].as_i64()
+        ),
+        (Some(false), Some(10))
+    );
     assert_eq!(served.get("/api/configurations").1["activeId"], 5);
 
     // Theirs: the file takes the server's version.
@@ -185,18 +240,26 @@ fn a_plan_shows_every_kind_and_an_apply_waits_for_a_side_in_a_conflict() {
     let kept = expect(run(&["apply", d, "--to", &served.base, "--yes", "--theirs"]), 0);
     assert!(kept.contains("kept the target's version of alpha (id 1)"), "{kept}");
     let alpha: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("alpha.json")).unwrap()).unwrap();
-    assert_eq!((alpha["config"]["title"].as_str(), alpha["config"]["visible"].as_bool()), (Some("Alpha (server)"), Some(true)));
+    assert_eq!(
+        (alpha["config"]["title"].as_str(), alpha["config"]["visible"].as_bool()),
+        (Some("Alpha (server)"), Some(true))
+    );
 
     // What only the server has stays, until --prune; then nothing is left to do.
     let plan = expect(run(&["plan", d, "--to", &served.base]), 0);
     assert!(plan.ends_with("(1 only on the target, kept).\n"), "{plan}");
-    assert!(expect(run(&["plan", d, "--to", &served.base, "--prune"]), 2).contains("  delete      old \"Old\" (demo), id 4\n"));
+    assert!(expect(run(&["plan", d, "--to", &served.base, "--prune"]), 2)
+        .contains("  delete      old \"Old\" (demo), id 4\n"));
     assert!(expect(run(&["apply", d, "--to", &served.base, "--yes", "--prune"]), 0).contains("deleted id 4 (old)"));
     expect(run(&["plan", d, "--to", &served.base, "--prune"]), 0);
 
     // A lint problem is an error of plan and apply: exit 1, the problem on stderr.
     edit(&dir, "beta", |v| v["config"]["result"]["itemsPerPage"] = json!(0));
     let broken = run(&["plan", d, "--to", &served.base]);
-    assert!(String::from_utf8_lossy(&broken.stderr).contains("beta.json:10:7: config.result.itemsPerPage must be a whole number from 1 to 100"), "{broken:?}");
+    assert!(
+        String::from_utf8_lossy(&broken.stderr)
+            .contains("beta.json:9:7: config.result.itemsPerPage must be a whole number from 1 to 100"),
+        "{broken:?}"
+    );
     expect(broken, 1);
 }

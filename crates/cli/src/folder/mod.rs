@@ -13,6 +13,7 @@ use std::process::ExitCode;
 
 use studio_sync::folder::{self, Choices, Desired, Done, FolderError, Plan, StateFile, Target};
 use studio_sync::Side;
+use tokio::runtime::Runtime;
 
 use self::args::{ApplyArgs, ConfigArgs, ConfigCommand, PlanArgs};
 use self::target::Opened;
@@ -29,10 +30,13 @@ const PROMOTIONS_FILE: &str = "promotions.json";
 const CHANGES: u8 = 2;
 
 pub fn run(global: &GlobalArgs, args: &ConfigArgs) -> Result<ExitCode, CliError> {
+    // One runtime for the whole command: a server's client keeps its connections on it.
+    let rt = runtime()?;
+    let rt = &rt;
     match &args.command {
         ConfigCommand::Pull { from, dir, sign_in } => {
             let source = Opened::open_remote_vars(global, from, sign_in)?;
-            pull(&source, dir).map(|()| ExitCode::SUCCESS)
+            pull(rt, &source, dir).map(|()| ExitCode::SUCCESS)
         }
         ConfigCommand::Lint { dir } => {
             let desired = lint(dir, &mut std::io::stdout())?;
@@ -43,7 +47,7 @@ pub fn run(global: &GlobalArgs, args: &ConfigArgs) -> Result<ExitCode, CliError>
             let desired = lint(dir, &mut std::io::stderr())?;
             let target = Opened::open_remote_vars(global, to, sign_in)?;
             let state = StateFile::read(&folder::state_path(dir)).map_err(cli)?;
-            let made = make_plan(&target, &target.name, &desired, &state, plan)?;
+            let made = make_plan(rt, &target, &target.name, &desired, &state, plan)?;
             print_plan(&made, plan.json);
             Ok(plan_exit(&made))
         }
@@ -51,8 +55,8 @@ pub fn run(global: &GlobalArgs, args: &ConfigArgs) -> Result<ExitCode, CliError>
             let desired = lint(dir, &mut std::io::stderr())?;
             let target = Opened::open_remote_vars(global, to, sign_in)?;
             let mut state = StateFile::read(&folder::state_path(dir)).map_err(cli)?;
-            let made = make_plan(&target, &target.name, &desired, &state, plan)?;
-            apply_plan(&target, &target.name, &made, plan.json, apply, Some(dir), &mut state)
+            let made = make_plan(rt, &target, &target.name, &desired, &state, plan)?;
+            apply_plan(rt, &target, &target.name, &made, plan.json, apply, Some(dir), &mut state)
         }
         ConfigCommand::Promote { from, to, plan, apply, dry_run, from_issuer, from_client_id, sign_in } => {
             let source = Opened::open(global, from, &SOURCE_VARS, from_issuer.as_deref(), from_client_id)?;
@@ -60,17 +64,17 @@ pub fn run(global: &GlobalArgs, args: &ConfigArgs) -> Result<ExitCode, CliError>
             let mut state = StateFile::read(&global.data_dir()?.join(PROMOTIONS_FILE)).map_err(cli)?;
             // What was applied from one source is kept apart from what was applied from another.
             let name = format!("{} -> {}", source.name, target.name);
-            let desired = runtime()?.block_on(async {
+            let desired = rt.block_on(async {
                 source.sign_in_now().await?;
                 let list = source.backend.list_configurations().await?;
                 Ok::<_, CliError>(folder::desired_from(&list))
             })?;
-            let made = make_plan(&target, &name, &desired, &state, plan)?;
+            let made = make_plan(rt, &target, &name, &desired, &state, plan)?;
             if *dry_run {
                 print_plan(&made, plan.json);
                 return Ok(plan_exit(&made));
             }
-            apply_plan(&target, &name, &made, plan.json, apply, None, &mut state)
+            apply_plan(rt, &target, &name, &made, plan.json, apply, None, &mut state)
         }
     }
 }
@@ -91,8 +95,8 @@ fn plan_exit(plan: &Plan) -> ExitCode {
     }
 }
 
-fn pull(source: &Opened, dir: &Path) -> Result<(), CliError> {
-    let pulled = runtime()?.block_on(async {
+fn pull(rt: &Runtime, source: &Opened, dir: &Path) -> Result<(), CliError> {
+    let pulled = rt.block_on(async {
         source.sign_in_now().await?;
         folder::pull(dir, &source.name, source.backend.as_ref()).await.map_err(cli)
     })?;
@@ -125,15 +129,23 @@ fn lint(dir: &Path, out: &mut dyn Write) -> Result<Vec<Desired>, CliError> {
         Ok(desired) => Ok(desired),
         Err(problems) => {
             for problem in &problems {
-                let _ = writeln!(out, "{}", problem.to_string().replacen(&problem.file, &dir.join(&problem.file).display().to_string(), 1));
+                let path = dir.join(&problem.file);
+                let _ = writeln!(out, "{}:{}:{}: {}", path.display(), problem.line, problem.column, problem.message);
             }
             Err(cli(FolderError::Lint(problems.len())))
         }
     }
 }
 
-fn make_plan(target: &Opened, name: &str, desired: &[Desired], state: &StateFile, args: &PlanArgs) -> Result<Plan, CliError> {
-    runtime()?.block_on(async {
+fn make_plan(
+    rt: &Runtime,
+    target: &Opened,
+    name: &str,
+    desired: &[Desired],
+    state: &StateFile,
+    args: &PlanArgs,
+) -> Result<Plan, CliError> {
+    rt.block_on(async {
         target.sign_in_now().await?;
         folder::plan_for(target.backend.as_ref(), name, desired, state, args.prune).await.map_err(cli)
     })
@@ -164,7 +176,9 @@ fn choices(args: &ApplyArgs) -> Result<Choices, CliError> {
 }
 
 /// Shows the plan, asks, and makes its changes, printing each write.
+#[allow(clippy::too_many_arguments)]
 fn apply_plan(
+    rt: &Runtime,
     target: &Opened,
     name: &str,
     plan: &Plan,
@@ -190,7 +204,8 @@ fn apply_plan(
         }
         test_hooks(writes);
     };
-    let done = runtime()?.block_on(folder::apply(&target_ref, plan, &choices, folder_dir, state, &mut on_write)).map_err(cli)?;
+    let done =
+        rt.block_on(folder::apply(&target_ref, plan, &choices, folder_dir, state, &mut on_write)).map_err(cli)?;
     if !json {
         if done.is_empty() {
             println!("Nothing was written.");

@@ -32,12 +32,7 @@ fn item_line(item: &PlanItem) -> String {
         Action::OnlyOnTarget => " (kept; --prune deletes it)",
         _ => "",
     };
-    format!(
-        "  {:<11} {key} {:?} ({}){id}{note}\n",
-        item.action.label(),
-        item.title,
-        item.search_space
-    )
+    format!("  {:<11} {key} {:?} ({}){id}{note}\n", item.action.label(), item.title, item.search_space)
 }
 
 /// `path: before -> after`, each value as JSON, an absent one as `(none)`.
@@ -79,6 +74,8 @@ pub fn done_line(done: &Done) -> String {
         Done::Updated { key, id, errors } => format!("updated {key} (id {id}){}", refused(errors)),
         Done::KeptTheirs { key, id } => format!("kept the target's version of {key} (id {id})"),
         Done::SetActive { key, id } => format!("made {key} (id {id}) the active configuration"),
-        Done::Deleted { key, id } => format!("deleted id {id}{}", key.as_ref().map(|k| format!(" ({k})")).unwrap_or_default()),
+        Done::Deleted { key, id } => {
+            format!("deleted id {id}{}", key.as_ref().map(|k| format!(" ({k})")).unwrap_or_default())
+        }
     }
 }

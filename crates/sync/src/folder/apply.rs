@@ -23,13 +23,30 @@ use crate::types::Side;
 #[serde(tag = "done", rename_all = "camelCase")]
 pub enum Done {
     /// Created as `id`; `errors` lists the keys the target refused (it kept their defaults).
-    Created { key: String, id: i32, errors: Vec<FieldError> },
+    Created {
+        key: String,
+        id: i32,
+        errors: Vec<FieldError>,
+    },
     /// Updated; `errors` lists the keys the target refused (it kept their values).
-    Updated { key: String, id: i32, errors: Vec<FieldError> },
+    Updated {
+        key: String,
+        id: i32,
+        errors: Vec<FieldError>,
+    },
     /// A conflict resolved for the target's version: the folder's file now holds it.
-    KeptTheirs { key: String, id: i32 },
-    SetActive { key: String, id: i32 },
-    Deleted { key: Option<String>, id: i32 },
+    KeptTheirs {
+        key: String,
+        id: i32,
+    },
+    SetActive {
+        key: String,
+        id: i32,
+    },
+    Deleted {
+        key: Option<String>,
+        id: i32,
+    },
 }
 
 /// Where an apply goes: the target, who writes, and the target's name in the state.
@@ -132,9 +149,11 @@ fn write_config_file(dir: &Path, key: &str, current: &Configuration) -> Result<(
     let read = std::fs::read_to_string(&path).ok().and_then(|text| format::parse(&text).ok());
     let mut body = read.unwrap_or_else(|| format::FileBody::new(current.config.clone(), false));
     body.config = current.config.clone();
-    write_if_changed(&path, &format::render(&body))
-        .map(drop)
-        .map_err(|source| FolderError::Io { what: "cannot write", path, source })
+    write_if_changed(&path, &format::render(&body)).map(drop).map_err(|source| FolderError::Io {
+        what: "cannot write",
+        path,
+        source,
+    })
 }
 
 /// The item's id, once the target is seen to still hold the version the plan compared with.

@@ -67,10 +67,14 @@ pub fn read_folder(dir: &Path) -> Result<Folder, FolderError> {
         let path = entry.path();
         let Some(name) = path.file_name().and_then(|n| n.to_str()).map(str::to_owned) else { continue };
         let is_json = path.extension().and_then(|e| e.to_str()) == Some(EXTENSION);
-        if !is_json || name.starts_with('.') || !entry.file_type().map_err(io)?.is_file() {
+        if !is_json || name.starts_with('.') || !path.is_file() {
             continue;
         }
-        let bytes = std::fs::read(&path).map_err(|source| FolderError::Io { what: "cannot read", path: path.clone(), source })?;
+        let bytes = std::fs::read(&path).map_err(|source| FolderError::Io {
+            what: "cannot read",
+            path: path.clone(),
+            source,
+        })?;
         let key = format::key_of(&path);
         files.push(FolderFile { name, key, path, text: String::from_utf8(bytes).ok() });
     }
@@ -155,10 +159,13 @@ fn check_file(file: &FolderFile, found: &mut Vec<(Position, String)>) -> Option<
         found.push((at.find("active"), format!("active {}", MESSAGES.bool)));
     }
     match root.get("config") {
-        None => found.push((Position::START, "`config` is missing: the file holds its settings in a `config` object".into())),
+        None => found
+            .push((Position::START, "`config` is missing: the file holds its settings in a `config` object".into())),
         Some(config) if !config.is_object() => found.push((at.find("config"), format!("config {}", MESSAGES.object))),
         Some(config) => {
-            for (key, what) in [("title", "the title"), ("searchSpace", "the search space this configuration belongs to")] {
+            for (key, what) in
+                [("title", "the title"), ("searchSpace", "the search space this configuration belongs to")]
+            {
                 if config.get(key).is_none() {
                     found.push((at.find("config"), format!("config.{key} is missing: name {what}")));
                 }
@@ -193,7 +200,7 @@ pub fn rule_findings(body: &Value) -> Vec<FieldError> {
 mod tests {
     use super::*;
 
-    fn folder(files: &[(&str, &str)]) -> (tempfile::TempDir, Folder) {
+    fn folder_of(files: &[(&str, &str)]) -> (tempfile::TempDir, Folder) {
         let dir = tempfile::tempdir().unwrap();
         for (name, text) in files {
             std::fs::write(dir.path().join(name), text).unwrap();
@@ -210,7 +217,7 @@ mod tests {
 
     #[test]
     fn a_good_folder_gives_its_configurations_in_file_order() {
-        let (_dir, folder) = folder(&[
+        let (_dir, folder) = folder_of(&[
             ("b.json", "{\"active\": true, \"config\": {\"title\": \"B\", \"searchSpace\": \"s\"}}"),
             ("a.json", "{\"config\": {\"title\": \"A\", \"searchSpace\": \"s\"}}"),
             ("notes.txt", "not a configuration"),
@@ -221,7 +228,7 @@ mod tests {
 
     #[test]
     fn each_folder_rule_is_reported_at_its_key() {
-        let (_dir, folder) = folder(&[
+        let (_dir, folder) = folder_of(&[
             ("News.json", "{\"config\": {\"title\": \"N\", \"searchSpace\": \"s\"}}"),
             ("broken.json", "{\n  \"config\": {,\n}"),
             ("list.json", "[1]"),
@@ -241,10 +248,13 @@ mod tests {
         assert!(problems[4].contains("config.searchSpace is missing"), "{}", problems[4]);
         assert!(problems[5].contains("active must be true or false"), "{}", problems[5]);
         // The second active file is reported once it is otherwise valid.
-        let (_dir, folder) = folder(&[
+        let (_dir, folder) = folder_of(&[
             ("one.json", "{\"active\": true, \"config\": {\"title\": \"A\", \"searchSpace\": \"s\"}}"),
             ("two.json", "{\n  \"active\": true,\n  \"config\": {\"title\": \"B\", \"searchSpace\": \"s\"}\n}"),
         ]);
-        assert_eq!(shown(lint(&folder).unwrap_err()), ["two.json:2:3: `active` is true here and in one.json: at most one configuration of a folder is active"]);
+        assert_eq!(
+            shown(lint(&folder).unwrap_err()),
+            ["two.json:2:3: `active` is true here and in one.json: at most one configuration of a folder is active"]
+        );
     }
 }

@@ -161,7 +161,7 @@ pub fn make_plan(
     for (slot, wanted) in matched.iter_mut().zip(desired) {
         if let Some(found) = applied.get(&wanted.key).and_then(|a| by_id.get(&a.id)) {
             if taken.insert(found.id) {
-                *slot = Some(found);
+                *slot = Some(*found);
             }
         }
     }
@@ -199,12 +199,20 @@ pub fn make_plan(
 
     let set_active = desired.iter().zip(&matched).find(|(w, _)| w.active).and_then(|(wanted, found)| {
         let id = found.and_then(|c| c.id);
-        (id.is_none() || id != list.active_id).then(|| ActiveChange { key: wanted.key.clone(), id, was: list.active_id })
+        (id.is_none() || id != list.active_id).then(|| ActiveChange {
+            key: wanted.key.clone(),
+            id,
+            was: list.active_id,
+        })
     });
     Ok(Plan { target: target.to_owned(), items, set_active })
 }
 
-fn item_for(wanted: &Desired, found: Option<&Configuration>, applied: Option<&Applied>) -> Result<PlanItem, FolderError> {
+fn item_for(
+    wanted: &Desired,
+    found: Option<&Configuration>,
+    applied: Option<&Applied>,
+) -> Result<PlanItem, FolderError> {
     let mut item = PlanItem {
         key: Some(wanted.key.clone()),
         title: wanted.config.title.clone(),
@@ -245,7 +253,12 @@ mod tests {
     }
 
     fn stored(id: i32, config: Config) -> Configuration {
-        Configuration { id: Some(id), created: Some("2026-01-01T00:00:00.000Z".into()), config, ..Configuration::template() }
+        Configuration {
+            id: Some(id),
+            created: Some("2026-01-01T00:00:00.000Z".into()),
+            config,
+            ..Configuration::template()
+        }
     }
 
     fn want(key: &str, config: Config, active: bool) -> Desired {
@@ -297,7 +310,10 @@ mod tests {
         );
         let change = &plan.items[1].changes;
         assert_eq!(change.len(), 1);
-        assert_eq!((change[0].path.as_str(), change[0].before.clone(), change[0].after.clone()), ("config.result.itemsPerPage", Some(json!(10)), Some(json!(20))));
+        assert_eq!(
+            (change[0].path.as_str(), change[0].before.clone(), change[0].after.clone()),
+            ("config.result.itemsPerPage", Some(json!(10)), Some(json!(20)))
+        );
         assert_eq!(plan.set_active, Some(ActiveChange { key: "renamed".into(), id: Some(4), was: Some(1) }));
         assert!(plan.has_changes());
         assert_eq!(plan.conflicts(), ["there"]);

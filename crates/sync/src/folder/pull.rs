@@ -49,7 +49,11 @@ pub fn write_schema(dir: &Path) -> Result<(), FolderError> {
 
 /// Pulls every configuration of `backend` (named `target` in the state) into the folder `dir`, made if missing.
 pub async fn pull(dir: &Path, target: &str, backend: &dyn Backend) -> Result<Vec<PulledFile>, FolderError> {
-    std::fs::create_dir_all(dir).map_err(|source| FolderError::Io { what: "cannot make", path: dir.to_owned(), source })?;
+    std::fs::create_dir_all(dir).map_err(|source| FolderError::Io {
+        what: "cannot make",
+        path: dir.to_owned(),
+        source,
+    })?;
     let list = backend.list_configurations().await?;
     let folder = read_folder(dir)?;
     let mut state = StateFile::read(&state_path(dir))?;
@@ -57,11 +61,8 @@ pub async fn pull(dir: &Path, target: &str, backend: &dyn Backend) -> Result<Vec
     // Every name in use, and what each readable file holds.
     let taken_names: BTreeSet<String> =
         folder.files.iter().map(|f| f.name.trim_end_matches(".json").to_owned()).collect();
-    let bodies: BTreeMap<String, FileBody> = folder
-        .files
-        .iter()
-        .filter_map(|f| Some((f.key.clone()?, format::parse(f.text.as_deref()?).ok()?)))
-        .collect();
+    let bodies: BTreeMap<String, FileBody> =
+        folder.files.iter().filter_map(|f| Some((f.key.clone()?, format::parse(f.text.as_deref()?).ok()?))).collect();
     let keys = keys_for(&list, &applied, &bodies, &taken_names);
     write_schema(dir)?;
     let mut pulled = Vec::new();
@@ -73,10 +74,19 @@ pub async fn pull(dir: &Path, target: &str, backend: &dyn Backend) -> Result<Vec
             None => FileBody::new(config.config.clone(), active),
         };
         let path = path_for(dir, &key);
-        let written = write_if_changed(&path, &format::render(&body))
-            .map_err(|source| FolderError::Io { what: "cannot write", path: path.clone(), source })?;
+        let written = write_if_changed(&path, &format::render(&body)).map_err(|source| FolderError::Io {
+            what: "cannot write",
+            path: path.clone(),
+            source,
+        })?;
         state.record(target, &key, id, &config.config);
-        pulled.push(PulledFile { new: !taken_names.contains(&key), key, id, title: config.config.title.clone(), written });
+        pulled.push(PulledFile {
+            new: !taken_names.contains(&key),
+            key,
+            id,
+            title: config.config.title.clone(),
+            written,
+        });
     }
     state.save()?;
     Ok(pulled)
@@ -110,18 +120,20 @@ fn keys_for(
             used.extend(slot.clone());
         }
     }
-    keys.into_iter()
-        .zip(&list.configurations)
-        .map(|(slot, config)| {
-            slot.unwrap_or_else(|| {
-                let key = unique_key(&key_for_title(&config.config.title), |k| {
-                    used.contains(k) || taken_names.contains(k)
-                });
-                used.insert(key.clone());
-                key
-            })
-        })
-        .collect()
+    // New keys are given in the order of title, search space and id, not of creation: two configurations whose
+    // titles make the same key get the same keys on every target, whatever order they were created in there.
+    let mut order: Vec<usize> = (0..keys.len()).filter(|i| keys[*i].is_none()).collect();
+    order.sort_by_key(|i| {
+        let c = &list.configurations[*i];
+        (c.config.title.clone(), c.config.search_space.clone(), c.id)
+    });
+    for i in order {
+        let base = key_for_title(&list.configurations[i].config.title);
+        let key = unique_key(&base, |k| used.contains(k) || taken_names.contains(k));
+        used.insert(key.clone());
+        keys[i] = Some(key);
+    }
+    keys.into_iter().map(Option::unwrap_or_default).collect()
 }
 
 /// A promotion's source as the configurations it asks for: every configuration of `list`, keyed by its id

@@ -87,7 +87,7 @@ fn add_rules(defs: &mut Value, name: &str, fields: Fields) {
                 }
             }
             Rule::Items { fields, .. } => {
-                if let Some(target) = property.get_mut("items").and_then(|items| referenced(items)) {
+                if let Some(target) = property.get("items").and_then(referenced) {
                     add_rules(defs, &target, *fields);
                 }
             }

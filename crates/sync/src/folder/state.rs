@@ -40,6 +40,7 @@ pub struct Applied {
 
 /// Every target's applied configurations, by key.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct State {
     pub version: u32,
     pub targets: BTreeMap<String, BTreeMap<String, Applied>>,
@@ -57,10 +58,8 @@ impl StateFile {
     pub fn read(path: &Path) -> Result<StateFile, FolderError> {
         let state = match std::fs::read_to_string(path) {
             Ok(text) => {
-                let state: State = serde_json::from_str(&text).map_err(|e| FolderError::BadState {
-                    path: path.to_owned(),
-                    message: e.to_string(),
-                })?;
+                let state: State = serde_json::from_str(&text)
+                    .map_err(|e| FolderError::BadState { path: path.to_owned(), message: e.to_string() })?;
                 if state.version > STATE_VERSION {
                     return Err(FolderError::BadState {
                         path: path.to_owned(),
