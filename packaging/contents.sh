@@ -3,9 +3,19 @@
 # staged, or staged and not listed); scripts/check-packages.sh compares the files of every built package with
 # these lists. docs/packaging.md describes them.
 
-# The commands `studio --help` of the `studio` at $1 lists; each has a man page studio-<command>.1.
+# The commands a `--help` lists (the command is "$@"), one a line.
+listed_commands() {
+  "$@" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && $1 != "help" && NF {print $1}'
+}
+
+# The commands of the `studio` at $1, those its commands have of their own as <command>-<subcommand>; each has
+# a man page studio-<command>.1.
 studio_commands() {
-  "$1" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && $1 != "help" && NF {print $1}'
+  local command sub
+  for command in $(listed_commands "$1"); do
+    echo "$command"
+    for sub in $(listed_commands "$1" "$command"); do echo "$command-$sub"; done
+  done
 }
 
 # The paths package $1 holds, one a line; a path ending in "/" is a folder all of whose files belong to the

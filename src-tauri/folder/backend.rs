@@ -230,7 +230,7 @@ impl FolderBackend {
         let text = format::render(body);
         let path = path_for(&self.dir, key);
         format::write_if_changed(&path, &text).map_err(|e| storage(&path, &e))?;
-        known.seen.insert(key.to_owned(), ListedFile { key: key.to_owned(), text, body: Ok(body.clone()) });
+        known.seen.insert(key.to_owned(), ListedFile { key: key.to_owned(), text: Some(text), body: Ok(body.clone()) });
         Ok(())
     }
 

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 use crate::bench::BenchArgs;
+use crate::folder::args::ConfigArgs;
 use crate::global_args::GlobalArgs;
 use crate::pull::PullArgs;
 use crate::serve::ServeArgs;
@@ -48,6 +49,9 @@ pub enum Command {
     /// (token in STUDIO_REMOTE_TOKEN, or signed in through --issuer); an interrupted pull resumes where it
     /// stopped
     Pull(PullArgs),
+    /// Configurations as a folder of files kept in git: pull a store or server into a folder, lint it, plan and
+    /// apply it to a store or server, or promote from one to another (docs/config-files.md)
+    Config(ConfigArgs),
     /// Load documents (JSON Lines, one document per line) into a search space of the local store
     Import {
         /// The search space to load them into

@@ -10,6 +10,7 @@ mod bench;
 mod config_files;
 mod data;
 mod error;
+mod folder;
 mod global_args;
 mod manuals;
 mod progress;
@@ -26,8 +27,12 @@ use clap::{CommandFactory, FromArgMatches};
 use args::{Cli, Command};
 use error::CliError;
 
-pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), CliError> {
+pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<ExitCode, CliError> {
     let global = &cli.global;
+    if let Command::Config(args) = &cli.command {
+        // The one command whose success has more than one exit code (a plan with changes exits 2).
+        return folder::run(global, args);
+    }
     match &cli.command {
         // Which of serve's settings were given (a flag, a variable) decides what its configuration file sets.
         Command::Serve(args) => serve::run(global, args, matches.subcommand_matches("serve").unwrap_or(matches)),
@@ -40,7 +45,9 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), CliError> {
         Command::Check => repair::check(global),
         Command::Recover => repair::recover(global),
         Command::Bench(args) => bench::run(global, args),
+        Command::Config(_) => Ok(()),
     }
+    .map(|()| ExitCode::SUCCESS)
 }
 
 fn main() -> ExitCode {
@@ -50,7 +57,7 @@ fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
     let args = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match run(args, &matches) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e}");
             e.exit_code()

@@ -1,7 +1,6 @@
 //! `studio pull --from URL --config ID`: takes a remote search space offline (studio_sync::pull), with
 //! a progress bar on a terminal; Ctrl+C stops between pages and the next run resumes.
 
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -13,7 +12,7 @@ use crate::error::CliError;
 use crate::global_args::GlobalArgs;
 use crate::progress;
 use crate::runtime::runtime;
-use crate::signin::{self, CredentialFiles, CredentialVars};
+use crate::signin::{self, SignInArgs};
 
 #[derive(clap::Args)]
 pub struct PullArgs {
@@ -23,27 +22,12 @@ pub struct PullArgs {
     /// Id of the configuration on the remote server
     #[arg(long = "config", value_name = "ID")]
     config: i32,
-    /// Issuer URL of the OpenID Connect provider the server takes tokens from, renewing tokens as they
-    /// expire. Signs in with the password grant as STUDIO_REMOTE_USERNAME / STUDIO_REMOTE_PASSWORD (with the
-    /// client secret, if the client has one); with neither, with the client credentials grant as the client
-    /// itself (for a pipeline), its secret in STUDIO_REMOTE_CLIENT_SECRET or --client-secret-file. Without
-    /// --issuer, the token in STUDIO_REMOTE_TOKEN is sent
-    #[arg(long, value_name = "ISSUER")]
-    issuer: Option<String>,
-    /// Client id at the provider
-    #[arg(long, value_name = "ID", default_value = signin::DEFAULT_CLIENT_ID, requires = "issuer")]
-    client_id: String,
-    /// A file holding the client secret (when STUDIO_REMOTE_CLIENT_SECRET is not set)
-    #[arg(long, value_name = "FILE", requires = "issuer")]
-    client_secret_file: Option<PathBuf>,
+    #[command(flatten)]
+    sign_in: SignInArgs,
 }
 
-/// Where the remote server's credentials come from.
-const REMOTE_VARS: CredentialVars = CredentialVars { prefix: "STUDIO_REMOTE", issuer_flag: "--issuer" };
-
 pub fn run(global: &GlobalArgs, args: &PullArgs) -> Result<(), CliError> {
-    let files = CredentialFiles { client_secret: args.client_secret_file.clone(), ..CredentialFiles::default() };
-    let sign_in = REMOTE_VARS.sign_in_with(args.issuer.as_deref(), &args.client_id, &files)?;
+    let sign_in = args.sign_in.sign_in()?;
     let remote = RemoteBackend::signed_in(&args.from, sign_in, RemoteOptions::default(), None)
         .map_err(|e| CliError::Input(e.to_string()))?;
     let source = remote.base_url().to_owned();

@@ -72,7 +72,6 @@ impl CredentialVars {
     /// The sign-in these variables describe. With `issuer`: the password grant when a user name and password
     /// are given, else the client credentials grant when only the client's secret is (`PREFIX_CLIENT_SECRET`).
     /// Without one: the token in `PREFIX_TOKEN` (or none). For commands that take no credential files.
-    #[allow(dead_code)]
     pub fn sign_in(&self, issuer: Option<&str>, client_id: &str) -> Result<SignIn, CliError> {
         self.sign_in_with(issuer, client_id, &CredentialFiles::default())
     }
@@ -114,6 +113,35 @@ impl CredentialVars {
             client = client.with_secret_source(source);
         }
         Ok(SignIn::Provider(ProviderSignIn { issuer: issuer.to_owned(), client, grant: Some(grant), tokens: None }))
+    }
+}
+
+/// Where a remote server's credentials come from, for the commands that read or write one.
+pub const REMOTE_VARS: CredentialVars = CredentialVars { prefix: "STUDIO_REMOTE", issuer_flag: "--issuer" };
+
+/// How a command signs in to a remote server: `studio pull` and the `studio config` commands.
+#[derive(clap::Args)]
+pub struct SignInArgs {
+    /// Issuer URL of the OpenID Connect provider the server takes tokens from, renewing tokens as they
+    /// expire. Signs in with the password grant as STUDIO_REMOTE_USERNAME / STUDIO_REMOTE_PASSWORD (with the
+    /// client secret, if the client has one); with neither, with the client credentials grant as the client
+    /// itself (for a pipeline), its secret in STUDIO_REMOTE_CLIENT_SECRET or --client-secret-file. Without
+    /// --issuer, the token in STUDIO_REMOTE_TOKEN is sent
+    #[arg(long, value_name = "ISSUER")]
+    pub issuer: Option<String>,
+    /// Client id at the provider
+    #[arg(long, value_name = "ID", default_value = DEFAULT_CLIENT_ID, requires = "issuer")]
+    pub client_id: String,
+    /// A file holding the client secret (when STUDIO_REMOTE_CLIENT_SECRET is not set)
+    #[arg(long, value_name = "FILE", requires = "issuer")]
+    pub client_secret_file: Option<PathBuf>,
+}
+
+impl SignInArgs {
+    /// The sign-in these flags and the STUDIO_REMOTE_… variables describe.
+    pub fn sign_in(&self) -> Result<SignIn, CliError> {
+        let files = CredentialFiles { client_secret: self.client_secret_file.clone(), ..CredentialFiles::default() };
+        REMOTE_VARS.sign_in_with(self.issuer.as_deref(), &self.client_id, &files)
     }
 }
 

@@ -9,6 +9,8 @@ use studio_testkit::http as remote_support;
 mod cli_data;
 mod cli_pull;
 mod client_credentials;
+mod config_apply;
+mod config_folder;
 mod conformance;
 mod crash_safety;
 mod designer;

@@ -43,17 +43,33 @@ fn the_cli_the_api_docs_and_the_desktop_app_carry_the_workspace_version() {
 }
 
 /// The commands `studio --help` lists, but `help`.
-fn listed_commands() -> Vec<String> {
-    let out = Command::new(STUDIO).arg("--help").output().unwrap();
-    let help = String::from_utf8_lossy(&out.stdout).into_owned();
-    let commands = help.split("Commands:").nth(1).expect("studio --help lists its commands");
-    commands
-        .lines()
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|name| *name != "help")
-        .map(str::to_owned)
+/// Each command's page name (`serve`, `config-pull`), the command whose page names it (none: `studio.1`), and
+/// the word a shell completes.
+fn listed_commands() -> Vec<(String, Option<String>, String)> {
+    let listed = |args: &[&str]| -> Vec<String> {
+        let out = Command::new(STUDIO).args(args).arg("--help").output().unwrap();
+        let help = String::from_utf8_lossy(&out.stdout).into_owned();
+        let Some(commands) = help.split("Commands:").nth(1) else { return Vec::new() };
+        commands
+            .lines()
+            .skip(1)
+            .take_while(|l| l.starts_with("  "))
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|name| *name != "help")
+            .map(str::to_owned)
+            .collect()
+    };
+    let top = listed(&[]);
+    assert!(!top.is_empty(), "studio --help lists its commands");
+    // A command's own commands (`studio config pull`) as `config-pull`, each with a page of its own that the
+    // command's page names.
+    top.iter()
+        .flat_map(|command| {
+            let subs = listed(&[command.as_str()])
+                .into_iter()
+                .map(move |sub| (format!("{command}-{sub}"), Some(command.clone()), sub));
+            std::iter::once((command.clone(), None, command.clone())).chain(subs)
+        })
         .collect()
 }
 
@@ -64,22 +80,26 @@ fn every_command_has_a_man_page_and_completes_in_bash_zsh_and_fish() {
     assert!(out.status.success(), "studio manuals: {}", String::from_utf8_lossy(&out.stderr));
 
     let commands = listed_commands();
-    assert!(commands.iter().any(|c| c == "serve"), "{commands:?}");
+    assert!(commands.iter().any(|(c, _, _)| c == "serve"), "{commands:?}");
     let man = dir.path().join("man/man1");
     let main_page = std::fs::read_to_string(man.join("studio.1")).unwrap();
     assert!(main_page.contains(".TH studio 1"), "{main_page}");
-    for command in &commands {
+    for (command, parent, _) in &commands {
         let page = std::fs::read_to_string(man.join(format!("studio-{command}.1")))
             .unwrap_or_else(|e| panic!("no man page for `studio {command}`: {e}"));
-        // roff writes every hyphen of a name as `\-`.
+        // roff writes every hyphen of a name as `\-`; a command's own commands are named on its page.
         let reference = format!("studio-{command}(1)").replace('-', "\\-");
-        assert!(main_page.contains(&reference), "studio.1 does not refer to {command}");
+        let parent = match parent {
+            Some(parent) => std::fs::read_to_string(man.join(format!("studio-{parent}.1"))).unwrap(),
+            None => main_page.clone(),
+        };
+        assert!(parent.contains(&reference), "no page refers to studio-{command}(1)");
         assert!(page.contains(".SH OPTIONS"), "studio-{command}.1 has no options section");
     }
     let serve_page = std::fs::read_to_string(man.join("studio-serve.1")).unwrap();
     assert!(serve_page.contains("\\-\\-listen"), "studio-serve.1 does not describe --listen");
     let pages = std::fs::read_dir(&man).unwrap().count();
-    assert_eq!(pages, commands.len() + 1, "a page for a command `studio --help` does not list");
+    assert_eq!(pages, commands.len() + 1, "a page for a command the help does not list");
 
     for file in [
         "bash-completion/completions/studio",
@@ -87,8 +107,8 @@ fn every_command_has_a_man_page_and_completes_in_bash_zsh_and_fish() {
         "fish/vendor_completions.d/studio.fish",
     ] {
         let text = std::fs::read_to_string(dir.path().join(file)).unwrap();
-        for command in &commands {
-            assert!(text.contains(command.as_str()), "{file} does not complete `studio {command}`");
+        for (command, _, word) in &commands {
+            assert!(text.contains(word.as_str()), "{file} does not complete `studio {}`", command.replace('-', " "));
         }
         assert!(!text.contains("manuals"), "{file} offers `manuals`, the packages' own command");
     }

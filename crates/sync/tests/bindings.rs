@@ -47,3 +47,10 @@ fn checked_in_typescript_types_match_the_rust_types() {
     let fresh = generated();
     studio_testkit::bindings::check_or_write(&path, &fresh, "cargo test -p studio-sync --test main bindings");
 }
+
+#[test]
+fn checked_in_configuration_file_schema_matches_the_model() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/schema/configuration.schema.json");
+    let fresh = studio_sync::folder::schema::schema_text();
+    studio_testkit::bindings::check_or_write(&path, &fresh, "cargo test -p studio-sync --test main bindings");
+}

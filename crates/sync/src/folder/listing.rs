@@ -13,8 +13,8 @@ use super::format::{self, FileBody, ParseProblem, EXTENSION};
 pub struct ListedFile {
     /// The file's name without `.json`.
     pub key: String,
-    /// What the file holds, as it was read.
-    pub text: String,
+    /// What the file holds, as it was read; `None` when it is not UTF-8 text.
+    pub text: Option<String>,
     /// The file read as a configuration, or why it could not be.
     pub body: Result<FileBody, ParseProblem>,
 }
@@ -52,11 +52,10 @@ pub fn read_folder(dir: &Path) -> std::io::Result<Listing> {
         let (text, body) = match String::from_utf8(bytes) {
             Ok(text) => {
                 let body = format::parse(&text);
-                (text, body)
+                (Some(text), body)
             }
-            Err(e) => {
-                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                (text, Err(ParseProblem { line: 1, column: 1, message: "the file is not UTF-8 text".to_owned() }))
+            Err(_) => {
+                (None, Err(ParseProblem { line: 1, column: 1, message: "the file is not UTF-8 text".to_owned() }))
             }
         };
         listing.files.push(ListedFile { key, text, body });

@@ -1,0 +1,31 @@
+//! Why a folder command could not do its work, one case per thing the user would do differently.
+
+use std::path::PathBuf;
+
+use studio_model::BackendError;
+
+/// What went wrong reading a folder, planning or applying.
+#[derive(Debug, thiserror::Error)]
+pub enum FolderError {
+    /// The store or server refused or failed.
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+    /// A file or folder could not be read or written.
+    #[error("{what} {}: {source}", path.display())]
+    Io { what: &'static str, path: PathBuf, source: std::io::Error },
+    /// The state file is not one this program can read.
+    #[error("{} cannot be used: {message}; fix or delete it (the next plan then matches configurations by title and search space)", path.display())]
+    BadState { path: PathBuf, message: String },
+    /// The folder breaks its rules; `studio config lint` lists each problem.
+    #[error("{0} problem(s) in the folder, listed above; fix them and run again")]
+    Lint(usize),
+    /// A conflict stands and no side was chosen.
+    #[error("{} conflict(s) ({}): the target changed since this folder last applied them; choose a side with --ours or --theirs (all, or KEY for one)", keys.len(), keys.join(", "))]
+    Unresolved { keys: Vec<String> },
+    /// The target changed between the plan and the write: nothing of that configuration was written.
+    #[error("configuration {key} (id {id}) changed on the target after the plan was made; nothing was written to it: run the plan again")]
+    ChangedSincePlan { key: String, id: i32 },
+    /// A side was chosen for a key that has no conflict.
+    #[error("--ours/--theirs {0}: no conflict has that key")]
+    UnknownChoice(String),
+}
