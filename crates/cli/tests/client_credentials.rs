@@ -13,8 +13,8 @@ use studio_testkit::{OidcProvider, ProviderOptions};
 
 use crate::support::{client, serve_with, studio, Served, STUDIO};
 
-const CLIENT: &str = "studio-pipeline";
-const SECRET: &str = "studio-pipeline-secret";
+pub(crate) const CLIENT: &str = "studio-pipeline";
+pub(crate) const SECRET: &str = "studio-pipeline-secret";
 const WRONG: &str = "an-old-secret-4c1d";
 /// The client's HTTP Basic credentials, base64 of `studio-pipeline:studio-pipeline-secret`.
 const BASIC: &str = "c3R1ZGlvLXBpcGVsaW5lOnN0dWRpby1waXBlbGluZS1zZWNyZXQ";
@@ -46,7 +46,7 @@ fn server(issuer: &str) -> (tempfile::TempDir, Served) {
 
 /// What must never be shown: the secrets, the client's Basic credentials, and any JWT (every token of the
 /// provider begins with the base64 of `{"`).
-fn assert_no_secret(what: &str, text: &str) {
+pub(crate) fn assert_no_secret(what: &str, text: &str) {
     for secret in [SECRET, WRONG, BASIC, "eyJ"] {
         assert!(!text.contains(secret), "{what} shows `{secret}`: {text}");
     }
