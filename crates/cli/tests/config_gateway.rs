@@ -124,7 +124,7 @@ fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
 }
 
 #[test]
-fn an_apply_told_502_after_each_write_reached_the_server_is_finished_by_the_next_without_repeats() {
+fn an_apply_told_502_after_each_write_reached_the_server_is_finished_by_the_next_which_writes_nothing() {
     let data = tempfile::tempdir().unwrap();
     let served = serve(data.path());
     let gateway = Gateway::start(&served.base);
@@ -173,7 +173,8 @@ fn an_apply_told_502_after_each_write_reached_the_server_is_finished_by_the_next
     assert_eq!(gateway.writes.load(Ordering::SeqCst), forwarded, "the last apply wrote nothing");
 
     // The history: every write the gateway forwarded is one row, each configuration created once, d made active
-    // once; b's update is the one write the client repeated itself (a PUT is retried after a 502).
+    // once. Only b's update may show more than once: the client sends a PUT again after a 502 (its usual
+    // retries, docs/choices.md), each time the same version.
     let history = histories(&served.base, &served.token);
     let rows: usize = history.iter().map(|(_, actions)| actions.len()).sum();
     assert_eq!(rows, forwarded, "{history:?}");
