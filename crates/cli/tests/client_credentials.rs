@@ -29,11 +29,17 @@ fn provider() -> OidcProvider {
     .expect("the test provider starts (npm ci --prefix crates/testkit/servers)")
 }
 
-/// A `studio serve` with the demo data that takes the provider's tokens for `search-studio`: the group
-/// `pipelines` (the pipeline's service account) may read, write and search.
+/// A `studio serve` with the demo data that takes the provider's tokens for `search-studio` (see
+/// [`pipelines_server`]).
 fn server(issuer: &str) -> (tempfile::TempDir, Served) {
     let data = tempfile::tempdir().unwrap();
     studio(&["demo-data"], data.path());
+    pipelines_server(data, issuer)
+}
+
+/// A `studio serve` over `data` that takes the provider's tokens for `search-studio`: the group `pipelines`
+/// (the pipeline's service account) may read, write and search.
+pub(crate) fn pipelines_server(data: tempfile::TempDir, issuer: &str) -> (tempfile::TempDir, Served) {
     let auth = data.path().join("auth.json");
     let groups = json!({"users": [], "groups": [
         {"name": "pipelines", "operations": ["read", "write", "search"], "searchSpaces": ["*"]}

@@ -11,9 +11,9 @@ use std::process::{Command, Output, Stdio};
 use serde_json::{json, Value};
 use studio_testkit::{OidcProvider, ProviderOptions};
 
-use crate::client_credentials::{assert_no_secret, CLIENT, SECRET};
+use crate::client_credentials::{assert_no_secret, pipelines_server, CLIENT, SECRET};
 use crate::config_folder::{config, edit, expect};
-use crate::support::{client, serve, serve_with, studio, Served, STUDIO};
+use crate::support::{client, serve, studio, Served, STUDIO};
 
 /// The script, from the repository.
 fn script() -> PathBuf {
@@ -63,20 +63,6 @@ impl Pipeline<'_> {
     }
 }
 
-/// A `studio serve` taking the provider's tokens for `search-studio`, whose group `pipelines` (the
-/// pipeline client's service account) may read, write and search.
-fn production(issuer: &str) -> (tempfile::TempDir, Served) {
-    let data = tempfile::tempdir().unwrap();
-    let auth = data.path().join("auth.json");
-    let groups = json!({"users": [], "groups": [
-        {"name": "pipelines", "operations": ["read", "write", "search"], "searchSpaces": ["*"]}
-    ]});
-    std::fs::write(&auth, groups.to_string()).unwrap();
-    let args = ["--auth", auth.to_str().unwrap(), "--oidc-issuer", issuer, "--oidc-audience", "search-studio"];
-    let served = serve_with(data.path(), &args, &[], Stdio::null());
-    (data, served)
-}
-
 /// `GET path` of `base` with `token`: the JSON answer.
 fn get(base: &str, token: &str, path: &str) -> Value {
     let answer = client(30).get(format!("{base}{path}")).bearer_auth(token).send().unwrap();
@@ -104,7 +90,7 @@ fn the_pipeline_plans_a_pull_request_applies_main_and_stops_at_a_change_made_by_
             .expect("the test provider starts (npm ci --prefix crates/testkit/servers)");
     let staging_data = tempfile::tempdir().unwrap();
     let staging = serve(staging_data.path());
-    let (_production_data, production) = production(provider.issuer());
+    let (_production_data, production) = pipelines_server(tempfile::tempdir().unwrap(), provider.issuer());
     let production_token = || {
         let grant = provider.client_credentials_grant(CLIENT, SECRET);
         grant["access_token"].as_str().expect("the provider grants a token").to_owned()
