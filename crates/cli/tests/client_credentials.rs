@@ -13,8 +13,8 @@ use studio_testkit::{OidcProvider, ProviderOptions};
 
 use crate::support::{client, serve_with, studio, Served, STUDIO};
 
-const CLIENT: &str = "studio-pipeline";
-const SECRET: &str = "studio-pipeline-secret";
+pub(crate) const CLIENT: &str = "studio-pipeline";
+pub(crate) const SECRET: &str = "studio-pipeline-secret";
 const WRONG: &str = "an-old-secret-4c1d";
 /// The client's HTTP Basic credentials, base64 of `studio-pipeline:studio-pipeline-secret`.
 const BASIC: &str = "c3R1ZGlvLXBpcGVsaW5lOnN0dWRpby1waXBlbGluZS1zZWNyZXQ";
@@ -29,11 +29,17 @@ fn provider() -> OidcProvider {
     .expect("the test provider starts (npm ci --prefix crates/testkit/servers)")
 }
 
-/// A `studio serve` with the demo data that takes the provider's tokens for `search-studio`: the group
-/// `pipelines` (the pipeline's service account) may read, write and search.
+/// A `studio serve` with the demo data that takes the provider's tokens for `search-studio` (see
+/// [`pipelines_server`]).
 fn server(issuer: &str) -> (tempfile::TempDir, Served) {
     let data = tempfile::tempdir().unwrap();
     studio(&["demo-data"], data.path());
+    pipelines_server(data, issuer)
+}
+
+/// A `studio serve` over `data` that takes the provider's tokens for `search-studio`: the group `pipelines`
+/// (the pipeline's service account) may read, write and search.
+pub(crate) fn pipelines_server(data: tempfile::TempDir, issuer: &str) -> (tempfile::TempDir, Served) {
     let auth = data.path().join("auth.json");
     let groups = json!({"users": [], "groups": [
         {"name": "pipelines", "operations": ["read", "write", "search"], "searchSpaces": ["*"]}
@@ -46,7 +52,7 @@ fn server(issuer: &str) -> (tempfile::TempDir, Served) {
 
 /// What must never be shown: the secrets, the client's Basic credentials, and any JWT (every token of the
 /// provider begins with the base64 of `{"`).
-fn assert_no_secret(what: &str, text: &str) {
+pub(crate) fn assert_no_secret(what: &str, text: &str) {
     for secret in [SECRET, WRONG, BASIC, "eyJ"] {
         assert!(!text.contains(secret), "{what} shows `{secret}`: {text}");
     }
