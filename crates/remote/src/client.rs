@@ -123,7 +123,7 @@ impl Backend for RemoteBackend {
 
     /// Operation 6.
     async fn update_configuration(&self, _caller: &Caller, id: i32, body: Value) -> Result<WriteOutcome, BackendError> {
-        let call = Call::with_body(Method::PUT, config_path(id, ""), body, Repeat::Safe);
+        let call = Call::with_body(Method::PUT, config_path(id, ""), body, Repeat::Once);
         let answer: wire::Written = self.transport.send(call).await?;
         Ok(WriteOutcome { config: answer.config, errors: answer.errors })
     }

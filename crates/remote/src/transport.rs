@@ -3,9 +3,9 @@
 //! left to [`crate::answer`].
 //!
 //! Retries: a request that failed to connect was never sent, so it is always tried again. A 502, 503, 504
-//! or 429 answer is retried only for requests that are safe to repeat (`Repeat::Safe`): GET, PUT, DELETE
-//! and the read-only search POST; never create or set-active. Timeouts are not retried (each would cost a
-//! whole request timeout again).
+//! or 429 answer is retried only for requests that are safe to repeat (`Repeat::Safe`): GET, DELETE and the
+//! read-only search POST; never create, update or set-active, each of which leaves a row in the history.
+//! Timeouts are not retried (each would cost a whole request timeout again).
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -140,7 +140,7 @@ impl Transport {
     /// decides from the HTTP method and the status alone; here the decision needs what only this API's
     /// client knows:
     /// - which operations may be repeated: the search POST is read-only and is retried like a GET, while
-    ///   create and set-active are never sent twice once the server may have seen them ([`Repeat`]);
+    ///   create, update and set-active are never sent twice once the server may have seen them ([`Repeat`]);
     /// - whether a failed attempt reached the server at all: a refused connection is retried even for
     ///   create, a timeout or a connection lost mid-answer never is;
     /// - a 401 is not a failure to back off from but a token to renew: the session renews the token that

@@ -1,5 +1,5 @@
 //! Retries: idempotent requests survive two 502/503/504 answers or refused connections, `Retry-After` is
-//! honoured up to its cap, and creates are never repeated once the server may have seen them.
+//! honoured up to its cap, and writes that leave a history row are never repeated once the server may have seen them.
 
 use std::time::Duration;
 
@@ -44,7 +44,7 @@ async fn three_failures_give_up_with_the_last_answer() {
 }
 
 #[tokio::test]
-async fn search_is_retried_but_create_and_set_active_are_not() {
+async fn search_is_retried_but_create_update_and_set_active_are_not() {
     let server = FakeServer::start(|n, _| match n {
         0 => api_error(503, "busy"),
         1 => json(200, json!({"total": 0})),
@@ -63,6 +63,10 @@ async fn search_is_retried_but_create_and_set_active_are_not() {
     assert_eq!(server.hits(), 3, "a create the server may have seen is sent once");
     client.set_active(&caller(), 1).await.unwrap_err();
     assert_eq!(server.hits(), 4);
+    // An update leaves a history row each time it is written: a gateway that forwarded it and answered 502
+    // must not make it two.
+    client.update_configuration(&caller(), 1, json!({"config": {"title": "B"}})).await.unwrap_err();
+    assert_eq!(server.hits(), 5, "an update the server may have seen is sent once");
 }
 
 #[tokio::test]
