@@ -50,3 +50,27 @@ impl From<studio_sync::SyncError> for IpcError {
         }
     }
 }
+
+impl From<studio_sync::folder::FolderError> for IpcError {
+    /// A backend's error keeps its own code; the rest are said in the desktop's words where the library's speak
+    /// of the command line's flags.
+    fn from(e: studio_sync::folder::FolderError) -> Self {
+        use studio_sync::folder::FolderError;
+        match e {
+            FolderError::Backend(b) => b.into(),
+            FolderError::Unresolved { keys } => IpcError::new(
+                ErrorCode::Conflict,
+                format!(
+                    "not applied: choose “keep the folder's” or “take the target's” for each conflict ({})",
+                    keys.join(", ")
+                ),
+            ),
+            FolderError::UnknownChoice(key) => {
+                IpcError::new(ErrorCode::BadRequest, format!("not applied: {key} is not a conflict of this plan"))
+            }
+            FolderError::ChangedSincePlan { .. } => IpcError::new(ErrorCode::Conflict, e.to_string()),
+            FolderError::Lint(_) | FolderError::BadState { .. } => IpcError::new(ErrorCode::BadRequest, e.to_string()),
+            FolderError::Io { .. } => IpcError::new(ErrorCode::Storage, e.to_string()),
+        }
+    }
+}

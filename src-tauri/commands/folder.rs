@@ -1,9 +1,11 @@
 //! The folder workspace: opening a folder of configuration files as the current connection, what cannot be
-//! read in it, and which connection its preview searches. Each command delegates to the connection store.
+//! read in it, which connection its preview searches, and planning and applying it to a connection. Each
+//! command delegates to the connection store.
 
+use studio_sync::folder::{Choices, Done, Plan};
 use tauri::State;
 
-use crate::connections::{ConnectionStore, Connections};
+use crate::connections::{ConnectionStore, Connections, FolderPlan};
 use crate::error::Answer;
 use crate::folder::FolderChange;
 use crate::state::BackendSlot;
@@ -32,4 +34,31 @@ pub async fn set_folder_search(
     id: String,
 ) -> Answer<Connections> {
     connections.set_folder_search(&slot, &id).await
+}
+
+/// The plan of applying the open folder's files (as they are on disk) to connection `target` (`local` or a
+/// remote connection's id), as `studio config plan` makes it; with `prune`, what only the target has is
+/// deleted. A folder with problems answers them instead.
+#[tauri::command]
+pub async fn plan_folder(
+    connections: State<'_, ConnectionStore>,
+    slot: State<'_, BackendSlot>,
+    target: String,
+    prune: bool,
+) -> Answer<FolderPlan> {
+    connections.plan_folder(&slot, &target, prune).await
+}
+
+/// Makes the changes of `plan` (the one shown) on connection `target`, conflicts resolved as `choices` say,
+/// and answers each write; nothing is written when the folder or the target changed since the plan.
+#[tauri::command]
+pub async fn apply_folder(
+    connections: State<'_, ConnectionStore>,
+    slot: State<'_, BackendSlot>,
+    target: String,
+    prune: bool,
+    plan: Plan,
+    choices: Choices,
+) -> Answer<Vec<Done>> {
+    connections.apply_folder(&slot, &target, prune, &plan, &choices).await
 }

@@ -49,6 +49,8 @@ command_list![
     folder::open_workspace_folder,
     folder::folder_status,
     folder::set_folder_search,
+    folder::plan_folder,
+    folder::apply_folder,
     copy::copy_plan,
     copy::copy_configuration,
     store::store_status,

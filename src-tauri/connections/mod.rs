@@ -10,6 +10,7 @@
 mod browser_waits;
 mod edit;
 mod folder;
+mod folder_apply;
 mod folder_state;
 mod migrate;
 pub mod model;
@@ -31,6 +32,7 @@ use crate::folder::watch::ChangeSink;
 use crate::prefs::Prefs;
 use crate::secrets::KeyringAccess;
 use crate::state::BackendSlot;
+pub use folder_apply::FolderPlan;
 pub use folder_state::StoredFolder;
 pub use model::{
     Connection, ConnectionInput, Connections, SignInInput, SignInMethod, StoredConnection, FOLDER_ID, LOCAL_ID,

@@ -2,14 +2,15 @@
 // preferences file as the app remembers it. The file is the configuration in the editor, with the preview's results
 // from the local store's demo data; a save writes the file in the stable layout, byte for byte; a change made on disk
 // shows in the editor; and a change on disk that meets an unsaved edit shows both, the designer's choice wins and
-// the other side's changes are kept.
+// the other side's changes are kept. Then "Plan and apply…" to the local store shows a create, Apply writes it there,
+// and a second plan has nothing to do.
 
 import { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitUntil } from './webdriver.mjs';
-import { inputValue, openApp, openDriver, stopAll, tempDir, test } from './support.mjs';
+import { inputValue, openApp, openDriver, stopAll, stored, tempDir, test } from './support.mjs';
 
 after(stopAll);
 
@@ -18,7 +19,7 @@ const stable = (body) => `${JSON.stringify(body, null, 2)}\n`;
 const TITLE = "//input[@id='f-config-title']";
 const SAVE = "//button[normalize-space(.)='Save'][@title='Save (Ctrl+S)']";
 
-test('a folder is the workspace: saved as its files, changes on disk shown, an unsaved edit never lost', async () => {
+test('a folder is the workspace: saved as its files, changes on disk shown, an unsaved edit never lost, applied to the local store', async () => {
   const data = tempDir('studio-folder-data-');
   const folder = tempDir('studio-folder-');
   const news = join(folder, 'news.json');
@@ -73,6 +74,17 @@ test('a folder is the workspace: saved as its files, changes on disk shown, an u
     const merged = stable({ ...theirs, config: { ...theirs.config, title: 'Harbour News, mine' } });
     await waitUntil(() => onDisk() === merged, 'the merged configuration in the file: my title, the file’s page size');
     assert.equal(await inputValue(session, 'f-config-title'), 'Harbour News, mine');
+
+    // Plan and apply the folder to the local store: news.json is a create; Apply stores it; the next plan is empty.
+    await session.click(await session.waitFor("//*[@data-testid='folder-plan']"));
+    await session.waitFor("//*[@data-testid='plan-target']/option[@value='local']", 'the local store as a target');
+    await session.execute(`const s = document.querySelector('[data-testid=plan-target]'); s.value = 'local'; s.dispatchEvent(new Event('change', { bubbles: true }));`);
+    await session.waitFor("//*[@data-testid='plan-items']/li[@data-action='create'][@data-key='news']", 'the plan to create news');
+    await session.click(await session.waitFor("//button[@data-testid='plan-apply'][not(@disabled)]", 'Apply'));
+    const created = await session.text(await session.waitFor("//*[@data-testid='plan-done']//li[starts-with(., 'Created news')]", 'what Apply did'));
+    const id = Number(/#(\d+)/.exec(created)[1]);
+    assert.equal(stored(data, id).config.title, 'Harbour News, mine', 'the local store has the configuration');
+    await session.waitFor("//*[@data-testid='plan-summary'][starts-with(normalize-space(.), 'Nothing to do')]", 'a second plan with nothing to do');
   } finally {
     await session.end().catch(() => {});
     driver.kill();

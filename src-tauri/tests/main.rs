@@ -9,6 +9,7 @@ mod harness;
 mod commands;
 mod connections;
 mod folder;
+mod folder_apply;
 mod offline;
 mod scenarios;
 mod store;

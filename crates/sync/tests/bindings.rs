@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use studio_sync::files::ImportedConfig;
+use studio_sync::folder::{Action, ActiveChange, Choices, Done, Plan, PlanItem, Problem};
 use studio_sync::*;
 use ts_rs::TS;
 
@@ -27,6 +28,13 @@ fn generated() -> String {
         Scenario::decl(&cfg),
         ScenarioWidth::decl(&cfg),
         ScenarioLimits::decl(&cfg),
+        Action::decl(&cfg),
+        PlanItem::decl(&cfg),
+        ActiveChange::decl(&cfg),
+        Plan::decl(&cfg),
+        Choices::decl(&cfg),
+        Done::decl(&cfg),
+        Problem::decl(&cfg),
     ];
     for decl in decls {
         studio_testkit::bindings::push_declaration(&mut out, &decl);
@@ -38,6 +46,13 @@ fn generated() -> String {
         "\n/** Why a list of preview scenarios is refused; `{{name}}` is filled as `fill` of crates/model/src/rules.rs does. */\n\
          export const SCENARIO_MESSAGES = {messages} as const;\n"
     ));
+    let labels: serde_json::Map<String, serde_json::Value> =
+        [Action::Create, Action::Update, Action::Unchanged, Action::OnlyOnTarget, Action::Delete, Action::Conflict]
+            .into_iter()
+            .map(|a| (serde_json::to_value(a).unwrap().as_str().unwrap().to_owned(), a.label().into()))
+            .collect();
+    let labels = serde_json::to_string_pretty(&labels).unwrap();
+    out.push_str(&format!("\n/** Each action of a folder's plan in the plan's words. */\nexport const ACTION_LABELS: Record<Action, string> = {labels};\n"));
     out
 }
 

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use search_studio::connections::{ConnectionInput, Connections, SignInInput};
+use search_studio::connections::{ConnectionInput, Connections, FolderPlan, SignInInput};
 use search_studio::folder::FolderChange;
 use search_studio::local_store::{RecoverReport, StoreStatus};
 use search_studio::{BackupSettings, ConnectionState, Folder, Settings, Theme};
@@ -17,6 +17,7 @@ use studio_model::{
     SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
 };
 use studio_sync::files::ImportedConfig;
+use studio_sync::folder::{Choices, Done, Plan};
 use studio_sync::{CopyPlan, DraftRecord, HistoryEntry, PublishOutcome, Scenario};
 use syn::{Expr, FnArg, GenericArgument, Item, ItemFn, Lit, Meta, Pat, PathArguments, ReturnType, Type};
 use ts_rs::TS;
@@ -71,6 +72,10 @@ fn type_names() -> BTreeMap<&'static str, String> {
         Folder,
         BackupSettings,
         FolderChange,
+        FolderPlan,
+        Plan,
+        Choices,
+        Done,
     ]
 }
 

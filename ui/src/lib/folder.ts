@@ -4,12 +4,13 @@
 // keeps the edit in the editor, to be saved again. The files that cannot be read are the folder's `problems`.
 import type { Studio } from './studio.svelte';
 import type { FileProblem, FolderChange } from './types/desktop';
+import type { Problem } from './types/sync';
 import type { Configuration } from './types/generated';
 import { Draft } from './editor/draft.svelte';
 import { publishConflict } from './editor/conflict';
 
 /** How a problem of a file is shown: `news.json, line 3, column 5: expected …`. */
-export function describeProblem(p: FileProblem): string {
+export function describeProblem(p: FileProblem | Problem): string {
   return `${p.file}, line ${p.line}, column ${p.column}: ${p.message}`;
 }
 

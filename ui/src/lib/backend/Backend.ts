@@ -5,9 +5,9 @@
 import type { Config, Configuration, ErrorCode, SearchRequest, SearchResponse } from '../types/generated';
 import type { ApiOperations } from '../types/commands';
 import { ERROR_STATUS, UNREACHABLE_CODES } from '../types/generated';
-import type { HistoryEntry, ImportedConfig, PublishOutcome, Scenario } from '../types/sync';
+import type { Choices, Done, HistoryEntry, ImportedConfig, Plan, PublishOutcome, Scenario } from '../types/sync';
 import type {
-  BackupSettings, ConnectionState, Connections, ConnectionInput, CopyOutcome, CopyPlan, DesktopSettings, Folder, FolderChange,
+  BackupSettings, ConnectionState, Connections, ConnectionInput, CopyOutcome, CopyPlan, DesktopSettings, Folder, FolderChange, FolderPlan,
   RecoverReport, SignInInput, StoreStatus, TaskProgress, Theme,
 } from '../types/desktop';
 
@@ -163,6 +163,11 @@ export interface Desktop {
   folderStatus(): Promise<FolderChange>;
   /** Makes the folder's preview search connection `id` (`local` or a remote one). */
   setFolderSearch(id: string): Promise<Connections>;
+  /** The plan of applying the open folder's files (on disk) to connection `target`; with `prune`, what only the
+   * target has is deleted. A folder with problems answers them instead. */
+  planFolder(target: string, prune: boolean): Promise<FolderPlan>;
+  /** Makes the changes of `plan` (the one shown) on `target`; nothing is written when it no longer holds. */
+  applyFolder(target: string, prune: boolean, plan: Plan, choices: Choices): Promise<Done[]>;
   /** Calls `listener` for every change to the open folder on disk; the returned function stops listening. */
   onFolderChange(listener: (change: FolderChange) => void): Promise<() => void>;
 }

@@ -5,7 +5,7 @@
 // original error. The gate never touches the editor's state: a waiting call simply waits.
 //
 // The connection a failure concerns is the one the call was made on: the current connection, or for a copy the
-// target connection. A call whose connection stopped being current while it ran (another connection was chosen,
+// target connection, and for a folder's plan and apply the connection it is applied to. A call whose connection stopped being current while it ran (another connection was chosen,
 // or the current one removed) is not retried: it gives its original error, since a retry would go elsewhere.
 import type { Backend, Desktop } from './Backend';
 import { BackendError } from './Backend';
@@ -33,7 +33,7 @@ const NEVER_ASK = new Set<string>([
 ]);
 
 /** Calls about another connection than the current one: the connection's id is their first argument. */
-const ON_TARGET = new Set<string>(['copyPlan', 'copyConfiguration']);
+const ON_TARGET = new Set<string>(['copyPlan', 'copyConfiguration', 'planFolder', 'applyFolder']);
 
 /** Calls that may change which connection is current. */
 const SWITCHING = new Set<string>(['useConnection', 'removeConnection']);

@@ -79,6 +79,8 @@ const desktop: Desktop = {
   openWorkspaceFolder: shell.openWorkspaceFolder,
   folderStatus: shell.folderStatus,
   setFolderSearch: shell.setFolderSearch,
+  planFolder: shell.planFolder,
+  applyFolder: shell.applyFolder,
   async onFolderChange(listener: (change: FolderChange) => void) {
     return listen<FolderChange>('folder-changed', (event) => listener(event.payload));
   },

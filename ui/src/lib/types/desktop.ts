@@ -2,7 +2,7 @@
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p search-studio --test commands bindings
 
 import type { Configuration } from './generated';
-import type { FieldDiff, PublishOutcome } from './sync';
+import type { FieldDiff, Plan, Problem, PublishOutcome } from './sync';
 
 export type SignInMethod = "none" | "token" | "password" | "browser";
 
@@ -212,6 +212,12 @@ removed: Array<FolderEntry>,
  * Every file of the folder that cannot be read as a configuration now.
  */
 problems: Array<FileProblem>, };
+
+export type FolderPlan = { "status": "plan", plan: Plan, 
+/**
+ * Whether applying would change anything on the target (a conflict counts: it waits for a side).
+ */
+hasChanges: boolean, } | { "status": "problems", problems: Array<Problem>, };
 
 /** What a copy answers: published, or a conflict when the target changed after the plan. */
 export type CopyOutcome = PublishOutcome;

@@ -87,6 +87,57 @@ export type ScenarioLimits = { scenarios: number, nameChars: number, queryChars:
  */
 widths: [ScenarioWidth, ScenarioWidth, ScenarioWidth], };
 
+export type Action = "create" | "update" | "unchanged" | "onlyOnTarget" | "delete" | "conflict";
+
+export type PlanItem = { 
+/**
+ * The file's key; for a configuration only on the target, the key it had when the folder last applied
+ * it, if it did.
+ */
+key: string | null, title: string, searchSpace: string, action: Action, 
+/**
+ * Its id on the target; none for a create.
+ */
+id: number | null, 
+/**
+ * For an update or a conflict, each field the write would change: the target's value, then the file's.
+ */
+changes: Array<FieldDiff>, 
+/**
+ * The hash of the target's version the plan compared with; an apply writes only while it is still that.
+ */
+seen: string | null, };
+
+export type ActiveChange = { key: string, 
+/**
+ * Its id on the target; none when the plan creates it.
+ */
+id: number | null, 
+/**
+ * The target's active configuration now.
+ */
+was: number | null, };
+
+export type Plan = { 
+/**
+ * `local`, or the server's base URL.
+ */
+target: string, 
+/**
+ * Creates, updates, unchanged and conflicts in the folder's order, then what is only on the target.
+ */
+items: Array<PlanItem>, setActive: ActiveChange | null, };
+
+export type Choices = { all: Side | null, keys: { [key in string]: Side }, };
+
+export type Done = { "done": "created", key: string, id: number, errors: Array<FieldError>, } | { "done": "updated", key: string, id: number, errors: Array<FieldError>, } | { "done": "keptTheirs", key: string, id: number, } | { "done": "setActive", key: string, id: number, } | { "done": "deleted", key: string | null, id: number, };
+
+export type Problem = { 
+/**
+ * The file's name in the folder.
+ */
+file: string, line: number, column: number, message: string, };
+
 /** What a list of preview scenarios may hold. */
 export const SCENARIO_LIMITS: ScenarioLimits = {"scenarios":50,"nameChars":100,"queryChars":1000,"selected":50,"widths":["desktop","tablet","phone"]};
 
@@ -100,3 +151,13 @@ export const SCENARIO_MESSAGES = {
   "manySelected": "“{name}” selects more than {max} facet values",
   "unknownWidth": "“{name}” has the width “{width}”; it must be one of {allowed}"
 } as const;
+
+/** Each action of a folder's plan in the plan's words. */
+export const ACTION_LABELS: Record<Action, string> = {
+  "create": "create",
+  "update": "update",
+  "unchanged": "unchanged",
+  "onlyOnTarget": "only on the target",
+  "delete": "delete",
+  "conflict": "conflict"
+};
