@@ -2,10 +2,10 @@
 //! read in it, which connection its preview searches, and planning and applying it to a connection. Each
 //! command delegates to the connection store.
 
-use studio_sync::folder::{Choices, Done, Plan};
+use studio_sync::folder::{Choices, Plan};
 use tauri::State;
 
-use crate::connections::{ConnectionStore, Connections, FolderPlan};
+use crate::connections::{ConnectionStore, Connections, FolderApplied, FolderPlan};
 use crate::error::Answer;
 use crate::folder::FolderChange;
 use crate::state::BackendSlot;
@@ -50,7 +50,7 @@ pub async fn plan_folder(
 }
 
 /// Makes the changes of `plan` (the one shown) on connection `target`, conflicts resolved as `choices` say,
-/// and answers each write; nothing is written when the folder or the target changed since the plan.
+/// and answers each write with its line; nothing is written when the folder or the target changed since the plan.
 #[tauri::command]
 pub async fn apply_folder(
     connections: State<'_, ConnectionStore>,
@@ -59,6 +59,6 @@ pub async fn apply_folder(
     prune: bool,
     plan: Plan,
     choices: Choices,
-) -> Answer<Vec<Done>> {
+) -> Answer<FolderApplied> {
     connections.apply_folder(&slot, &target, prune, &plan, &choices).await
 }

@@ -32,10 +32,19 @@ pub enum FolderPlan {
         /// Whether applying would change anything on the target (a conflict counts: it waits for a side).
         #[serde(rename = "hasChanges")]
         has_changes: bool,
+        /// The plan's summary line, in the words `studio config plan` ends with.
+        summary: String,
     },
     Problems {
         problems: Vec<Problem>,
     },
+}
+
+/// What an apply wrote: each write, and its line in the words `studio config apply` prints.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct FolderApplied {
+    pub done: Vec<Done>,
+    pub lines: Vec<String>,
 }
 
 /// A target of a plan: its backend and its name in the state file (`local`, or the server's base URL, as the
@@ -75,7 +84,7 @@ impl ConnectionStore {
         };
         let state = StateFile::read(&folder::state_path(&dir))?;
         let plan = folder::plan_for(target.backend.as_ref(), &target.name, &desired, &state, prune).await?;
-        Ok(FolderPlan::Plan { has_changes: plan.has_changes(), plan })
+        Ok(FolderPlan::Plan { has_changes: plan.has_changes(), summary: folder::show::summary(&plan), plan })
     }
 
     /// Makes the changes of `shown`, the plan the designer saw, on connection `id`, conflicts resolved as
@@ -87,7 +96,7 @@ impl ConnectionStore {
         prune: bool,
         shown: &Plan,
         choices: &Choices,
-    ) -> Result<Vec<Done>, IpcError> {
+    ) -> Result<FolderApplied, IpcError> {
         let dir = self.folder_dir()?;
         let target = self.plan_target(slot, id)?;
         let desired = read_desired(&dir)?.map_err(|problems| {
@@ -109,7 +118,9 @@ impl ConnectionStore {
         }
         let caller = os_caller();
         let to = Target { backend: target.backend.as_ref(), name: &target.name, caller: &caller };
-        Ok(folder::apply(&to, &plan, choices, Some(&dir), &mut state, &mut |_| {}).await?)
+        let done = folder::apply(&to, &plan, choices, Some(&dir), &mut state, &mut |_| {}).await?;
+        let lines = done.iter().map(folder::show::done_line).collect();
+        Ok(FolderApplied { done, lines })
     }
 }
 

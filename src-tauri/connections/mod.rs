@@ -32,7 +32,7 @@ use crate::folder::watch::ChangeSink;
 use crate::prefs::Prefs;
 use crate::secrets::KeyringAccess;
 use crate::state::BackendSlot;
-pub use folder_apply::FolderPlan;
+pub use folder_apply::{FolderApplied, FolderPlan};
 pub use folder_state::StoredFolder;
 pub use model::{
     Connection, ConnectionInput, Connections, SignInInput, SignInMethod, StoredConnection, FOLDER_ID, LOCAL_ID,

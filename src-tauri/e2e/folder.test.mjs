@@ -81,8 +81,8 @@ test('a folder is the workspace: saved as its files, changes on disk shown, an u
     await session.execute(`const s = document.querySelector('[data-testid=plan-target]'); s.value = 'local'; s.dispatchEvent(new Event('change', { bubbles: true }));`);
     await session.waitFor("//*[@data-testid='plan-items']/li[@data-action='create'][@data-key='news']", 'the plan to create news');
     await session.click(await session.waitFor("//button[@data-testid='plan-apply'][not(@disabled)]", 'Apply'));
-    const created = await session.text(await session.waitFor("//*[@data-testid='plan-done']//li[starts-with(., 'Created news')]", 'what Apply did'));
-    const id = Number(/#(\d+)/.exec(created)[1]);
+    const created = await session.text(await session.waitFor("//*[@data-testid='plan-done']//li[starts-with(., 'created news')]", 'what Apply did'));
+    const id = Number(/as id (\d+)/.exec(created)[1]);
     assert.equal(stored(data, id).config.title, 'Harbour News, mine', 'the local store has the configuration');
     await session.waitFor("//*[@data-testid='plan-summary'][starts-with(normalize-space(.), 'Nothing to do')]", 'a second plan with nothing to do');
   } finally {

@@ -45,7 +45,7 @@ fn apply(h: &Harness, target: &str, prune: bool, plan: &Value, keys: Value) -> R
 /// The write kinds an apply answered, with their keys.
 fn done(answer: &Value) -> Vec<(String, String)> {
     let key = |d: &Value| d["key"].as_str().unwrap_or("-").to_owned();
-    answer.as_array().unwrap().iter().map(|d| (d["done"].as_str().unwrap().to_owned(), key(d))).collect()
+    answer["done"].as_array().unwrap().iter().map(|d| (d["done"].as_str().unwrap().to_owned(), key(d))).collect()
 }
 
 /// The server's active configuration, read from its store.
@@ -97,9 +97,10 @@ fn a_folder_is_planned_and_applied_to_a_server_as_the_cli_does() {
     assert_eq!(done(&answer), pairs(&[("created", "news"), ("created", "sport"), ("setActive", "news")]));
     let state: Value =
         serde_json::from_str(&std::fs::read_to_string(folder.path().join(".studio/state.json")).unwrap()).unwrap();
-    let news_id = answer[0]["id"].clone();
+    let news_id = answer["done"][0]["id"].clone();
     assert_eq!(state["targets"][first["target"].as_str().unwrap()]["news"]["id"], news_id, "{state}");
     assert_eq!(active_on(&server), news_id.as_i64().map(|id| id as i32), "the server's active one is News");
+    assert_eq!(answer["lines"][0], format!("created news as id {news_id}"), "in the words the CLI prints: {answer}");
     let again = plan(&h, &staging, false);
     assert_eq!(kinds(&again), pairs(&[("news", "unchanged"), ("sport", "unchanged"), ("Old", "onlyOnTarget")]));
     assert!(again["setActive"].is_null());
@@ -107,7 +108,7 @@ fn a_folder_is_planned_and_applied_to_a_server_as_the_cli_does() {
     // An edit in the folder is an update with its key's old and new value; a change on the server to a
     // configuration the folder changed too is a conflict, and Apply waits for a side.
     write_file(folder.path(), "news", "News", 20, true);
-    let sport_id = answer[1]["id"].as_i64().unwrap() as i32;
+    let sport_id = answer["done"][1]["id"].as_i64().unwrap() as i32;
     server
         .update(sport_id, json!({"config": {"title": "Sport", "searchSpace": "demo", "result": {"itemsPerPage": 30}}}));
     write_file(folder.path(), "sport", "Sport", 40, false);

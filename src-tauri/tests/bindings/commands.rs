@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use search_studio::connections::{ConnectionInput, Connections, FolderPlan, SignInInput};
+use search_studio::connections::{ConnectionInput, Connections, FolderApplied, FolderPlan, SignInInput};
 use search_studio::folder::FolderChange;
 use search_studio::local_store::{RecoverReport, StoreStatus};
 use search_studio::{BackupSettings, ConnectionState, Folder, Settings, Theme};
@@ -72,6 +72,7 @@ fn type_names() -> BTreeMap<&'static str, String> {
         Folder,
         BackupSettings,
         FolderChange,
+        FolderApplied,
         FolderPlan,
         Plan,
         Choices,

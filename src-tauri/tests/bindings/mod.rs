@@ -7,7 +7,9 @@ pub mod commands;
 
 use std::path::PathBuf;
 
-use search_studio::connections::{Connection, ConnectionInput, Connections, FolderPlan, SignInInput, SignInMethod};
+use search_studio::connections::{
+    Connection, ConnectionInput, Connections, FolderApplied, FolderPlan, SignInInput, SignInMethod,
+};
 use search_studio::folder::{FileProblem, FolderChange, FolderEntry};
 use search_studio::local_store::{LostDocuments, Policy, RecoverReport, StoreStatus};
 use search_studio::secrets::SecretStorage;
@@ -22,7 +24,7 @@ fn generated() -> String {
         "// Generated from the Rust types of the desktop shell (src-tauri) by its `bindings` test; do not edit.\n\
          // Regenerate: UPDATE_BINDINGS=1 cargo test -p search-studio --test commands bindings\n\n\
          import type { Configuration } from './generated';\n\
-         import type { FieldDiff, Plan, Problem, PublishOutcome } from './sync';\n",
+         import type { Done, FieldDiff, Plan, Problem, PublishOutcome } from './sync';\n",
     );
     let decls = [
         SignInMethod::decl(&cfg),
@@ -44,6 +46,7 @@ fn generated() -> String {
         FileProblem::decl(&cfg),
         FolderEntry::decl(&cfg),
         FolderChange::decl(&cfg),
+        FolderApplied::decl(&cfg),
         FolderPlan::decl(&cfg),
     ];
     for decl in decls {

@@ -1,7 +1,7 @@
 // The plan view's logic: how a folder's plan is shown, which conflicts still wait for a side (Apply stays blocked
-// until each has one), the choices sent with Apply, and what an apply did.
+// until each has one) and the choices sent with Apply.
 import { describe, expect, test } from 'vitest';
-import { applyBlocked, choicesFor, doneLine, itemLine, openConflicts, summary } from './folderplan';
+import { applyBlocked, choicesFor, itemLine, openConflicts } from './folderplan';
 import type { Plan, PlanItem } from './types/sync';
 
 function item(key: string | null, title: string, action: PlanItem['action'], id: number | null = null): PlanItem {
@@ -24,9 +24,6 @@ describe('a folder plan', () => {
   test('each item shows its action in the plan’s words, its name and its id there', () => {
     expect(itemLine(plan.items[0])).toBe('create news “News” (demo)');
     expect(itemLine(plan.items[4])).toBe('only on the target Old “Old” (demo) #7');
-    expect(summary(plan, true, 'Staging')).toBe(
-      'Plan for Staging: 1 create, 1 update, 2 conflict, 1 only on the target, then news becomes active.',
-    );
   });
 
   test('Apply waits until every conflict has a side, and sends only the conflicts’ sides', () => {
@@ -41,13 +38,6 @@ describe('a folder plan', () => {
 
   test('a plan with nothing to do says so and cannot be applied', () => {
     const done: Plan = { target: 'local', items: [item('news', 'News', 'unchanged', 1), item(null, 'Old', 'onlyOnTarget', 2)], setActive: null };
-    expect(summary(done, false, 'Local store')).toBe('Nothing to do: Local store holds every configuration of the folder (1 only there, kept).');
     expect(applyBlocked(done, false, {})).toBe('Nothing to do.');
-  });
-
-  test('what an apply did is told write by write', () => {
-    expect(doneLine({ done: 'created', key: 'news', id: 9, errors: [] })).toBe('Created news as #9');
-    expect(doneLine({ done: 'keptTheirs', key: 'maps', id: 6 })).toBe("Kept the target's version of maps (#6); maps.json now holds it");
-    expect(doneLine({ done: 'deleted', key: null, id: 7 })).toBe('Deleted #7');
   });
 });

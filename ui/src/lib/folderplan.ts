@@ -1,7 +1,7 @@
 // Planning and applying the open folder to a connection (docs/config-files.md, From the desktop app): how the
-// plan the shell made (the one `studio config plan` prints) is shown, which conflicts still wait for a side, and
-// what an apply did. The plan is of the files on disk; unsaved edits in the editor are not in it.
-import type { Choices, Done, Plan, PlanItem, Side } from './types/sync';
+// plan the shell made (the one `studio config plan` prints, whose summary and lines of what an apply did come from
+// the shell in the CLI's words) is shown, and which conflicts still wait for a side. The plan is of the files on disk; unsaved edits in the editor are not in it.
+import type { Choices, Plan, PlanItem, Side } from './types/sync';
 import { ACTION_LABELS } from './types/sync';
 
 /** A value of a changed key as the plan shows it: `—` for none, a string as it is, anything else as JSON. */
@@ -43,34 +43,4 @@ export function applyBlocked(plan: Plan, hasChanges: boolean, picked: Record<str
   const open = openConflicts(plan, picked);
   if (open.length) return `Choose a side for ${open.length === 1 ? 'the conflict' : `each of ${open.length} conflicts`} first: ${open.join(', ')}.`;
   return null;
-}
-
-/** How many items of each action the plan has, in the plan's order of actions, leaving out the ones it has none of. */
-export function summary(plan: Plan, hasChanges: boolean, targetName: string): string {
-  const kept = plan.items.filter((i) => i.action === 'onlyOnTarget').length;
-  if (!hasChanges) {
-    return `Nothing to do: ${targetName} holds every configuration of the folder` + (kept ? ` (${kept} only there, kept).` : '.');
-  }
-  const counts = new Map<string, number>();
-  for (const item of plan.items) counts.set(item.action, (counts.get(item.action) ?? 0) + 1);
-  const parts = [...counts].map(([action, n]) => `${n} ${ACTION_LABELS[action as PlanItem['action']]}`);
-  if (plan.setActive) parts.push(`then ${plan.setActive.key} becomes active`);
-  return `Plan for ${targetName}: ${parts.join(', ')}.`;
-}
-
-/** One line for a write an apply made. */
-export function doneLine(done: Done): string {
-  const refused = 'errors' in done && done.errors.length ? ` (refused: ${done.errors.map((e) => e.key).join(', ')}; kept as it was)` : '';
-  switch (done.done) {
-    case 'created':
-      return `Created ${done.key} as #${done.id}${refused}`;
-    case 'updated':
-      return `Updated ${done.key} (#${done.id})${refused}`;
-    case 'keptTheirs':
-      return `Kept the target's version of ${done.key} (#${done.id}); ${done.key}.json now holds it`;
-    case 'setActive':
-      return `Made ${done.key} (#${done.id}) the active configuration`;
-    case 'deleted':
-      return `Deleted #${done.id}${done.key ? ` (${done.key})` : ''}`;
-  }
 }

@@ -3,11 +3,11 @@
 // signed in) and the other commands as spies a test can replace. Every command is a vi.fn, so a test can assert
 // what the UI sent and swap in another answer. `over(store)` makes the desktop app's Backend over a FakeBackend.
 import { vi } from 'vitest';
-import type { Done, Plan, Scenario } from '../lib/types/sync';
+import type { Plan, Scenario } from '../lib/types/sync';
 import type { Backend, Desktop, DesktopSettings, Prefs, TaskProgress, Workspace } from '../lib/backend/Backend';
 import { BackendError } from '../lib/backend/Backend';
 import type {
-  BackupSettings, Connection, Connections, ConnectionInput, CopyOutcome, CopyPlan, Folder, FolderChange, FolderPlan, RecoverReport, StoreStatus,
+  BackupSettings, Connection, Connections, ConnectionInput, CopyOutcome, CopyPlan, Folder, FolderApplied, FolderChange, FolderPlan, RecoverReport, StoreStatus,
 } from '../lib/types/desktop';
 import type { FakeBackend } from './fakeBackend';
 
@@ -149,9 +149,10 @@ export function fakeDesktop(connections: Connection[] = [LOCAL], current = conne
       return snapshot();
     }),
     planFolder: vi.fn(async (target: string, _prune: boolean): Promise<FolderPlan> => ({
-      status: 'plan', hasChanges: false, plan: { target, items: [], setActive: null } satisfies Plan,
+      status: 'plan', hasChanges: false, summary: 'Nothing to do: the target holds every configuration of the source.',
+      plan: { target, items: [], setActive: null } satisfies Plan,
     })),
-    applyFolder: vi.fn(async (): Promise<Done[]> => []),
+    applyFolder: vi.fn(async (): Promise<FolderApplied> => ({ done: [], lines: [] })),
     onFolderChange: vi.fn(async (l: (c: FolderChange) => void) => {
       folderListener = l;
       return () => (folderListener = null);

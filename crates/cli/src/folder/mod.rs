@@ -204,7 +204,7 @@ fn apply_plan(
         if json {
             println!("{}", serde_json::to_string(done).unwrap_or_default());
         } else {
-            println!("{}", show::done_line(done));
+            println!("{}", folder::show::done_line(done));
         }
         test_hooks(writes);
     };

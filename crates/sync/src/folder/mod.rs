@@ -13,6 +13,7 @@ pub mod plan;
 pub mod pull;
 pub mod scan;
 pub mod schema;
+pub mod show;
 pub mod state;
 
 pub use apply::{apply, Done, Target};

@@ -5,9 +5,9 @@
 import type { Config, Configuration, ErrorCode, SearchRequest, SearchResponse } from '../types/generated';
 import type { ApiOperations } from '../types/commands';
 import { ERROR_STATUS, UNREACHABLE_CODES } from '../types/generated';
-import type { Choices, Done, HistoryEntry, ImportedConfig, Plan, PublishOutcome, Scenario } from '../types/sync';
+import type { Choices, HistoryEntry, ImportedConfig, Plan, PublishOutcome, Scenario } from '../types/sync';
 import type {
-  BackupSettings, ConnectionState, Connections, ConnectionInput, CopyOutcome, CopyPlan, DesktopSettings, Folder, FolderChange, FolderPlan,
+  BackupSettings, ConnectionState, Connections, ConnectionInput, CopyOutcome, CopyPlan, DesktopSettings, Folder, FolderApplied, FolderChange, FolderPlan,
   RecoverReport, SignInInput, StoreStatus, TaskProgress, Theme,
 } from '../types/desktop';
 
@@ -167,7 +167,7 @@ export interface Desktop {
    * target has is deleted. A folder with problems answers them instead. */
   planFolder(target: string, prune: boolean): Promise<FolderPlan>;
   /** Makes the changes of `plan` (the one shown) on `target`; nothing is written when it no longer holds. */
-  applyFolder(target: string, prune: boolean, plan: Plan, choices: Choices): Promise<Done[]>;
+  applyFolder(target: string, prune: boolean, plan: Plan, choices: Choices): Promise<FolderApplied>;
   /** Calls `listener` for every change to the open folder on disk; the returned function stops listening. */
   onFolderChange(listener: (change: FolderChange) => void): Promise<() => void>;
 }

@@ -3,8 +3,8 @@
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p search-studio --test commands bindings
 
 import type { Configuration, ConfigurationList, Document, FacetHealth, LogEntry, Offers, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome } from './generated';
-import type { Choices, Done, DraftRecord, HistoryEntry, ImportedConfig, Plan, PublishOutcome, Scenario } from './sync';
-import type { BackupSettings, ConnectionInput, ConnectionState, Connections, CopyPlan, DesktopSettings, Folder, FolderChange, FolderPlan, RecoverReport, SignInInput, StoreStatus, Theme } from './desktop';
+import type { Choices, DraftRecord, HistoryEntry, ImportedConfig, Plan, PublishOutcome, Scenario } from './sync';
+import type { BackupSettings, ConnectionInput, ConnectionState, Connections, CopyPlan, DesktopSettings, Folder, FolderApplied, FolderChange, FolderPlan, RecoverReport, SignInInput, StoreStatus, Theme } from './desktop';
 
 /** Calls a command of the desktop shell with its arguments by name; answers what the command answers. */
 export type Invoke = <T>(command: string, args: Record<string, unknown>) => Promise<T>;
@@ -90,9 +90,9 @@ export function shellCommands(invoke: Invoke) {
     planFolder: (target: string, prune: boolean): Promise<FolderPlan> => invoke<FolderPlan>('plan_folder', { target, prune }),
     /**
      * Makes the changes of `plan` (the one shown) on connection `target`, conflicts resolved as `choices` say,
-     * and answers each write; nothing is written when the folder or the target changed since the plan.
+     * and answers each write with its line; nothing is written when the folder or the target changed since the plan.
      */
-    applyFolder: (target: string, prune: boolean, plan: Plan, choices: Choices): Promise<Array<Done>> => invoke<Array<Done>>('apply_folder', { target, prune, plan, choices }),
+    applyFolder: (target: string, prune: boolean, plan: Plan, choices: Choices): Promise<FolderApplied> => invoke<FolderApplied>('apply_folder', { target, prune, plan, choices }),
     /**
      * What copying configuration `id` to connection `target` would change; `target_id` null lets the plan
      * find the target's configuration of the same title and search space, or none ("new there").

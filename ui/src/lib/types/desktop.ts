@@ -2,7 +2,7 @@
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p search-studio --test commands bindings
 
 import type { Configuration } from './generated';
-import type { FieldDiff, Plan, Problem, PublishOutcome } from './sync';
+import type { Done, FieldDiff, Plan, Problem, PublishOutcome } from './sync';
 
 export type SignInMethod = "none" | "token" | "password" | "browser";
 
@@ -213,11 +213,17 @@ removed: Array<FolderEntry>,
  */
 problems: Array<FileProblem>, };
 
+export type FolderApplied = { done: Array<Done>, lines: Array<string>, };
+
 export type FolderPlan = { "status": "plan", plan: Plan, 
 /**
  * Whether applying would change anything on the target (a conflict counts: it waits for a side).
  */
-hasChanges: boolean, } | { "status": "problems", problems: Array<Problem>, };
+hasChanges: boolean, 
+/**
+ * The plan's summary line, in the words `studio config plan` ends with.
+ */
+summary: string, } | { "status": "problems", problems: Array<Problem>, };
 
 /** What a copy answers: published, or a conflict when the target changed after the plan. */
 export type CopyOutcome = PublishOutcome;
