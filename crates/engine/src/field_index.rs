@@ -159,22 +159,26 @@ impl FieldIndex {
     }
 
     /// Whether two direct values of `doc` have a value above them (or one of them) in common.
+    #[inline]
     pub(crate) fn shares_ancestors(&self, doc: u32) -> bool {
         self.sharing.get(doc as usize / 64).is_some_and(|bits| bits >> (doc % 64) & 1 == 1)
     }
 
     /// The documents of the search space (every one has an entry here, with or without values).
+    #[inline]
     pub(crate) fn documents(&self) -> u64 {
         self.offsets.len().saturating_sub(1) as u64
     }
 
     /// A value and every value above it.
+    #[inline]
     pub(crate) fn closure(&self, value: u32) -> &[u32] {
         let v = value as usize;
         &self.closure[self.closure_offsets[v] as usize..self.closure_offsets[v + 1] as usize]
     }
 
     /// The values a document is annotated with directly (not their ancestors).
+    #[inline]
     pub fn direct_values(&self, doc: u32) -> &[u32] {
         let (a, b) = (self.offsets[doc as usize] as usize, self.offsets[doc as usize + 1] as usize);
         &self.direct[a..b]
