@@ -113,7 +113,7 @@ pub async fn apply(
 
 async fn create(target: &Target<'_>, item: &PlanItem, key: &str, state: &mut StateFile) -> Result<Done, FolderError> {
     let outcome = target.backend.create_configuration(target.caller, json!({ "config": item.desired })).await?;
-    let id = outcome.config.id.unwrap_or_default();
+    let id = outcome.config.id.ok_or_else(|| FolderError::CreatedWithoutId { key: key.to_owned() })?;
     // The state keeps the version as stored, which the write's answer carries.
     state.record(target.name, key, id, &outcome.config.config);
     Ok(Done::Created { key: key.to_owned(), id, errors: outcome.errors })
@@ -158,10 +158,10 @@ fn write_config_file(dir: &Path, key: &str, current: &Configuration) -> Result<(
 
 /// The item's id, once the target is seen to still hold the version the plan compared with.
 async fn still_as_planned(target: &Target<'_>, item: &PlanItem, key: &str) -> Result<i32, FolderError> {
-    let id = item.id.unwrap_or_default();
+    let id = item.id.ok_or_else(|| FolderError::ChangedSincePlan { key: key.to_owned(), id: None })?;
     let current = target.backend.get_configuration(id).await?;
     if Some(config_hash(&current.config)) != item.seen {
-        return Err(FolderError::ChangedSincePlan { key: key.to_owned(), id });
+        return Err(FolderError::ChangedSincePlan { key: key.to_owned(), id: Some(id) });
     }
     Ok(id)
 }

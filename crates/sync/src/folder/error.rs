@@ -23,8 +23,11 @@ pub enum FolderError {
     #[error("{} conflict(s) ({}): the target changed since this folder last applied them; choose a side with --ours or --theirs (all, or KEY for one)", keys.len(), keys.join(", "))]
     Unresolved { keys: Vec<String> },
     /// The target changed between the plan and the write: nothing of that configuration was written.
-    #[error("configuration {key} (id {id}) changed on the target after the plan was made; nothing was written to it: run the plan again")]
-    ChangedSincePlan { key: String, id: i32 },
+    #[error("configuration {key}{} changed on the target after the plan was made; nothing was written to it: run the plan again", id.map(|id| format!(" (id {id})")).unwrap_or_default())]
+    ChangedSincePlan { key: String, id: Option<i32> },
+    /// The target answered a create without the new configuration's id: the state could not record it.
+    #[error("the target created configuration {key} but answered without its id, so this folder cannot follow it; check that the target is a server of the API (its answer to a create names the id), then run the plan again")]
+    CreatedWithoutId { key: String },
     /// A side was chosen for a key that has no conflict.
     #[error("--ours/--theirs {0}: no conflict has that key")]
     UnknownChoice(String),
