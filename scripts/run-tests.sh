@@ -16,13 +16,14 @@ warn_low_disk 5
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
+failed_parts=""
 run_part() {
   echo "==> $*"
   local started=$SECONDS
   "$@" 2>&1 | tee -a "$log"
   local rc=${PIPESTATUS[0]}
   echo "==> $((SECONDS - started)) s: $*"
-  [ "$rc" -eq 0 ] || { echo "==> failed ($rc): $*"; status=1; }
+  [ "$rc" -eq 0 ] || { echo "==> failed ($rc): $*"; status=1; failed_parts+="  part failed ($rc): $*"$'\n'; }
 }
 
 # The web UI is built first: the server's tests and the desktop app serve the built files.
@@ -45,5 +46,13 @@ passed=$( { grep -Eo 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{pri
 failed=$( { grep -Eo '[0-9]+ passed; [0-9]+ failed;' "$log" | awk '{print $3}'; parts 4; } | total)
 skipped=$( { grep -Eo '[0-9]+ failed; [0-9]+ ignored;' "$log" | awk '{print $3}'; parts 6; } | total)
 echo
+# What failed, named again at the end: a run's last lines are often all that is kept of it. Cargo's
+# "test NAME ... FAILED" and its panic lines, node's "not ok", Vitest's "FAIL" and Playwright's "✘" lines.
+if [ "$failed" -gt 0 ] || [ "$status" -ne 0 ]; then
+  echo "failures:"
+  printf '%s' "$failed_parts"
+  grep -E '^test .* FAILED$|panicked at|^not ok |^ *✘ +[0-9]|^ *(×|FAIL) ' "$log" | head -40 | sed 's/^/  /'
+  grep -A3 'panicked at' "$log" | grep -v 'panicked at' | head -20 | sed 's/^/    /'
+fi
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 exit "$status"
