@@ -1,7 +1,12 @@
-//! Builds segments from documents on one thread: each document's fields are tokenized and every token goes
-//! straight into its term's postings in memory, already in the segment's encoding ([`crate::postings`]), so
-//! that writing a segment is sorting the terms and copying their bytes out. Several builders, each on a thread
-//! of its own, build side by side; their segments are then merged.
+//! Builds segments from documents on one thread. Several builders, each on a thread of its own, build side by
+//! side; their segments are then merged.
+//!
+//! Each token of a document becomes one 64-bit record (its term's number, its document's place in the batch,
+//! its field and position) appended to the batch; a batch of up to [`BATCH_DOCS`] documents is sorted by term
+//! (a stable radix sort, so each term's records stay in document, field and position order) and then written
+//! into each term's postings in memory, already in the segment's encoding ([`crate::postings`]). Tokens thus
+//! go to memory in one sequential stream and each term's postings are touched once a batch, not once a token:
+//! what made FTS5's build slow was a hash table's random accesses at every token.
 //!
 //! A builder holds its documents in memory up to its budget ([`Builder::budget`], 256 MB unless told), then
 //! writes them as a segment and goes on with the next documents; [`Builder::finish`] writes what is left and
@@ -12,51 +17,52 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
-
 use crate::error::TextError;
-use crate::format::{MAX_POSITIONS, MAX_ROW};
+use crate::format::MAX_ROW;
+use crate::interner::Interner;
 use crate::tokenizer::Tokens;
 use crate::varint;
 use crate::writer::{NewSegment, SegmentWriter};
 
 /// The memory a builder holds documents in before it writes them as a segment, unless told otherwise.
 pub const DEFAULT_BUDGET: usize = 256 << 20;
+/// The most text a document's fields hold together, in bytes: a token's record numbers its term with 24 bits
+/// and its position with 28, and a document of less text has fewer distinct terms and positions than that.
+pub const MAX_DOCUMENT_BYTES: usize = 32 << 20;
+/// Documents in a batch (a record numbers its document in the batch with 10 bits).
+const BATCH_DOCS: usize = 1 << DOC_BITS;
+/// Records after which a batch is written even with fewer documents.
+const BATCH_RECORDS: usize = 1 << 22;
+/// Terms a segment numbers (24 bits of a record).
+const MAX_TERMS: usize = 1 << 24;
+const POSITION_BITS: u32 = 25;
+const DOC_BITS: u32 = 13;
+const FIELD_SHIFT: u32 = POSITION_BITS;
+const DOC_SHIFT: u32 = FIELD_SHIFT + 2;
+const TERM_SHIFT: u32 = DOC_SHIFT + DOC_BITS;
 
-/// What a builder knows of a term while documents come: its postings so far and its part of the document
-/// being added.
+/// A term's postings so far.
 #[derive(Default)]
-struct TermState {
-    /// Its documents, encoded.
+struct TermPostings {
     docs: Vec<u8>,
-    /// Its positions, encoded, the document being added's included.
     positions: Vec<u8>,
-    /// Documents in `docs`.
     count: u64,
-    /// The row of the last of them.
     last_row: u64,
-    /// The number of the document the term was last seen in (1 for the builder's first).
-    seen_in: u32,
-    /// Its frequency in each field of the document being added.
-    tf: [u32; 3],
-    /// Its last position in the field being added.
-    last_position: u32,
 }
-
-/// Memory a term takes besides its postings' bytes: its state, its key and the map's slot.
-const TERM_OVERHEAD: usize = std::mem::size_of::<TermState>() + 48;
 
 /// A builder of segments; see the module's documentation.
 pub struct Builder {
     dir: PathBuf,
     ids: Arc<AtomicU64>,
     budget: usize,
-    ids_of_terms: FxHashMap<Box<[u8]>, u32>,
-    terms: Vec<TermState>,
+    terms: Interner,
+    postings: Vec<TermPostings>,
     rows: Vec<u64>,
     sizes: Vec<[u32; 3]>,
-    /// The terms of the document being added, in the order first seen.
-    touched: Vec<u32>,
+    /// The records of the batch, and where it starts in `rows`.
+    batch: Vec<u64>,
+    batch_start: usize,
+    scratch: Vec<u64>,
     /// Bytes of postings held.
     bytes: usize,
     /// The row of the last document added, to any segment of this builder.
@@ -71,11 +77,13 @@ impl Builder {
             dir,
             ids,
             budget: DEFAULT_BUDGET,
-            ids_of_terms: FxHashMap::default(),
-            terms: Vec::new(),
+            terms: Interner::default(),
+            postings: Vec::new(),
             rows: Vec::new(),
             sizes: Vec::new(),
-            touched: Vec::new(),
+            batch: Vec::new(),
+            batch_start: 0,
+            scratch: Vec::new(),
             bytes: 0,
             last_row: None,
             written: Vec::new(),
@@ -97,87 +105,71 @@ impl Builder {
         if let Some(after) = self.last_row.filter(|&last| row <= last) {
             return Err(TextError::RowOrder { row, after });
         }
-        if let Some(field) = fields.iter().position(|f| f.len() as u64 >= MAX_POSITIONS) {
-            return Err(TextError::TooManyTokens { row, field, most: MAX_POSITIONS - 1 });
+        let text: usize = fields.iter().map(|f| f.len()).sum();
+        if text > MAX_DOCUMENT_BYTES {
+            return Err(TextError::DocumentTooLarge { row, bytes: text, most: MAX_DOCUMENT_BYTES });
         }
-        if self.memory() >= self.budget || self.rows.len() >= u32::MAX as usize - 1 {
+        // Each token of a document takes a byte and a separator, so it brings at most that many new terms.
+        if self.memory() >= self.budget
+            || self.terms.len() + text / 2 + 1 >= MAX_TERMS
+            || self.rows.len() >= u32::MAX as usize
+        {
             self.write_segment()?;
         }
         self.last_row = Some(row);
+        let doc = ((self.rows.len() - self.batch_start) as u64) << DOC_SHIFT;
         self.rows.push(row);
-        let doc = self.rows.len() as u32;
         let mut size = [0u32; 3];
         for (field, text) in fields.iter().enumerate() {
-            size[field] = self.add_field(doc, field, text);
+            let field_bits = doc | (field as u64) << FIELD_SHIFT;
+            let mut tokens = Tokens::new(text);
+            while let Some((position, term)) = tokens.next_token() {
+                let id = self.terms.intern(term);
+                self.batch.push(u64::from(id) << TERM_SHIFT | field_bits | u64::from(position));
+                size[field] = position + 1;
+            }
         }
         self.sizes.push(size);
-        self.end_document(row);
+        if self.rows.len() - self.batch_start >= BATCH_DOCS || self.batch.len() >= BATCH_RECORDS {
+            self.write_batch();
+        }
         Ok(())
     }
 
-    /// Adds the tokens of one field of document `doc` (numbered from 1); returns how many there were.
-    #[inline]
-    fn add_field(&mut self, doc: u32, field: usize, text: &str) -> u32 {
-        let mut tokens = Tokens::new(text);
-        let mut count = 0;
-        while let Some((position, term)) = tokens.next_token() {
-            count = position + 1;
-            let id = match self.ids_of_terms.get(term) {
-                Some(&id) => id,
-                None => {
-                    let id = self.terms.len() as u32;
-                    self.ids_of_terms.insert(term.into(), id);
-                    self.terms.push(TermState::default());
-                    self.bytes += TERM_OVERHEAD + term.len();
-                    id
-                }
-            };
-            let state = &mut self.terms[id as usize];
-            if state.seen_in != doc {
-                state.seen_in = doc;
-                state.tf = [0; 3];
-                self.touched.push(id);
-            }
-            let before = state.positions.len();
-            let step = if state.tf[field] == 0 { position } else { position - state.last_position };
-            varint::put(&mut state.positions, u64::from(step));
-            state.tf[field] += 1;
-            state.last_position = position;
-            self.bytes += state.positions.len() - before;
+    /// Sorts the batch's records by term and writes them into the terms' postings.
+    fn write_batch(&mut self) {
+        if self.postings.len() < self.terms.len() {
+            self.postings.resize_with(self.terms.len(), TermPostings::default);
         }
-        count
-    }
-
-    /// Writes the document `row` into the postings of every term it has.
-    fn end_document(&mut self, row: u64) {
-        for &id in &self.touched {
-            let state = &mut self.terms[id as usize];
-            let before = state.docs.len();
-            let delta = if state.count == 0 {
-                varint::put(&mut state.docs, row);
-                0
-            } else {
-                row - state.last_row
-            };
-            let tf = state.tf;
-            let mask = u64::from(tf[0] > 0) | u64::from(tf[1] > 0) << 1 | u64::from(tf[2] > 0) << 2;
-            varint::put(&mut state.docs, delta << 3 | mask);
-            for t in tf {
-                if t > 0 {
-                    varint::put(&mut state.docs, u64::from(t - 1));
-                }
-            }
-            state.count += 1;
-            state.last_row = row;
-            self.bytes += state.docs.len() - before;
+        sort_by_term(&mut self.batch, &mut self.scratch, self.terms.len());
+        let rows = &self.rows[self.batch_start..];
+        let mut at = 0;
+        while at < self.batch.len() {
+            let id = (self.batch[at] >> TERM_SHIFT) as usize;
+            let end = at
+                + self.batch[at..]
+                    .iter()
+                    .position(|&r| (r >> TERM_SHIFT) as usize != id)
+                    .unwrap_or(self.batch.len() - at);
+            let term = &mut self.postings[id];
+            let before = term.docs.len() + term.positions.len();
+            add_records(term, &self.batch[at..end], rows);
+            self.bytes += term.docs.len() + term.positions.len() - before;
+            at = end;
         }
-        self.touched.clear();
+        self.batch.clear();
+        self.batch_start = self.rows.len();
     }
 
     /// About the memory the documents held take: their postings (with what growing buffers leave unused),
-    /// their terms and their sizes.
+    /// their terms, their sizes and the batch.
     fn memory(&self) -> usize {
-        self.bytes + self.bytes / 2 + self.rows.len() * 20
+        self.bytes
+            + self.bytes / 2
+            + self.terms.memory()
+            + self.postings.len() * 64
+            + self.rows.len() * 20
+            + self.batch.len() * 16
     }
 
     /// Documents held in memory, not yet written.
@@ -190,21 +182,22 @@ impl Builder {
         if self.rows.is_empty() {
             return Ok(());
         }
+        self.write_batch();
         let id = self.ids.fetch_add(1, Ordering::Relaxed);
         let mut writer = SegmentWriter::create(&self.dir, id)?;
-        let mut order: Vec<(Box<[u8]>, u32)> = std::mem::take(&mut self.ids_of_terms).into_iter().collect();
-        order.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        for (term, id) in order {
-            let state = std::mem::take(&mut self.terms[id as usize]);
-            if state.count > 0 {
-                writer.add_term(&term, state.count, &state.docs, &state.positions)?;
-            }
+        let mut order: Vec<u32> = (0..self.terms.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| self.terms.term(a).cmp(self.terms.term(b)));
+        for id in order {
+            let term = &self.postings[id as usize];
+            writer.add_term(self.terms.term(id), term.count, &term.docs, &term.positions)?;
         }
         let segment = writer.finish(&self.rows, &self.sizes)?;
         self.written.push(segment);
-        self.terms = Vec::new();
+        self.terms = Interner::default();
+        self.postings = Vec::new();
         self.rows = Vec::new();
         self.sizes = Vec::new();
+        self.batch_start = 0;
         self.bytes = 0;
         Ok(())
     }
@@ -213,5 +206,71 @@ impl Builder {
     pub fn finish(mut self) -> Result<Vec<NewSegment>, TextError> {
         self.write_segment()?;
         Ok(std::mem::take(&mut self.written))
+    }
+}
+
+/// Sorts `records` by their term (stable: each term's records keep their order), `terms` being above every term
+/// number in them; `scratch` is memory to sort through.
+fn sort_by_term(records: &mut Vec<u64>, scratch: &mut Vec<u64>, terms: usize) {
+    const DIGIT: u32 = 12;
+    let passes = (usize::BITS - terms.leading_zeros()).div_ceil(DIGIT).max(1);
+    scratch.resize(records.len(), 0);
+    for pass in 0..passes {
+        let shift = TERM_SHIFT + pass * DIGIT;
+        let mut starts = vec![0usize; 1 << DIGIT];
+        for &r in records.iter() {
+            starts[((r >> shift) & ((1 << DIGIT) - 1)) as usize] += 1;
+        }
+        let mut sum = 0;
+        for s in starts.iter_mut() {
+            let count = *s;
+            *s = sum;
+            sum += count;
+        }
+        for &r in records.iter() {
+            let digit = ((r >> shift) & ((1 << DIGIT) - 1)) as usize;
+            scratch[starts[digit]] = r;
+            starts[digit] += 1;
+        }
+        std::mem::swap(records, scratch);
+    }
+}
+
+/// Writes one term's `records` of a batch (in document, field and position order) into its postings; `rows`
+/// are the batch's documents' rows.
+#[inline]
+fn add_records(term: &mut TermPostings, records: &[u64], rows: &[u64]) {
+    let mut k = 0;
+    while k < records.len() {
+        let doc = (records[k] >> DOC_SHIFT) as usize & (BATCH_DOCS - 1);
+        let row = rows[doc];
+        let mut tf = [0u32; 3];
+        let mut field = usize::MAX;
+        let mut last = 0u64;
+        while let Some(&r) = records.get(k).filter(|&&r| (r >> DOC_SHIFT) as usize & (BATCH_DOCS - 1) == doc) {
+            let f = (r >> FIELD_SHIFT) as usize & 3;
+            let position = r & ((1 << POSITION_BITS) - 1);
+            let step = if f == field { position - last } else { position };
+            varint::put(&mut term.positions, step);
+            field = f;
+            last = position;
+            tf[f] += 1;
+            k += 1;
+        }
+        let delta = if term.count == 0 {
+            varint::put(&mut term.docs, row);
+            0
+        } else {
+            row - term.last_row
+        };
+        let mask = u64::from(tf[0] > 0) | u64::from(tf[1] > 0) << 1 | u64::from(tf[2] > 0) << 2;
+        varint::put(&mut term.docs, delta << 3 | mask);
+        for t in tf {
+            if t > 0 {
+                varint::put(&mut term.docs, u64::from(t - 1));
+            }
+        }
+        term.count += 1;
+        term.last_row = row;
     }
 }

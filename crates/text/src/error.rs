@@ -39,9 +39,12 @@ pub enum TextError {
     /// A row number beyond what the index numbers.
     #[error("row {row} is beyond the largest row number the full-text index takes ({most})")]
     RowTooLarge { row: u64, most: u64 },
-    /// A field with more tokens than positions can number.
-    #[error("field {field} of row {row} has more than {most} tokens")]
-    TooManyTokens { row: u64, field: usize, most: u64 },
+    /// A document with more text than the index takes in one document.
+    #[error(
+        "row {row} has {bytes} bytes of text, more than the {most} a document of the full-text index holds: \
+         shorten its text"
+    )]
+    DocumentTooLarge { row: u64, bytes: usize, most: usize },
     /// A merge was finished after the index changed under it in a way it cannot take (its segments merged by
     /// another merge); the merged file is dropped and the index stays as it is.
     #[error("the merge of the full-text index was overtaken by another merge; nothing changed")]

@@ -21,8 +21,6 @@ pub(crate) const BLOCK_TERMS: usize = 64;
 /// The largest row number: postings keep a row's distance from the one before with the fields it has in its
 /// three low bits.
 pub const MAX_ROW: u64 = (1 << 60) - 1;
-/// Positions of a field: below 2^31, as FTS5's.
-pub(crate) const MAX_POSITIONS: u64 = 1 << 31;
 
 /// The header's bytes.
 pub(crate) fn header() -> [u8; HEADER_LEN as usize] {

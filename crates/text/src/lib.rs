@@ -23,6 +23,7 @@ mod error;
 mod files;
 mod format;
 mod index;
+mod interner;
 mod manifest;
 mod merge;
 mod phrase;
@@ -36,7 +37,7 @@ mod varint;
 mod verify;
 mod writer;
 
-pub use builder::{Builder, DEFAULT_BUDGET};
+pub use builder::{Builder, DEFAULT_BUDGET, MAX_DOCUMENT_BYTES};
 pub use error::TextError;
 pub use format::MAX_ROW;
 pub use index::{Merge, Merged, TextIndex};

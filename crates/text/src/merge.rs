@@ -7,10 +7,9 @@ use std::path::Path;
 
 use roaring::RoaringTreemap;
 
-use crate::dictionary::TermInfo;
 use crate::error::{Corrupt, TextError};
 use crate::postings::{DocsReader, DocsWriter, PositionsReader};
-use crate::segment::Segment;
+use crate::segment::{Segment, SequentialReader};
 use crate::terms::MergedTerms;
 use crate::writer::{NewSegment, SegmentWriter};
 
@@ -26,19 +25,29 @@ pub(crate) fn merge(dir: &Path, id: u64, sources: &[Source]) -> Result<Option<Ne
     let mut writer = SegmentWriter::create(dir, id)?;
     let segments: Vec<&Segment> = sources.iter().map(|(s, _)| *s).collect();
     let mut terms = MergedTerms::new(&segments, None)?;
+    let mut readers: Vec<SequentialReader> = segments.iter().map(|s| SequentialReader::new(s)).collect();
     let mut docs = DocsWriter::default();
     let mut positions = Vec::new();
     while let Some((term, having)) = terms.next_term()? {
         if let [(k, info)] = having[..] {
             if sources[k].1.is_empty() {
-                let (segment, _) = sources[k];
-                writer.add_term(&term, info.docs, &segment.docs(&info)?, &segment.positions(&info)?)?;
+                let (doc_bytes, position_bytes) = readers[k].postings(&info)?;
+                writer.add_term(&term, info.docs, doc_bytes, position_bytes)?;
                 continue;
+            }
+        }
+        // The postings of the segments having the term (their order is the segments').
+        let mut parts = Vec::with_capacity(having.len());
+        let mut wanted = having.iter().peekable();
+        for (k, reader) in readers.iter_mut().enumerate() {
+            if let Some(&(_, info)) = wanted.next_if(|(s, _)| *s == k) {
+                let (doc_bytes, position_bytes) = reader.postings(&info)?;
+                parts.push(Part { source: sources[k], docs: doc_bytes, positions: position_bytes, count: info.docs });
             }
         }
         docs.reset();
         positions.clear();
-        merge_term(sources, &having, &mut docs, &mut positions)?;
+        merge_term(&parts, &mut docs, &mut positions)?;
         if docs.count > 0 {
             writer.add_term(&term, docs.count, &docs.bytes, &positions)?;
         }
@@ -63,41 +72,73 @@ fn merged_sizes(sources: &[Source]) -> Result<(Vec<u64>, Vec<[u32; 3]>), TextErr
     Ok(all.into_iter().unzip())
 }
 
-/// One term's postings from each of the segments `having` it, merged by row without the deleted ones.
-fn merge_term(
-    sources: &[Source],
-    having: &[(usize, TermInfo)],
-    docs: &mut DocsWriter,
-    positions: &mut Vec<u8>,
-) -> Result<(), TextError> {
-    let mut read = Vec::with_capacity(having.len());
-    for &(k, info) in having {
-        let (segment, _) = sources[k];
-        read.push((k, segment.docs(&info)?, segment.positions(&info)?, info.docs));
+/// One term's postings in one of the segments merged.
+struct Part<'a> {
+    source: Source<'a>,
+    docs: &'a [u8],
+    positions: &'a [u8],
+    count: u64,
+}
+
+/// One term's postings from each of the segments having it (`parts`), merged by row without the deleted ones.
+/// Postings are copied as they are in runs: the documents one segment has before the next document of any
+/// other, of which only the first is written anew (its distance from the row before changes).
+fn merge_term(parts: &[Part], docs: &mut DocsWriter, positions: &mut Vec<u8>) -> Result<(), TextError> {
+    let mut streams = Vec::with_capacity(parts.len());
+    for part in parts {
+        let mut reader = DocsReader::new(part.docs, part.count);
+        let first = reader.next_posting().map_err(|c| part.source.0.corrupt(c))?;
+        streams.push((part.source, reader, PositionsReader::new(part.positions), first));
     }
-    let mut streams = Vec::with_capacity(read.len());
-    for (k, doc_bytes, position_bytes, count) in &read {
-        let mut reader = DocsReader::new(doc_bytes, *count);
-        let first = reader.next_posting().map_err(|c| sources[*k].0.corrupt(c))?;
-        streams.push((*k, reader, PositionsReader::new(position_bytes), first));
-    }
-    while let Some(s) =
-        (0..streams.len()).filter(|&s| streams[s].3.is_some()).min_by_key(|&s| streams[s].3.map(|p| p.row))
-    {
-        let (k, reader, at, current) = &mut streams[s];
-        let (segment, deleted) = sources[*k];
-        let Some(p) = *current else { break };
-        let corrupt = |c: Corrupt| segment.corrupt(c);
-        if deleted.contains(p.row) {
-            at.skip(p.occurrences()).map_err(corrupt)?;
-        } else {
-            if docs.last().is_some_and(|last| last >= p.row) {
-                return Err(TextError::DuplicateRow { row: p.row });
+    loop {
+        // The stream with the least row, and the least row of the others: where its run ends.
+        let (mut least, mut next) = (None, u64::MAX);
+        for (s, stream) in streams.iter().enumerate() {
+            let Some(row) = stream.3.map(|p| p.row) else { continue };
+            match least {
+                Some((_, r)) if r <= row => next = next.min(row),
+                _ => {
+                    if let Some((_, r)) = least {
+                        next = next.min(r);
+                    }
+                    least = Some((s, row));
+                }
             }
-            docs.push(p.row, p.tf);
-            positions.extend_from_slice(at.raw(p.occurrences()).map_err(corrupt)?);
         }
-        *current = reader.next_posting().map_err(corrupt)?;
+        let Some((s, _)) = least else { break };
+        let ((segment, deleted), reader, at, current) = &mut streams[s];
+        let corrupt = |c: Corrupt| segment.corrupt(c);
+        let Some(first) = *current else { break };
+        if docs.last().is_some_and(|last| last >= first.row) {
+            return Err(TextError::DuplicateRow { row: first.row });
+        }
+        if !deleted.is_empty() {
+            // One document at a time: any may be deleted.
+            let start = at.offset();
+            at.skip(first.occurrences()).map_err(corrupt)?;
+            if !deleted.contains(first.row) {
+                docs.push(first.row, first.tf);
+                positions.extend_from_slice(at.bytes_from(start));
+            }
+            *current = reader.next_posting().map_err(corrupt)?;
+        } else {
+            docs.push(first.row, first.tf);
+            let (docs_start, positions_start) = (reader.offset(), at.offset());
+            at.skip(first.occurrences()).map_err(corrupt)?;
+            let (mut count, mut last) = (0, first.row);
+            let mut docs_end = reader.offset();
+            *current = reader.next_posting().map_err(corrupt)?;
+            while let Some(p) = current.filter(|p| p.row < next) {
+                at.skip(p.occurrences()).map_err(corrupt)?;
+                count += 1;
+                last = p.row;
+                docs_end = reader.offset();
+                *current = reader.next_posting().map_err(corrupt)?;
+            }
+            let run = reader.bytes_from(docs_start);
+            docs.extend_raw(&run[..docs_end - docs_start], count, last);
+            positions.extend_from_slice(at.bytes_from(positions_start));
+        }
         if current.is_none() && !at.is_empty() {
             return Err(corrupt(Corrupt("a term's positions go on past its documents")));
         }

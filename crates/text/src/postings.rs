@@ -47,6 +47,15 @@ impl DocsWriter {
         self.last
     }
 
+    /// Adds documents as another term's postings wrote them: `bytes` holds `count` documents each written after
+    /// the one before (not the first of a term's postings), the last being `last`.
+    #[inline]
+    pub(crate) fn extend_raw(&mut self, bytes: &[u8], count: u64, last: u64) {
+        self.bytes.extend_from_slice(bytes);
+        self.count += count;
+        self.last = Some(last);
+    }
+
     /// Adds the document `row` (above the last one added), where the term is `tf[f]` times in field `f` (at least
     /// once in one field).
     #[inline]
@@ -85,6 +94,18 @@ impl<'a> DocsReader<'a> {
         DocsReader { bytes: Bytes::new(bytes), row: 0, left: count, first: true }
     }
 
+    /// Where the next document's bytes start.
+    #[inline]
+    pub(crate) fn offset(&self) -> usize {
+        self.bytes.offset()
+    }
+
+    /// The bytes from `start` to where the next document starts.
+    #[inline]
+    pub(crate) fn bytes_from(&self, start: usize) -> &'a [u8] {
+        self.bytes.since(start)
+    }
+
     /// The next document, `None` after the last.
     #[inline]
     pub(crate) fn next_posting(&mut self) -> Result<Option<Posting>, Corrupt> {
@@ -120,12 +141,11 @@ impl<'a> DocsReader<'a> {
 #[derive(Debug, Clone)]
 pub(crate) struct PositionsReader<'a> {
     bytes: Bytes<'a>,
-    buf: &'a [u8],
 }
 
 impl<'a> PositionsReader<'a> {
     pub(crate) fn new(buf: &'a [u8]) -> PositionsReader<'a> {
-        PositionsReader { bytes: Bytes::new(buf), buf }
+        PositionsReader { bytes: Bytes::new(buf) }
     }
 
     /// Passes over the positions of a document of `occurrences` occurrences.
@@ -134,12 +154,16 @@ impl<'a> PositionsReader<'a> {
         self.bytes.skip_varints(occurrences)
     }
 
-    /// The bytes of the positions of a document of `occurrences` occurrences, as written (for a merge).
+    /// Where the next document's positions start.
     #[inline]
-    pub(crate) fn raw(&mut self, occurrences: u64) -> Result<&'a [u8], Corrupt> {
-        let start = self.bytes.offset();
-        self.bytes.skip_varints(occurrences)?;
-        Ok(&self.buf[start..self.bytes.offset()])
+    pub(crate) fn offset(&self) -> usize {
+        self.bytes.offset()
+    }
+
+    /// The positions' bytes from `start` to where the next document's start, as written (for a merge).
+    #[inline]
+    pub(crate) fn bytes_from(&self, start: usize) -> &'a [u8] {
+        self.bytes.since(start)
     }
 
     /// The `tf` positions of the term in one field of a document, appended to `out` (increasing).

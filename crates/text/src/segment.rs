@@ -144,6 +144,43 @@ impl Segment {
     }
 }
 
+/// Reads a segment's postings in the order they lie in the file (as a merge reads them), in large reads.
+pub(crate) struct SequentialReader<'a> {
+    segment: &'a Segment,
+    buf: Vec<u8>,
+    /// Where in the file `buf` starts.
+    buf_at: u64,
+}
+
+/// The bytes a sequential reader reads at once, at least.
+const CHUNK: u64 = 1 << 20;
+
+impl<'a> SequentialReader<'a> {
+    pub(crate) fn new(segment: &'a Segment) -> SequentialReader<'a> {
+        SequentialReader { segment, buf: Vec::new(), buf_at: 0 }
+    }
+
+    /// A term's documents' and positions' bytes, checked.
+    pub(crate) fn postings(&mut self, info: &TermInfo) -> Result<(&[u8], &[u8]), TextError> {
+        let path = &self.segment.path;
+        let too_long = || TextError::damaged(path, "a term's postings are too long");
+        let len = info.docs_len.checked_add(info.positions_len).ok_or_else(too_long)?;
+        let end = self.segment.footer.dictionary_at();
+        if info.at < self.buf_at || info.at + len > self.buf_at + self.buf.len() as u64 {
+            let want = len.max(CHUNK).min(end.saturating_sub(info.at)).max(len);
+            self.buf.resize(usize::try_from(want).map_err(|_| too_long())?, 0);
+            read_exact_at(&self.segment.file, path, &mut self.buf, info.at)?;
+            self.buf_at = info.at;
+        }
+        let start = (info.at - self.buf_at) as usize;
+        let (docs, positions) = self.buf[start..start + len as usize].split_at(info.docs_len as usize);
+        if crc(docs) != info.docs_crc || crc(positions) != info.positions_crc {
+            return Err(TextError::damaged(path, "a term's postings do not match their checksums"));
+        }
+        Ok((docs, positions))
+    }
+}
+
 /// Reads exactly `buf.len()` bytes of `file` at `at`; a file cut short is a damaged one.
 fn read_exact_at(file: &File, path: &Path, buf: &mut [u8], at: u64) -> Result<(), TextError> {
     file.read_exact_at(buf, at).map_err(|e| match e.kind() {

@@ -5,9 +5,9 @@
 //! A token starts at a letter (any `L*` category), a number (`N*`), a private-use character (`Co`) or a code
 //! point the tables do not assign, and goes on over those and over the combining diacritics SQLite lists (most
 //! of U+0300–U+0331); everything else separates tokens. Each character is folded to lower case and Latin
-//! letters lose their diacritics (`É` → `e`, `ø` → `o`, `ß` stays). A token is a term of at most
-//! [`MAX_TERM_BYTES`] bytes (longer ones are cut there, as FTS5 cuts them). The n-th token of a field is at
-//! position n, counting from 0.
+//! letters lose their diacritics (`É` → `e`; `ł`, `ø` and `ß` stay, being letters of their own). A token is a
+//! term of at most [`MAX_TERM_BYTES`] bytes (longer ones are cut there, as FTS5 cuts them). The n-th token of a
+//! field is at position n, counting from 0.
 //!
 //! What follows SQLite's tables also keeps their age: FTS5's categories are those of an older Unicode, and
 //! the marks that Indic scripts write vowels with (`Mc`, `Mn`) separate tokens, so "हिन्दी" is three terms, as
@@ -30,6 +30,45 @@ const ASCII_TOKEN: [bool; 128] = {
     }
     table
 };
+
+/// What a byte is to the tokenizer's fast path: an ASCII separator, a lower-case ASCII letter or digit, an
+/// upper-case ASCII letter, or a byte of a character beyond ASCII.
+const SEPARATOR: u8 = 0;
+const LOWER: u8 = 1;
+const UPPER: u8 = 2;
+const BEYOND_ASCII: u8 = 3;
+const CLASS: [u8; 256] = {
+    let mut table = [BEYOND_ASCII; 256];
+    let mut b = 0;
+    while b < 128 {
+        let byte = b as u8;
+        table[b] = if byte.is_ascii_uppercase() {
+            UPPER
+        } else if byte.is_ascii_alphanumeric() {
+            LOWER
+        } else {
+            SEPARATOR
+        };
+        b += 1;
+    }
+    table
+};
+
+/// How many of the eight bytes of `word` (little-endian: the first byte lowest), from the first, are lower-case
+/// ASCII letters or digits: eight bytes compared at once.
+#[inline]
+fn lower_run(word: u64) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // Each byte's low seven bits, plus a constant below 0x80: no carry into the next byte, and the high bit
+    // says whether the byte is at least the constant's complement.
+    let low = word & !HIGH;
+    let at_least = |c: u8| (low + ONES * (0x80 - u64::from(c))) & HIGH;
+    let letter = at_least(b'a') & !at_least(b'z' + 1);
+    let digit = at_least(b'0') & !at_least(b'9' + 1);
+    let token = (letter | digit) & !word;
+    ((!token & HIGH).trailing_zeros() / 8) as usize
+}
 
 /// SQLite's general category of a code point (`sqlite3Fts5UnicodeCategory`): 0 for an unassigned code point
 /// or one from U+100000 on, 5 and 9 for lower and upper case letters, and so on.
@@ -163,33 +202,50 @@ impl<'a> Tokens<'a> {
     #[inline]
     pub fn next_token(&mut self) -> Option<(u32, &[u8])> {
         let bytes = self.text.as_bytes();
+        let len = bytes.len();
+        let mut at = self.at;
         // Separators.
         let start = loop {
-            let &b = bytes.get(self.at)?;
-            if b < 0x80 {
-                if ASCII_TOKEN[usize::from(b)] {
-                    break self.at;
-                }
-                self.at += 1;
-            } else {
-                let c = self.char_at(self.at);
-                if is_alnum(c as u32) {
-                    break self.at;
-                }
-                self.at += c.len_utf8();
+            while at < len && CLASS[usize::from(bytes[at])] == SEPARATOR {
+                at += 1;
             }
+            if at >= len {
+                self.at = at;
+                return None;
+            }
+            if bytes[at] < 0x80 {
+                break at;
+            }
+            let c = self.char_at(at);
+            if is_alnum(c as u32) {
+                break at;
+            }
+            at += c.len_utf8();
         };
         // Plain lower-case ASCII letters and digits are their own term: no copy.
         let mut end = start;
-        while let Some(&b) = bytes.get(end) {
-            if b >= 0x80 || !ASCII_TOKEN[usize::from(b)] || b.is_ascii_uppercase() {
-                break;
+        loop {
+            match bytes.get(end..end + 8) {
+                Some(word) => {
+                    let run = lower_run(u64::from_le_bytes([
+                        word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7],
+                    ]));
+                    end += run;
+                    if run < 8 {
+                        break;
+                    }
+                }
+                None => {
+                    while end < len && CLASS[usize::from(bytes[end])] == LOWER {
+                        end += 1;
+                    }
+                    break;
+                }
             }
-            end += 1;
         }
         let position = self.position;
         self.position = self.position.saturating_add(1);
-        if bytes.get(end).is_none_or(|&b| b < 0x80 && !ASCII_TOKEN[usize::from(b)]) {
+        if end >= len || CLASS[usize::from(bytes[end])] == SEPARATOR {
             self.at = end;
             let term = &bytes[start..end];
             return Some((position, &term[..term.len().min(MAX_TERM_BYTES)]));
@@ -241,8 +297,10 @@ mod tests {
 
     #[test]
     fn folds_case_and_accents() {
-        let t: Vec<String> = tokens("Café-Crème, NAÏVE zoë 42 ﬁ ŒUVRE Straße").collect();
-        assert_eq!(t, ["cafe", "creme", "naive", "zoe", "42", "ﬁ", "œuvre", "straße"]);
+        let t: Vec<String> = tokens("Café-Crème, NAÏVE zoë 42 ﬁ ŒUVRE Straße Łódź Ø Æble").collect();
+        assert_eq!(t, ["cafe", "creme", "naive", "zoe", "42", "ﬁ", "œuvre", "straße", "łodz", "ø", "æble"]);
+        // The vowel signs and the virama of Devanagari are marks, which separate tokens as in FTS5.
+        assert_eq!(tokens("हिन्दी").collect::<Vec<_>>(), ["ह", "न", "द"]);
     }
 
     #[test]

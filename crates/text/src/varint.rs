@@ -32,6 +32,12 @@ impl<'a> Bytes<'a> {
         self.at
     }
 
+    /// The bytes from `start` (an offset already read past) to where the next read starts.
+    #[inline]
+    pub(crate) fn since(&self, start: usize) -> &'a [u8] {
+        &self.buf[start.min(self.at)..self.at]
+    }
+
     /// True when everything was read.
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
