@@ -123,8 +123,8 @@ impl Builder {
         for (field, text) in fields.iter().enumerate() {
             let field_bits = doc | (field as u64) << FIELD_SHIFT;
             let mut tokens = Tokens::new(text);
-            while let Some((position, term)) = tokens.next_token() {
-                let id = self.terms.intern(term);
+            while let Some((position, term, head)) = tokens.next_token_and_head() {
+                let id = self.terms.intern_with_head(term, head);
                 self.batch.push(u64::from(id) << TERM_SHIFT | field_bits | u64::from(position));
                 size[field] = position + 1;
             }
@@ -210,27 +210,34 @@ impl Builder {
 }
 
 /// Sorts `records` by their term (stable: each term's records keep their order), `terms` being above every term
-/// number in them; `scratch` is memory to sort through.
+/// number in them; `scratch` is memory to sort through. A radix sort of 8 bits a pass (so that the places each
+/// pass writes to stay in the processor's first cache), the counts of every pass taken in one read.
 fn sort_by_term(records: &mut Vec<u64>, scratch: &mut Vec<u64>, terms: usize) {
-    const DIGIT: u32 = 12;
-    let passes = (usize::BITS - terms.leading_zeros()).div_ceil(DIGIT).max(1);
+    const DIGIT: u32 = 8;
+    const BUCKETS: usize = 1 << DIGIT;
+    const MASK: u64 = BUCKETS as u64 - 1;
+    let passes = (usize::BITS - terms.leading_zeros()).div_ceil(DIGIT).max(1) as usize;
     scratch.resize(records.len(), 0);
-    for pass in 0..passes {
-        let shift = TERM_SHIFT + pass * DIGIT;
-        let mut starts = vec![0usize; 1 << DIGIT];
-        for &r in records.iter() {
-            starts[((r >> shift) & ((1 << DIGIT) - 1)) as usize] += 1;
+    let mut counts = vec![[0usize; BUCKETS]; passes];
+    for &r in records.iter() {
+        let term = r >> TERM_SHIFT;
+        for (pass, count) in counts.iter_mut().enumerate() {
+            count[(term >> (pass as u32 * DIGIT) & MASK) as usize] += 1;
         }
+    }
+    for (pass, starts) in counts.iter_mut().enumerate() {
         let mut sum = 0;
         for s in starts.iter_mut() {
             let count = *s;
             *s = sum;
             sum += count;
         }
-        for &r in records.iter() {
-            let digit = ((r >> shift) & ((1 << DIGIT) - 1)) as usize;
-            scratch[starts[digit]] = r;
-            starts[digit] += 1;
+        let shift = TERM_SHIFT + pass as u32 * DIGIT;
+        let (from, to) = (&records[..], &mut scratch[..]);
+        for &r in from {
+            let slot = &mut starts[(r >> shift & MASK) as usize];
+            to[*slot] = r;
+            *slot += 1;
         }
         std::mem::swap(records, scratch);
     }
@@ -240,37 +247,53 @@ fn sort_by_term(records: &mut Vec<u64>, scratch: &mut Vec<u64>, terms: usize) {
 /// are the batch's documents' rows.
 #[inline]
 fn add_records(term: &mut TermPostings, records: &[u64], rows: &[u64]) {
+    let (mut docs, mut positions) = (std::mem::take(&mut term.docs), std::mem::take(&mut term.positions));
+    let (mut count, mut last_row) = (term.count, term.last_row);
     let mut k = 0;
     while k < records.len() {
-        let doc = (records[k] >> DOC_SHIFT) as usize & (BATCH_DOCS - 1);
-        let row = rows[doc];
+        let doc = records[k] >> DOC_SHIFT;
+        let row = rows[doc as usize & (BATCH_DOCS - 1)];
         let mut tf = [0u32; 3];
         let mut field = usize::MAX;
         let mut last = 0u64;
-        while let Some(&r) = records.get(k).filter(|&&r| (r >> DOC_SHIFT) as usize & (BATCH_DOCS - 1) == doc) {
+        while k < records.len() && records[k] >> DOC_SHIFT == doc {
+            let r = records[k];
             let f = (r >> FIELD_SHIFT) as usize & 3;
             let position = r & ((1 << POSITION_BITS) - 1);
-            let step = if f == field { position - last } else { position };
-            varint::put(&mut term.positions, step);
+            put(&mut positions, if f == field { position - last } else { position });
             field = f;
             last = position;
             tf[f] += 1;
             k += 1;
         }
-        let delta = if term.count == 0 {
-            varint::put(&mut term.docs, row);
+        let delta = if count == 0 {
+            put(&mut docs, row);
             0
         } else {
-            row - term.last_row
+            row - last_row
         };
         let mask = u64::from(tf[0] > 0) | u64::from(tf[1] > 0) << 1 | u64::from(tf[2] > 0) << 2;
-        varint::put(&mut term.docs, delta << 3 | mask);
+        put(&mut docs, delta << 3 | mask);
         for t in tf {
             if t > 0 {
-                varint::put(&mut term.docs, u64::from(t - 1));
+                put(&mut docs, u64::from(t - 1));
             }
         }
-        term.count += 1;
-        term.last_row = row;
+        count += 1;
+        last_row = row;
+    }
+    (term.docs, term.positions, term.count, term.last_row) = (docs, positions, count, last_row);
+}
+
+/// Appends `value` as a varint; one or two bytes (nearly every position and frequency) without a branch that
+/// depends on which.
+#[inline(always)]
+fn put(out: &mut Vec<u8>, value: u64) {
+    if value < 1 << 14 {
+        let long = u8::from(value >= 0x80);
+        out.extend_from_slice(&[(value as u8 & 0x7f) | long << 7, (value >> 7) as u8]);
+        out.truncate(out.len() - 1 + usize::from(long));
+    } else {
+        varint::put(out, value);
     }
 }

@@ -4,6 +4,8 @@
 //! another in an arena. The table's slots are what the build waits for most: the smaller they are, the more of
 //! them stay in the processor's caches.
 
+use crate::tokenizer::head_of;
+
 /// One slot of the table: 16 bytes, four to a cache line.
 #[derive(Clone, Copy)]
 #[repr(C, align(16))]
@@ -20,23 +22,20 @@ const EMPTY: u32 = u32::MAX;
 const FREE: Slot = Slot { tag: 0, id: EMPTY, head: 0 };
 const K: u64 = 0x9e37_79b9_7f4a_7c15;
 
-/// The first 8 bytes of `term`, zeros after its end, as a number.
-#[inline]
-fn head_of(term: &[u8]) -> u64 {
-    let mut head = [0u8; 8];
-    let n = term.len().min(8);
-    head[..n].copy_from_slice(&term[..n]);
-    u64::from_le_bytes(head)
-}
-
 /// The hash of a term whose first 8 bytes are `head`.
 #[inline]
 fn hash(term: &[u8], head: u64) -> u64 {
     let mut h = (head ^ (term.len() as u64).wrapping_mul(K)).wrapping_mul(K);
-    for chunk in term.get(8..).unwrap_or_default().chunks(8) {
-        let mut w = [0u8; 8];
-        w[..chunk.len()].copy_from_slice(chunk);
-        h = (h.rotate_left(26) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+    if let Some(rest) = term.get(8..) {
+        let mut chunks = rest.chunks_exact(8);
+        for chunk in chunks.by_ref() {
+            let word =
+                u64::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7]]);
+            h = (h.rotate_left(26) ^ word).wrapping_mul(K);
+        }
+        if !chunks.remainder().is_empty() {
+            h = (h.rotate_left(26) ^ head_of(chunks.remainder())).wrapping_mul(K);
+        }
     }
     h ^ (h >> 29)
 }
@@ -84,8 +83,15 @@ impl Interner {
 
     /// The number of `term`, numbering it if it is new.
     #[inline]
+    #[cfg(test)]
     pub(crate) fn intern(&mut self, term: &[u8]) -> u32 {
-        let head = head_of(term);
+        self.intern_with_head(term, head_of(term))
+    }
+
+    /// The number of `term`, whose first 8 bytes are `head` (as [`head_of`] makes them), numbering it if it is
+    /// new.
+    #[inline]
+    pub(crate) fn intern_with_head(&mut self, term: &[u8], head: u64) -> u32 {
         let h = hash(term, head);
         let tag = tag_of(h, term.len());
         let mask = self.slots.len() - 1;

@@ -124,17 +124,17 @@ fn merge_term(parts: &[Part], docs: &mut DocsWriter, positions: &mut Vec<u8>) ->
         } else {
             docs.push(first.row, first.tf);
             let (docs_start, positions_start) = (reader.offset(), at.offset());
-            at.skip(first.occurrences()).map_err(corrupt)?;
-            let (mut count, mut last) = (0, first.row);
+            let (mut count, mut last, mut occurrences) = (0, first.row, first.occurrences());
             let mut docs_end = reader.offset();
             *current = reader.next_posting().map_err(corrupt)?;
             while let Some(p) = current.filter(|p| p.row < next) {
-                at.skip(p.occurrences()).map_err(corrupt)?;
                 count += 1;
                 last = p.row;
+                occurrences += p.occurrences();
                 docs_end = reader.offset();
                 *current = reader.next_posting().map_err(corrupt)?;
             }
+            at.skip(occurrences).map_err(corrupt)?;
             let run = reader.bytes_from(docs_start);
             docs.extend_raw(&run[..docs_end - docs_start], count, last);
             positions.extend_from_slice(at.bytes_from(positions_start));

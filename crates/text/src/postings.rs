@@ -107,7 +107,7 @@ impl<'a> DocsReader<'a> {
     }
 
     /// The next document, `None` after the last.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn next_posting(&mut self) -> Result<Option<Posting>, Corrupt> {
         if self.left == 0 {
             return if self.bytes.is_empty() { Ok(None) } else { Err(Corrupt("postings go on past their count")) };

@@ -174,6 +174,15 @@ fn put_utf8(out: &mut Vec<u8>, c: u32) {
     }
 }
 
+/// The first eight bytes of `term` as a little-endian number, zeros after its end.
+#[inline]
+pub(crate) fn head_of(term: &[u8]) -> u64 {
+    match term.first_chunk::<8>() {
+        Some(first) => u64::from_le_bytes(*first),
+        None => term.iter().rev().fold(0, |head, &b| head << 8 | u64::from(b)),
+    }
+}
+
 /// True for characters that belong to a token: those a token starts with and the diacritics it goes on over.
 pub fn is_token_char(c: char) -> bool {
     is_alnum(c as u32) || is_diacritic(c as u32)
@@ -201,6 +210,13 @@ impl<'a> Tokens<'a> {
     /// The next token: its position (0 for the first token of the text) and its term.
     #[inline]
     pub fn next_token(&mut self) -> Option<(u32, &[u8])> {
+        self.next_token_and_head().map(|(position, term, _)| (position, term))
+    }
+
+    /// The next token, with its term's first eight bytes as a little-endian number (zeros after its end), which
+    /// the tokenizer has at hand and a builder's table of terms compares.
+    #[inline]
+    pub(crate) fn next_token_and_head(&mut self) -> Option<(u32, &[u8], u64)> {
         let bytes = self.text.as_bytes();
         let len = bytes.len();
         let mut at = self.at;
@@ -224,12 +240,14 @@ impl<'a> Tokens<'a> {
         };
         // Plain lower-case ASCII letters and digits are their own term: no copy.
         let mut end = start;
+        let mut first_word = None;
         loop {
             match bytes.get(end..end + 8) {
                 Some(word) => {
-                    let run = lower_run(u64::from_le_bytes([
-                        word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7],
-                    ]));
+                    let word =
+                        u64::from_le_bytes([word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7]]);
+                    first_word.get_or_insert(word);
+                    let run = lower_run(word);
                     end += run;
                     if run < 8 {
                         break;
@@ -248,7 +266,12 @@ impl<'a> Tokens<'a> {
         if end >= len || CLASS[usize::from(bytes[end])] == SEPARATOR {
             self.at = end;
             let term = &bytes[start..end];
-            return Some((position, &term[..term.len().min(MAX_TERM_BYTES)]));
+            let head = match first_word {
+                Some(word) if term.len() < 8 => word & ((1 << (8 * term.len())) - 1),
+                Some(word) => word,
+                None => head_of(term),
+            };
+            return Some((position, &term[..term.len().min(MAX_TERM_BYTES)], head));
         }
         self.folded.clear();
         self.folded.extend_from_slice(&bytes[start..end]);
@@ -274,7 +297,7 @@ impl<'a> Tokens<'a> {
             }
         }
         let term = &self.folded[..self.folded.len().min(MAX_TERM_BYTES)];
-        Some((position, term))
+        Some((position, term, head_of(term)))
     }
 
     /// The character starting at byte `at` (a character boundary below the text's length).
@@ -311,6 +334,18 @@ mod tests {
             seen.push((p, String::from_utf8(t.to_vec()).unwrap()));
         }
         assert_eq!(seen, [(0, "one".to_owned()), (1, "two".to_owned()), (2, "three".to_owned())]);
+    }
+
+    #[test]
+    fn the_head_given_with_a_token_is_its_first_bytes() {
+        let text = "short a bb Longer-words réunion 12345678 123456789 x abcdefgh\u{300}ij verylongwordindeed end";
+        let mut tokens = Tokens::new(text);
+        let mut seen = 0;
+        while let Some((_, term, head)) = tokens.next_token_and_head() {
+            assert_eq!(head, head_of(term), "{}", String::from_utf8_lossy(term));
+            seen += 1;
+        }
+        assert_eq!(seen, 12);
     }
 
     #[test]

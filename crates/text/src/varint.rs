@@ -81,6 +81,15 @@ impl<'a> Bytes<'a> {
     /// Skips `count` variable-length numbers without decoding them.
     #[inline]
     pub(crate) fn skip_varints(&mut self, mut count: u64) -> Result<(), Corrupt> {
+        // Eight bytes at a time while more numbers are left than eight bytes can end: the bytes without the
+        // high bit each end one, and a number cut at the eighth byte is among those still left.
+        while count > 8 {
+            let Some(chunk) = self.buf.get(self.at..self.at + 8) else { break };
+            let word =
+                u64::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7]]);
+            count -= u64::from((!word & 0x8080_8080_8080_8080).count_ones());
+            self.at += 8;
+        }
         while count > 0 {
             let Some(&b) = self.buf.get(self.at) else { return Err(Corrupt("numbers run past their end")) };
             self.at += 1;
