@@ -189,7 +189,7 @@ impl Builder {
         order.sort_unstable_by(|&a, &b| self.terms.term(a).cmp(self.terms.term(b)));
         for id in order {
             let term = &self.postings[id as usize];
-            writer.add_term(self.terms.term(id), term.count, &term.docs, &term.positions)?;
+            writer.add_term(self.terms.term(id), term.count, term.last_row, &term.docs, &term.positions)?;
         }
         let segment = writer.finish(&self.rows, &self.sizes)?;
         self.written.push(segment);

@@ -3,7 +3,7 @@
 //! checksum; and the blocks' index, every block's first term and length, which an open segment keeps in memory.
 //!
 //! A block: its number of terms, the offset of its first term's postings, then per term the shared length,
-//! the rest's length and bytes, its number of documents, the lengths of its documents' and positions' bytes
+//! the rest's length and bytes, its number of documents, the row of the last, the lengths of its documents' and positions' bytes
 //! and the checksums of both. A term's postings follow the previous term's, its documents then its positions.
 
 use crate::error::Corrupt;
@@ -15,6 +15,8 @@ use crate::varint::{self, Bytes};
 pub(crate) struct TermInfo {
     /// Documents having the term (deleted ones included until a merge drops them).
     pub docs: u64,
+    /// The row of the last of them.
+    pub last: u64,
     /// Where its documents' bytes start in the file; its positions' follow them.
     pub at: u64,
     pub docs_len: u64,
@@ -64,6 +66,7 @@ impl DictionaryWriter {
         varint::put(&mut self.entries, (term.len() - shared) as u64);
         self.entries.extend_from_slice(&term[shared..]);
         varint::put(&mut self.entries, info.docs);
+        varint::put(&mut self.entries, info.last);
         varint::put(&mut self.entries, info.docs_len);
         varint::put(&mut self.entries, info.positions_len);
         self.entries.extend_from_slice(&info.docs_crc.to_le_bytes());
@@ -161,6 +164,7 @@ pub(crate) fn read_block(bytes: &[u8], first: &[u8], postings: (u64, u64)) -> Re
         term.extend_from_slice(r.take(rest)?);
         let info = TermInfo {
             docs: r.varint()?,
+            last: r.varint()?,
             at,
             docs_len: r.varint()?,
             positions_len: r.varint()?,

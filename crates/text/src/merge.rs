@@ -32,7 +32,7 @@ pub(crate) fn merge(dir: &Path, id: u64, sources: &[Source]) -> Result<Option<Ne
         if let [(k, info)] = having[..] {
             if sources[k].1.is_empty() {
                 let (doc_bytes, position_bytes) = readers[k].postings(&info)?;
-                writer.add_term(&term, info.docs, doc_bytes, position_bytes)?;
+                writer.add_term(&term, info.docs, info.last, doc_bytes, position_bytes)?;
                 continue;
             }
         }
@@ -42,14 +42,15 @@ pub(crate) fn merge(dir: &Path, id: u64, sources: &[Source]) -> Result<Option<Ne
         for (k, reader) in readers.iter_mut().enumerate() {
             if let Some(&(_, info)) = wanted.next_if(|(s, _)| *s == k) {
                 let (doc_bytes, position_bytes) = reader.postings(&info)?;
-                parts.push(Part { source: sources[k], docs: doc_bytes, positions: position_bytes, count: info.docs });
+                let (docs, positions) = (doc_bytes, position_bytes);
+                parts.push(Part { source: sources[k], docs, positions, count: info.docs, last: info.last });
             }
         }
         docs.reset();
         positions.clear();
         merge_term(&parts, &mut docs, &mut positions)?;
-        if docs.count > 0 {
-            writer.add_term(&term, docs.count, &docs.bytes, &positions)?;
+        if let Some(last) = docs.last().filter(|_| docs.count > 0) {
+            writer.add_term(&term, docs.count, last, &docs.bytes, &positions)?;
         }
     }
     writer.finish(&rows, &sizes).map(Some)
@@ -78,6 +79,8 @@ struct Part<'a> {
     docs: &'a [u8],
     positions: &'a [u8],
     count: u64,
+    /// The row of its last document.
+    last: u64,
 }
 
 /// One term's postings from each of the segments having it (`parts`), merged by row without the deleted ones.
@@ -88,7 +91,7 @@ fn merge_term(parts: &[Part], docs: &mut DocsWriter, positions: &mut Vec<u8>) ->
     for part in parts {
         let mut reader = DocsReader::new(part.docs, part.count);
         let first = reader.next_posting().map_err(|c| part.source.0.corrupt(c))?;
-        streams.push((part.source, reader, PositionsReader::new(part.positions), first));
+        streams.push((part.source, reader, PositionsReader::new(part.positions), first, part.last));
     }
     loop {
         // The stream with the least row, and the least row of the others: where its run ends.
@@ -106,7 +109,7 @@ fn merge_term(parts: &[Part], docs: &mut DocsWriter, positions: &mut Vec<u8>) ->
             }
         }
         let Some((s, _)) = least else { break };
-        let ((segment, deleted), reader, at, current) = &mut streams[s];
+        let ((segment, deleted), reader, at, current, term_last) = &mut streams[s];
         let corrupt = |c: Corrupt| segment.corrupt(c);
         let Some(first) = *current else { break };
         if docs.last().is_some_and(|last| last >= first.row) {
@@ -123,6 +126,14 @@ fn merge_term(parts: &[Part], docs: &mut DocsWriter, positions: &mut Vec<u8>) ->
             *current = reader.next_posting().map_err(corrupt)?;
         } else {
             docs.push(first.row, first.tf);
+            if *term_last < next {
+                // The rest of this segment's documents all come before the others': copied whole.
+                let (rest, count) = reader.rest();
+                docs.extend_raw(rest, count, *term_last);
+                positions.extend_from_slice(at.rest());
+                *current = None;
+                continue;
+            }
             let (docs_start, positions_start) = (reader.offset(), at.offset());
             let (mut count, mut last, mut occurrences) = (0, first.row, first.occurrences());
             let mut docs_end = reader.offset();

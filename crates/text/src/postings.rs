@@ -106,6 +106,12 @@ impl<'a> DocsReader<'a> {
         self.bytes.since(start)
     }
 
+    /// The documents not read yet: their bytes and how many they are. Nothing is left to read after.
+    pub(crate) fn rest(&mut self) -> (&'a [u8], u64) {
+        let left = std::mem::take(&mut self.left);
+        (self.bytes.rest(), left)
+    }
+
     /// The next document, `None` after the last.
     #[inline(always)]
     pub(crate) fn next_posting(&mut self) -> Result<Option<Posting>, Corrupt> {
@@ -152,6 +158,11 @@ impl<'a> PositionsReader<'a> {
     #[inline]
     pub(crate) fn skip(&mut self, occurrences: u64) -> Result<(), Corrupt> {
         self.bytes.skip_varints(occurrences)
+    }
+
+    /// The positions not read yet. Nothing is left to read after.
+    pub(crate) fn rest(&mut self) -> &'a [u8] {
+        self.bytes.rest()
     }
 
     /// Where the next document's positions start.

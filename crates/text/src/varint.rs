@@ -38,6 +38,14 @@ impl<'a> Bytes<'a> {
         &self.buf[start.min(self.at)..self.at]
     }
 
+    /// The bytes not read yet; all read after.
+    #[inline]
+    pub(crate) fn rest(&mut self) -> &'a [u8] {
+        let rest = &self.buf[self.at.min(self.buf.len())..];
+        self.at = self.buf.len();
+        rest
+    }
+
     /// True when everything was read.
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {

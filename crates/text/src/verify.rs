@@ -26,7 +26,9 @@ fn verify_segment(segment: &Segment) -> Result<(), TextError> {
             let mut docs = DocsReader::new(&doc_bytes, info.docs);
             let mut at = PositionsReader::new(&position_bytes);
             let corrupt = |c: Corrupt| segment.corrupt(c);
+            let mut last = None;
             while let Some(p) = docs.next_posting().map_err(corrupt)? {
+                last = Some(p.row);
                 let Some(d) = segment.doc_of(p.row) else {
                     return Err(corrupt(Corrupt("a posting's row is not among the segment's documents")));
                 };
@@ -40,6 +42,9 @@ fn verify_segment(segment: &Segment) -> Result<(), TextError> {
             }
             if !at.is_empty() {
                 return Err(corrupt(Corrupt("a term's positions go on past its documents")));
+            }
+            if last != Some(info.last) {
+                return Err(corrupt(Corrupt("a term's last document is not the one its entry names")));
             }
         }
     }

@@ -53,16 +53,19 @@ impl SegmentWriter {
         Ok(SegmentWriter { id, path, tmp, out, at: HEADER_LEN, dictionary: DictionaryWriter::default(), terms: 0 })
     }
 
-    /// Adds `term` (above the last one added) in `docs` documents, with their bytes and its positions' bytes.
+    /// Adds `term` (above the last one added) in `docs` documents, the last of them `last`, with their bytes and
+    /// its positions' bytes.
     pub(crate) fn add_term(
         &mut self,
         term: &[u8],
         docs: u64,
+        last: u64,
         doc_bytes: &[u8],
         positions: &[u8],
     ) -> Result<(), TextError> {
         let info = TermInfo {
             docs,
+            last,
             at: self.at,
             docs_len: doc_bytes.len() as u64,
             positions_len: positions.len() as u64,
