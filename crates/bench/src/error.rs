@@ -45,6 +45,12 @@ pub enum BenchError {
     /// The runtime or the loopback listener of the served store could not be started.
     #[error("cannot {what}: {source}")]
     Serve { what: &'static str, source: std::io::Error },
+    /// The engine's own full-text index failed (`--text-build`).
+    #[error("the full-text index: {0}")]
+    Text(#[from] studio_text::TextError),
+    /// A thread building the full-text index stopped unexpectedly.
+    #[error("a thread building the full-text index stopped unexpectedly")]
+    TextThread,
     /// A file or directory of the run could not be read, written or removed.
     #[error("cannot {what} {}: {source}", path.display())]
     File { what: &'static str, path: PathBuf, source: std::io::Error },

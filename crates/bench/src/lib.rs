@@ -21,6 +21,7 @@ pub mod saves;
 pub mod searchable;
 pub mod served;
 pub mod tantivy_engine;
+pub mod text_build;
 pub mod timing;
 pub mod workload;
 

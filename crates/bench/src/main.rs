@@ -28,6 +28,9 @@ use studio_bench::{BenchError, BenchOptions, BenchReport, Comparator};
 /// --preview DIR times settings edits in the web UI's preview (headless Chromium) over a store kept with --dir
 /// (docs/performance.md, The preview's answer to an edit).
 ///
+/// --text-build times the engine's own full-text index's build beside FTS5's on the same texts, for each
+/// --docs size (docs/performance.md, The full-text index's build).
+///
 /// --kept DIR times only our engine's calls over a benchmark store kept with --dir (DIR/docs-N, for the
 /// one --docs size), without importing it again: how changes of the engine are compared at 1M documents.
 #[derive(Debug, Parser)]
@@ -82,6 +85,10 @@ struct Args {
     /// the --docs size) instead of running the whole benchmark
     #[arg(long, value_name = "DIR", conflicts_with_all = ["desktop", "preview"])]
     kept: Option<PathBuf>,
+    /// Time the full-text index's build beside FTS5's (on the same texts, to one segment on disk) instead of the
+    /// whole benchmark
+    #[arg(long, conflicts_with_all = ["desktop", "preview", "kept"])]
+    text_build: bool,
     /// With --preview: timed edits in each state of the preview [default: 40]
     #[arg(long, value_name = "N", requires = "preview")]
     edits: Option<usize>,
@@ -188,7 +195,35 @@ fn run_kept(dir: &Path, args: &Args) -> Result<(), BenchError> {
     Ok(())
 }
 
+/// --text-build: the full-text builds' figures per size, as a table or (--json) one JSON object a size.
+fn run_text_build(args: &Args) -> Result<(), BenchError> {
+    let sizes = if args.docs.is_empty() { vec![100_000] } else { args.docs.clone() };
+    for docs in sizes {
+        let (dir, scratch) = match &args.dir {
+            Some(d) => (d.join(format!("text-build-{docs}")), false),
+            None => (std::env::temp_dir().join(format!("studio-bench-text-{}-{docs}", std::process::id())), true),
+        };
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).map_err(BenchError::file("clear", &dir))?;
+        }
+        let report = studio_bench::text_build::run(&dir, docs, BenchOptions::new(docs).seed);
+        if scratch {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        let report = report?;
+        if args.json {
+            println!("{}", serde_json::to_string(&report).unwrap_or_default());
+        } else {
+            print!("{report}");
+        }
+    }
+    Ok(())
+}
+
 fn run(mut args: Args) -> Result<(), BenchError> {
+    if args.text_build {
+        return run_text_build(&args);
+    }
     if let Some(dir) = &args.kept {
         return run_kept(dir, &args);
     }

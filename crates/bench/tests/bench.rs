@@ -357,3 +357,30 @@ fn the_import_is_timed_to_searchable_at_full_speed() {
     let phases = clock.stop().unwrap();
     assert_eq!(phases.0.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["index", "background", "sync"]);
 }
+
+#[test]
+fn the_text_build_times_both_sides_to_one_segment_on_disk() {
+    let _alone = alone();
+    let dir = tempfile::tempdir().unwrap();
+    let report = studio_bench::text_build::run(dir.path(), 300, 8).unwrap();
+    assert_eq!(report.docs, 300);
+    let names = |p: &Phases| p.0.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&report.fts5_phases_ms), ["insert", "optimize", "commit"]);
+    assert_eq!(names(&report.text_one_thread_phases_ms), ["build", "write", "add", "merge"]);
+    assert_eq!(names(&report.text_two_threads_phases_ms), ["build", "add", "merge"]);
+    assert_eq!(report.text_segments_written, [1, 2], "two builders write a segment each");
+    for side in ["text-one-thread", "text-two-threads"] {
+        let segments = std::fs::read_dir(dir.path().join(side))
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with("segment-"))
+            .count();
+        assert_eq!(segments, 1, "{side} is merged into one segment");
+        let index = studio_text::TextIndex::open(&dir.path().join(side)).unwrap();
+        assert_eq!(index.snapshot().statistics().rows, 300);
+        index.verify().unwrap();
+    }
+    let conn = rusqlite::Connection::open(dir.path().join("fts5.db")).unwrap();
+    let rows: i64 = conn.query_row("SELECT count(*) FROM documents_fts_docsize", [], |r| r.get(0)).unwrap();
+    assert_eq!(rows, 300);
+    assert!(report.text_one_thread_vs_fts5 > 0.0 && report.fts5_file_mb > 0.0 && report.text_index_mb > 0.0);
+}

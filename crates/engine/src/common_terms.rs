@@ -34,7 +34,6 @@ use super::query::{Clause, TextQuery};
 use super::score;
 use super::stamp::{Stamp, Totals};
 use super::term_lists::{is_kept_word, CommonTerms, TermList};
-use super::text;
 #[cfg(doc)]
 use super::tuning::Tuning;
 use super::tuning::{EnginePath, PathsTaken};
@@ -226,7 +225,7 @@ fn sampled_terms(conn: &Connection, index: &SpaceIndex, share: f64) -> Result<Ve
     let mut words: Vec<String> = Vec::new();
     for doc in (0..n).step_by(step as usize).take(SAMPLE as usize) {
         words.clear();
-        words.extend(text::tokens(&fetch::text_of(conn, index, doc)?).filter(|w| is_kept_word(w)));
+        words.extend(studio_text::tokens(&fetch::text_of(conn, index, doc)?).filter(|w| is_kept_word(w)));
         words.sort_unstable();
         words.dedup();
         for word in words.drain(..) {

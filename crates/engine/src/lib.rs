@@ -45,7 +45,6 @@ mod term_lists;
 mod term_rows;
 #[cfg(test)]
 mod test_documents;
-mod text;
 pub mod text_index;
 mod text_matches;
 mod text_similar;

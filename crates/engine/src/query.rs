@@ -5,7 +5,7 @@
 //! inside the quotes itself, so case and accents are folded exactly as in the index, and no input can
 //! produce FTS5 syntax (operators, column filters, parentheses): odd input never becomes an error.
 
-use super::text::{has_token, is_token_char};
+use studio_text::{has_token, is_token_char};
 
 /// One condition of a query: a word or a phrase (several tokens in a row), the last token optionally a prefix.
 #[derive(Debug, Clone, PartialEq, Eq)]

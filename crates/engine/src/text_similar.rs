@@ -14,7 +14,7 @@ use super::similar::{kth_highest, ROUNDING};
 use super::stamp::{Stamp, Totals};
 use super::term_rows::Rows;
 use super::tuning::{EnginePath, Tuned, Tuning};
-use super::{fetch, term_counts, text};
+use super::{fetch, term_counts};
 use crate::error::EngineError;
 
 // The plugin's thresholds are those of `Tuning` (`text_terms`: the terms put into its query, 12;
@@ -78,7 +78,7 @@ pub(crate) fn distinctive_terms(
     let tuning: &Tuning = tuned.tuning;
     let body = fetch::text_of(conn, index, doc)?;
     let mut tf: HashMap<String, u32> = HashMap::new();
-    for t in text::tokens(&body) {
+    for t in studio_text::tokens(&body) {
         if t.chars().count() >= 3 && !t.chars().all(|c| c.is_ascii_digit()) && !STOPWORDS.contains(&t.as_str()) {
             *tf.entry(t).or_insert(0) += 1;
         }
@@ -187,7 +187,7 @@ fn best_terms(candidates: &[Candidate], total: f64, keep: usize, few: u64) -> Ve
 
 /// Whether `term` is a word of `text` as the text plugin counts words.
 pub(crate) fn has_term(text: &str, term: &str) -> bool {
-    text::tokens(text).any(|t| t == term)
+    studio_text::tokens(text).any(|t| t == term)
 }
 
 /// Documents matching any of the most distinctive terms of `doc` (top tf-idf), ranked by bm25.

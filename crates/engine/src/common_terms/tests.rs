@@ -56,13 +56,13 @@ fn lists_give_the_matches_and_scores_fts5_gives() {
     words.sort();
     // A word without a list, in enough documents to be found next to common ones.
     let rare = (0..50)
-        .flat_map(|d| crate::text::tokens(&crate::fetch::text_of(&conn, &index, d).unwrap()).collect::<Vec<_>>())
+        .flat_map(|d| studio_text::tokens(&crate::fetch::text_of(&conn, &index, d).unwrap()).collect::<Vec<_>>())
         .filter(|w| w.len() > 3 && w.bytes().all(|b| b.is_ascii_lowercase()) && !common.lists.contains_key(w))
         .find(|w| fts::matches(&conn, &index, &format!("\"{w}\""), None, &[]).unwrap().all.len() >= 40)
         .expect("a word without a list");
     // Two words in a row in a document with the first common word: a phrase found next to it.
     let first = common.lists[words[0]].docs.min().unwrap();
-    let tokens: Vec<String> = crate::text::tokens(&crate::fetch::text_of(&conn, &index, first).unwrap()).collect();
+    let tokens: Vec<String> = studio_text::tokens(&crate::fetch::text_of(&conn, &index, first).unwrap()).collect();
     let phrase = tokens
         .windows(2)
         .map(|w| format!("{} \"{} {}\"", words[0], w[0], w[1]))
