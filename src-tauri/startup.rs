@@ -42,7 +42,7 @@ fn paint_on_the_cpu() {
 
 /// WebKit's JavaScript engine runs the page's scripts in its interpreter, with no just-in-time compiler
 /// (JavaScriptCore's `useJIT` option): the page's scripts run cold at the launch and in short bursts at each
-/// edit, and measured no slower there without the compilers, whose code and data held about 14 MB more in the
+/// edit, and measured no slower there without the compilers, whose code and data held about 16 MB more in the
 /// idle web process, and 25 MB more after a series of edits (docs/performance-journal.md, "The desktop app beside
 /// an empty window"; docs/choices.md, "The desktop app").
 fn interpret_scripts() {
