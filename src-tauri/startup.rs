@@ -22,15 +22,32 @@ use crate::secrets::KeyringAccess;
 use crate::state::{Tasks, PROGRESS_EVENT};
 use crate::window;
 
+/// Sets an environment variable for WebKit's processes, unless the user has set it already. Called before any
+/// thread or WebKit process starts, so that WebKit's processes inherit it.
+fn default_env(variable: &str, value: &str) {
+    if std::env::var_os(variable).is_none() {
+        std::env::set_var(variable, value);
+    }
+}
+
 /// On Linux, WebKitGTK's web process paints into shared memory instead of GL buffers (its DMA-BUF renderer
-/// off), unless the variable is set already: the editor is a page of forms and a preview, which the CPU paints
-/// without effort, while the GL path kept about 120 MB more in the web process (on a machine without a GPU,
-/// Mesa's software GL) and slowed the first results (docs/performance-journal.md, "The desktop app as a whole").
-/// Set before any thread or WebKit process starts, so that WebKit's processes inherit it.
+/// off): the editor is a page of forms and a preview, which the CPU paints without effort, while the GL path kept
+/// about 120 MB more in the web process (on a machine without a GPU, Mesa's software GL) and slowed the first
+/// results (docs/performance-journal.md, "The desktop app as a whole").
 fn paint_on_the_cpu() {
-    const VARIABLE: &str = "WEBKIT_DISABLE_DMABUF_RENDERER";
-    if cfg!(target_os = "linux") && std::env::var_os(VARIABLE).is_none() {
-        std::env::set_var(VARIABLE, "1");
+    if cfg!(target_os = "linux") {
+        default_env("WEBKIT_DISABLE_DMABUF_RENDERER", "1");
+    }
+}
+
+/// WebKit's JavaScript engine runs the page's scripts in its interpreter, with no just-in-time compiler
+/// (JavaScriptCore's `useJIT` option): the page's scripts run cold at the launch and in short bursts at each
+/// edit, and measured no slower there without the compilers, whose code and data held about 16 MB more in the
+/// idle web process, and 25 MB more after a series of edits (docs/performance-journal.md, "The desktop app beside
+/// an empty window"; docs/choices.md, "The desktop app").
+fn interpret_scripts() {
+    if cfg!(target_os = "linux") {
+        default_env("JSC_useJIT", "0");
     }
 }
 
@@ -138,6 +155,7 @@ pub fn context<R: Runtime>() -> tauri::Context<R> {
 /// Runs the desktop app.
 pub fn run() {
     paint_on_the_cpu();
+    interpret_scripts();
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
         .with_writer(std::io::stderr)

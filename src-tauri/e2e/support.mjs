@@ -3,7 +3,7 @@
 // steps a designer takes in Settings → Connections.
 
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -323,6 +323,21 @@ export function appPids(driver) {
     for (const r of rows) if (under.has(r.ppid) && !under.has(r.pid)) (under.add(r.pid), (grew = true));
   }
   return rows.filter((r) => under.has(r.pid) && r.args.startsWith(app)).map((r) => r.pid);
+}
+
+/**
+ * The environments of WebKit's web processes under a driver, each as a map: what the app sets for WebKit before it
+ * starts (src-tauri/startup.rs) reaches them only through the environment they inherit.
+ */
+export function webProcessEnvs(driver) {
+  return execFileSync('ps', ['-e', '-o', 'pid=,pgid=,comm='], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter(([, pgid, comm]) => Number(pgid) === driver.pid && comm === 'WebKitWebProces')
+    .map(([pid]) => {
+      const pairs = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+      return new Map(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+    });
 }
 
 /**

@@ -272,4 +272,18 @@ describe('preferences and keyboard', () => {
     await fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' });
     await waitFor(() => expect(screen.getByRole('tab', { name: 'General' }).getAttribute('aria-selected')).toBe('true'));
   });
+
+  test('the colour-vision filters are on the page only while the preview is shown through one', async () => {
+    await start();
+    const host = document.querySelector('[data-testid="preview-host"]') as HTMLElement;
+    expect(document.querySelector('svg.vision-filters')).toBeNull();
+    expect(host.style.filter).toBe('');
+    await fireEvent.click(screen.getByTestId('a11y-badge'));
+    await fireEvent.change(screen.getByLabelText('Show the preview with'), { target: { value: 'deuteranopia' } });
+    await waitFor(() => expect(host.style.filter).toContain('#sim-deuteranopia'));
+    expect(document.querySelector('svg.vision-filters filter#sim-deuteranopia')).not.toBeNull();
+    await fireEvent.change(screen.getByLabelText('Show the preview with'), { target: { value: 'normal' } });
+    await waitFor(() => expect(document.querySelector('svg.vision-filters')).toBeNull());
+    expect(host.style.filter).toBe('');
+  });
 });
