@@ -80,8 +80,9 @@ fn a_merge_stopped_at_any_step_leaves_a_whole_index() {
     for name in segments.iter().filter(|n| n.starts_with("segment-")) {
         std::fs::copy(kept.path().join(name), dir.path().join(name)).unwrap();
     }
-    // And a manifest being written when the process stopped.
+    // And a manifest being written when the process stopped, and a part of a merge on several threads.
     std::fs::write(dir.path().join("manifest.tmp"), b"half a manif").unwrap();
+    std::fs::write(dir.path().join("segment-00000000000000ff.part1.tmp"), b"postings").unwrap();
     let index = TextIndex::open(dir.path()).unwrap();
     assert_eq!(index.snapshot().segments(), 1);
     assert_eq!(answers(&index.snapshot()), before);
