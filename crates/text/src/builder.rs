@@ -22,7 +22,7 @@ use crate::format::MAX_ROW;
 use crate::interner::Interner;
 use crate::tokenizer::Tokens;
 use crate::varint;
-use crate::writer::{NewSegment, SegmentWriter};
+use crate::writer::{NewSegment, SegmentWriter, TermSink};
 
 /// The memory a builder holds documents in before it writes them as a segment, unless told otherwise.
 pub const DEFAULT_BUDGET: usize = 256 << 20;

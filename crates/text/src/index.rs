@@ -58,8 +58,13 @@ pub struct Merged {
 impl Merge {
     /// Writes the merged segment; the index goes on answering (and changing) meanwhile.
     pub fn run(self) -> Result<Merged, TextError> {
+        self.run_on(1)
+    }
+
+    /// The same on `threads` threads, each merging a range of the terms.
+    pub fn run_on(self, threads: usize) -> Result<Merged, TextError> {
         let sources: Vec<Source> = self.parts.iter().map(|p| (&*p.segment, &*p.deleted)).collect();
-        let segment = merge(&self.dir, self.id, &sources)?;
+        let segment = merge(&self.dir, self.id, &sources, threads)?;
         let sources = self.parts.iter().map(|p| (p.segment.id, p.deleted.clone())).collect();
         Ok(Merged { sources, segment })
     }
@@ -178,8 +183,13 @@ impl TextIndex {
     /// Merges every live segment into one, dropping deleted rows; nothing to do for one segment without
     /// deleted rows.
     pub fn merge(&mut self) -> Result<(), TextError> {
+        self.merge_on(1)
+    }
+
+    /// The same on `threads` threads, each merging a range of the terms.
+    pub fn merge_on(&mut self, threads: usize) -> Result<(), TextError> {
         match self.start_merge() {
-            Some(merge) => self.finish_merge(merge.run()?),
+            Some(merge) => self.finish_merge(merge.run_on(threads)?),
             None => Ok(()),
         }
     }

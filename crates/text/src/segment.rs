@@ -73,6 +73,11 @@ impl Segment {
         self.blocks.len()
     }
 
+    /// The first term of block `b`.
+    pub(crate) fn block_first(&self, b: usize) -> Option<&[u8]> {
+        self.blocks.get(b).map(|block| &*block.first)
+    }
+
     /// The index of the document `row`, if the segment has it.
     #[inline]
     pub(crate) fn doc_of(&self, row: u64) -> Option<usize> {

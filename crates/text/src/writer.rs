@@ -6,9 +6,9 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::dictionary::{DictionaryWriter, TermInfo};
+use crate::dictionary::{DictionaryWriter, Entry, TermInfo};
 use crate::error::TextError;
-use crate::files::{publish, segment_path, temporary};
+use crate::files::{publish, remove, segment_path, temporary};
 use crate::format::{crc, header, Footer, HEADER_LEN};
 use crate::varint;
 
@@ -25,6 +25,83 @@ impl NewSegment {
     /// The documents it holds.
     pub fn docs(&self) -> u64 {
         self.docs
+    }
+}
+
+/// Where a merge puts each term it merged, with its postings.
+pub(crate) trait TermSink {
+    /// Adds `term` (above the last one added) in `docs` documents, the last of them `last`, with their bytes and
+    /// its positions' bytes.
+    fn add_term(
+        &mut self,
+        term: &[u8],
+        docs: u64,
+        last: u64,
+        doc_bytes: &[u8],
+        positions: &[u8],
+    ) -> Result<(), TextError>;
+}
+
+/// The postings of a part of a segment's terms, written by a thread of a merge into a temporary file of their
+/// own, with their dictionary entries kept in memory, to be appended to the segment ([`SegmentWriter::append`]).
+pub(crate) struct PartWriter {
+    path: PathBuf,
+    out: BufWriter<File>,
+    at: u64,
+    entries: Vec<Entry>,
+}
+
+/// A part written: its file and its terms, their offsets from the file's start.
+pub(crate) struct Part {
+    path: PathBuf,
+    len: u64,
+    entries: Vec<Entry>,
+}
+
+impl PartWriter {
+    /// Starts a part in the file `path` (a temporary name: left behind, it is removed at the next open).
+    pub(crate) fn create(path: PathBuf) -> Result<PartWriter, TextError> {
+        let file = File::create(&path).map_err(TextError::io("create", &path))?;
+        Ok(PartWriter { path, out: BufWriter::with_capacity(BUFFER, file), at: 0, entries: Vec::new() })
+    }
+
+    /// The part, its bytes all written to its file.
+    pub(crate) fn finish(self) -> Result<Part, TextError> {
+        let PartWriter { path, out, at, entries } = self;
+        out.into_inner().map_err(|e| TextError::io("write", &path)(e.into_error()))?;
+        Ok(Part { path, len: at, entries })
+    }
+}
+
+impl TermSink for PartWriter {
+    fn add_term(
+        &mut self,
+        term: &[u8],
+        docs: u64,
+        last: u64,
+        doc_bytes: &[u8],
+        positions: &[u8],
+    ) -> Result<(), TextError> {
+        let info = term_info(docs, last, self.at, doc_bytes, positions);
+        for bytes in [doc_bytes, positions] {
+            self.out.write_all(bytes).map_err(TextError::io("write", &self.path))?;
+            self.at += bytes.len() as u64;
+        }
+        self.entries.push((term.into(), info));
+        Ok(())
+    }
+}
+
+/// What the dictionary says of a term whose postings, `doc_bytes` then `positions`, are at `at`.
+fn term_info(docs: u64, last: u64, at: u64, doc_bytes: &[u8], positions: &[u8]) -> TermInfo {
+    TermInfo {
+        docs,
+        last,
+        at,
+        docs_len: doc_bytes.len() as u64,
+        positions_len: positions.len() as u64,
+        docs_crc: crc(doc_bytes),
+        positions_crc: crc(positions),
     }
 }
 
@@ -53,29 +130,24 @@ impl SegmentWriter {
         Ok(SegmentWriter { id, path, tmp, out, at: HEADER_LEN, dictionary: DictionaryWriter::default(), terms: 0 })
     }
 
-    /// Adds `term` (above the last one added) in `docs` documents, the last of them `last`, with their bytes and
-    /// its positions' bytes.
-    pub(crate) fn add_term(
-        &mut self,
-        term: &[u8],
-        docs: u64,
-        last: u64,
-        doc_bytes: &[u8],
-        positions: &[u8],
-    ) -> Result<(), TextError> {
-        let info = TermInfo {
-            docs,
-            last,
-            at: self.at,
-            docs_len: doc_bytes.len() as u64,
-            positions_len: positions.len() as u64,
-            docs_crc: crc(doc_bytes),
-            positions_crc: crc(positions),
-        };
-        self.write(doc_bytes)?;
-        self.write(positions)?;
-        self.dictionary.add(term, &info);
-        self.terms += 1;
+    /// Appends a part that a thread of a merge wrote (its terms all above those added so far), and removes its
+    /// file.
+    pub(crate) fn append(&mut self, part: Part) -> Result<(), TextError> {
+        self.out.flush().map_err(TextError::io("write", &self.tmp))?;
+        let mut from = File::open(&part.path).map_err(TextError::io("open", &part.path))?;
+        let copied = std::io::copy(&mut from, self.out.get_mut()).map_err(TextError::io("copy", &part.path))?;
+        if copied != part.len {
+            return Err(TextError::damaged(&part.path, "it is not as long as what was written to it"));
+        }
+        drop(from);
+        remove(&part.path)?;
+        let base = self.at;
+        self.at += part.len;
+        for (term, mut info) in part.entries {
+            info.at += base;
+            self.dictionary.add(&term, &info);
+            self.terms += 1;
+        }
         Ok(())
     }
 
@@ -125,5 +197,23 @@ impl SegmentWriter {
         drop(file);
         publish(&self.tmp, &self.path)?;
         Ok(NewSegment { id: self.id, path: self.path, docs: rows.len() as u64 })
+    }
+}
+
+impl TermSink for SegmentWriter {
+    fn add_term(
+        &mut self,
+        term: &[u8],
+        docs: u64,
+        last: u64,
+        doc_bytes: &[u8],
+        positions: &[u8],
+    ) -> Result<(), TextError> {
+        let info = term_info(docs, last, self.at, doc_bytes, positions);
+        self.write(doc_bytes)?;
+        self.write(positions)?;
+        self.dictionary.add(term, &info);
+        self.terms += 1;
+        Ok(())
     }
 }

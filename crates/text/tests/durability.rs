@@ -80,8 +80,9 @@ fn a_merge_stopped_at_any_step_leaves_a_whole_index() {
     for name in segments.iter().filter(|n| n.starts_with("segment-")) {
         std::fs::copy(kept.path().join(name), dir.path().join(name)).unwrap();
     }
-    // And a manifest being written when the process stopped.
+    // And a manifest being written when the process stopped, and a part of a merge on several threads.
     std::fs::write(dir.path().join("manifest.tmp"), b"half a manif").unwrap();
+    std::fs::write(dir.path().join("segment-00000000000000ff.part1.tmp"), b"postings").unwrap();
     let index = TextIndex::open(dir.path()).unwrap();
     assert_eq!(index.snapshot().segments(), 1);
     assert_eq!(answers(&index.snapshot()), before);
@@ -151,6 +152,10 @@ fn one_writer_at_a_time_and_rows_in_order() {
     assert!(matches!(again, Err(TextError::RowOrder { row: 5, after: 5 })), "{again:?}");
     assert!(matches!(builder.add(3, ["c", "", ""]), Err(TextError::RowOrder { .. })));
     assert!(matches!(builder.add(studio_text::MAX_ROW + 1, ["c", "", ""]), Err(TextError::RowTooLarge { .. })));
+    let long = "word ".repeat(studio_text::MAX_DOCUMENT_BYTES / 5 + 1);
+    let refused = builder.add(9, ["", "", &long]);
+    assert!(matches!(refused, Err(TextError::DocumentTooLarge { row: 9, .. })), "{refused:?}");
+    builder.add(9, ["a document refused before can be given again", "", ""]).unwrap();
     drop(builder);
     drop(index);
     TextIndex::open(dir.path()).expect("open again once the first is closed");
@@ -170,4 +175,23 @@ fn documents_without_text_count_as_rows() {
     assert_eq!(snapshot.field_sizes(1), Some([0, 0, 0]));
     assert_eq!(snapshot.query(&[Phrase::new("!", false)]).unwrap().rows, Vec::<u64>::new());
     assert_eq!(snapshot.query(&[]).unwrap().rows, Vec::<u64>::new());
+}
+
+#[test]
+fn a_merge_of_deleted_rows_only_leaves_an_empty_index() {
+    let corpus = Corpus::new(25, 60);
+    let dir = tempfile::tempdir().unwrap();
+    let mut index = TextIndex::open(dir.path()).unwrap();
+    build(&mut index, &corpus.docs, 2, 10, 1 << 30);
+    let all: Vec<u64> = corpus.docs.iter().map(|d| d.row).collect();
+    assert_eq!(index.delete(&all).unwrap(), all.len() as u64);
+    assert_eq!(index.snapshot().statistics(), studio_text::Statistics::default());
+    assert!(index.snapshot().phrase(&Phrase::new("ka", true)).unwrap().rows.is_empty());
+    index.merge().unwrap();
+    assert_eq!(index.snapshot().segments(), 0);
+    assert_eq!(files(dir.path()), ["lock", "manifest"]);
+    drop(index);
+    let index = TextIndex::open(dir.path()).unwrap();
+    assert_eq!(index.snapshot().statistics().rows, 0);
+    assert_eq!(index.snapshot().terms().count(), 0);
 }
