@@ -10,10 +10,12 @@
 //! One [`TextIndex`] at a time writes a directory: opening takes a lock on the file `lock` in it, which a second
 //! opener, in this process or another, finds taken ([`TextError::Busy`]).
 
+use std::collections::HashMap;
 use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use roaring::RoaringTreemap;
 
@@ -22,6 +24,7 @@ use crate::error::TextError;
 use crate::files::{remove, replace, segment_id, segment_path, sync_dir, LOCK, MANIFEST, TEMPORARY};
 use crate::manifest::{Entry, Manifest};
 use crate::merge::{merge, Source};
+use crate::reader::parts;
 use crate::segment::Segment;
 use crate::snapshot::{Part, Snapshot};
 use crate::verify::verify;
@@ -100,14 +103,9 @@ impl TextIndex {
             }
             Err(e) => return Err(TextError::io("read", &manifest_path)(e)),
         };
-        let mut parts = Vec::with_capacity(manifest.segments.len());
-        for entry in &manifest.segments {
-            let segment = Segment::open(&segment_path(dir, entry.id), entry.id)?;
-            if segment.rows.len() as u64 != entry.docs || entry.deleted.iter().any(|r| segment.doc_of(r).is_none()) {
-                return Err(TextError::damaged(&manifest_path, "a segment's documents are not what it says"));
-            }
-            parts.push(Arc::new(Part::new(Arc::new(segment), Arc::new(entry.deleted.clone()))));
-        }
+        let Some(parts) = parts(dir, &manifest_path, &manifest, &HashMap::new())? else {
+            return Err(TextError::damaged(&manifest_path, "a segment file it names is missing"));
+        };
         let stray = stray_files(dir, &manifest)?;
         for path in &stray {
             remove(path)?;
@@ -122,6 +120,29 @@ impl TextIndex {
             parts,
             ids: Arc::new(AtomicU64::new(manifest.next_id)),
         })
+    }
+
+    /// [`TextIndex::open`], waiting up to `wait` for another writer of the directory to close it.
+    pub fn open_waiting(dir: &Path, wait: Duration) -> Result<TextIndex, TextError> {
+        let start = Instant::now();
+        loop {
+            match TextIndex::open(dir) {
+                Err(TextError::Busy(_)) if start.elapsed() < wait => std::thread::sleep(Duration::from_millis(20)),
+                opened => return opened,
+            }
+        }
+    }
+
+    /// Takes every document out of the index: a manifest naming no segment, then their files removed.
+    pub fn clear(&mut self) -> Result<(), TextError> {
+        let old: Vec<PathBuf> = self.parts.iter().map(|p| p.segment.path.clone()).collect();
+        self.commit(Vec::new())?;
+        for path in &old {
+            // What cannot be removed now is removed at the next open.
+            let _ = remove(path);
+        }
+        let _ = sync_dir(&self.dir);
+        Ok(())
     }
 
     /// The index's directory.
