@@ -16,9 +16,15 @@ pub enum EngineError {
     /// The store holds more documents than the in-memory index can number.
     #[error("search space {0} holds too many documents for the index (more than 4 billion)")]
     TooManyDocuments(String),
-    /// The full-text index's lock file (whether an import is building the index) could not be opened or locked.
-    #[error("cannot lock the full-text index's file {path} (check its directory's rights and free space): {source}")]
-    Lock { path: String, source: std::io::Error },
+    /// The full-text index could not be read or written (a damaged file, a full disk, another writer).
+    #[error("{0}")]
+    Text(#[from] studio_text::TextError),
+    /// The full-text index's directory could not be removed to be built again.
+    #[error("cannot remove the full-text index's directory {path} to build it again (check its rights): {source}")]
+    TextDirectory { path: String, source: std::io::Error },
+    /// A connection without the documents file attached from a file on disk has no full-text index beside it.
+    #[error("the connection has no documents file on disk, so no full-text index beside it")]
+    NoTextIndex,
     /// The thread indexing an import's text stopped for a reason of its own.
     #[error(
         "the full-text index stopped while the import built it ({0}); the documents written are kept, and the \

@@ -1,32 +1,51 @@
-//! The full-text index, in a file of its own (`studio-text.db`), built from the documents file's rows.
+//! The store's full-text index: a directory of the engine's own (`studio-text`, beside the documents file) holding
+//! a [`studio_text`] index built from the documents' rows, and its state in the file `studio-text.db`
+//! (`text_state`).
 //!
-//! The index holds no text: each row is a document's row number (`documents.num`) with its terms, positions and
-//! sizes, which is all the searches read. Since it is a file of its own, a second connection can build it while
-//! an import writes the documents (SQLite takes one writer per file): the import hands the [`Indexer`] the row
-//! numbers of each batch it committed, and of each indexed row it replaced, and the indexer applies them in that
-//! order on a thread of its own while the import writes the next batch (docs/performance-journal.md, run R).
+//! The index holds no text: each document is its row number (`documents.num`) with its terms, positions and
+//! sizes, which is all the searches read. An import hands its documents' text to an [`Indexer`] as it writes
+//! them; a builder on a thread of its own turns them into segment files while the import writes the next ones,
+//! and the import makes them live when it ends (with the rows it replaced taken out). The store's upkeep merges
+//! the segments afterwards ([`merge`]).
 //!
-//! The file's `text_state` says how far the index has got, and counts the imports building it: an import cut short
-//! (a crash, a power cut, a full disk) may leave rows the index holds that the documents no longer do, or rows it
-//! has not indexed yet, and leaves the count above 0. A store opened with the count above 0 and no import alive, or
-//! with documents past the last row indexed (a store upgraded from the one-file index, a recovered one), builds
-//! the index again from the documents before anything reads it ([`settle`]): the index is only ever a copy of
-//! what the documents say. Whether an import is alive, in this process or another, is told by a lock on the file
-//! `studio-text.db-building`: each import holds it shared while it builds; building the index again takes it
-//! exclusively, and is left to a later open while an import holds it.
+//! `text_state` says how far the index has got, and counts the imports building it: an import cut short (a crash,
+//! a power cut, a full disk) leaves the count above 0. A store opened with the count above 0 and no import alive,
+//! with documents past the last row indexed, with another number of documents than the index holds, or with an
+//! index that cannot be read (a damaged or missing file), builds the index again from the documents before
+//! anything reads it ([`settle`]): the index is only ever a copy of what the documents say.
+//!
+//! One writer at a time changes the directory, whatever the process (the index's lock file); in one process the
+//! imports and the upkeep share one ([`Writer`]). Readers take no lock: each search reads the index as its
+//! manifest says, reopened only when it was replaced ([`snapshot`]).
 
-use std::fs::{File, TryLockError};
-use std::ops::DerefMut;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+use std::sync::{Arc, Mutex, Weak};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension};
+use studio_text::{Builder, NewSegment, Reader, Snapshot, TextError, TextIndex};
 
 use crate::error::EngineError;
 
+/// The index's directory, beside the documents file.
+pub const TEXT_DIR: &str = "studio-text";
+
+/// How long an import waits for another process's writer of the index (an import, a merge) to end.
+const WRITER_WAIT: Duration = Duration::from_secs(600);
+
+/// Threads a merge of the index runs on.
+const MERGE_THREADS: usize = 2;
+
+/// The index's directory for the documents file `documents`.
+pub fn text_dir(documents: &Path) -> PathBuf {
+    documents.with_file_name(TEXT_DIR)
+}
+
 /// The first row number an import may give a document: above every row the documents file holds and every row
-/// the index was handed, so that no number is used twice (the index takes a row out by its text).
+/// the index was handed, so that no number is used twice.
 pub fn next_row(conn: &Connection) -> Result<i64, EngineError> {
     let (indexed_to, _) = state(conn)?;
     Ok(last_row(conn)?.max(indexed_to) + 1)
@@ -38,208 +57,306 @@ fn state(conn: &Connection) -> Result<(i64, i64), EngineError> {
     Ok(conn.query_row("SELECT indexed_to, building FROM text_state WHERE id = 1", [], |r| Ok((r.get(0)?, r.get(1)?)))?)
 }
 
-/// The lock file beside the index's file `text`, opened (the module's comment).
-fn lock_file(text: &Path) -> Result<File, EngineError> {
-    let mut name = text.as_os_str().to_owned();
-    name.push("-building");
-    let path = PathBuf::from(name);
-    File::options().create(true).truncate(false).write(true).open(&path).map_err(|e| lock_failed(&path, e))
-}
-
-fn lock_failed(path: &Path, source: std::io::Error) -> EngineError {
-    EngineError::Lock { path: path.display().to_string(), source }
-}
-
 fn last_row(conn: &Connection) -> Result<i64, EngineError> {
     Ok(conn.query_row("SELECT coalesce(max(num), 0) FROM documents", [], |r| r.get(0))?)
 }
 
-/// Builds the index in the file `text` again from the documents unless it is known to hold exactly them, or an
-/// import (here or in another process) is building it. Returns whether it did.
-pub fn settle(text: &Path, conn: &mut Connection) -> Result<bool, EngineError> {
+// ---------------------------------------------------------------------------------------------------------------
+// Reading.
+
+/// Readers of this process, by directory: a few, the most recently used last.
+static READERS: Mutex<Vec<Arc<Reader>>> = Mutex::new(Vec::new());
+const READERS_KEPT: usize = 8;
+
+/// The directory of the index of the documents file `conn` has attached as `docs`.
+pub(crate) fn dir_of(conn: &Connection) -> Result<PathBuf, EngineError> {
+    let file: Option<String> = conn
+        .prepare_cached("SELECT file FROM pragma_database_list WHERE name IN ('docs', 'main') ORDER BY name = 'main'")?
+        .query_row([], |r| r.get(0))
+        .optional()?;
+    match file.filter(|f| !f.is_empty()) {
+        Some(file) => Ok(text_dir(Path::new(&file))),
+        None => Err(EngineError::NoTextIndex),
+    }
+}
+
+/// The full-text index of the store `conn` opens, as it stands.
+pub(crate) fn snapshot(conn: &Connection) -> Result<Snapshot, EngineError> {
+    let dir = dir_of(conn)?;
+    let reader = {
+        let mut readers = READERS.lock().unwrap_or_else(|e| e.into_inner());
+        let reader = match readers.iter().position(|r| r.dir() == dir) {
+            Some(at) => readers.remove(at),
+            None => Arc::new(Reader::new(&dir)),
+        };
+        readers.push(reader.clone());
+        if readers.len() > READERS_KEPT {
+            readers.remove(0);
+        }
+        reader
+    };
+    Ok(reader.snapshot()?)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Writing.
+
+/// This process's writer of the index in a directory, shared by its imports and its upkeep while any of them
+/// holds it; the directory's lock is let go when the last one lets go of it.
+pub(crate) struct Writer {
+    index: Mutex<TextIndex>,
+}
+
+static WRITERS: Mutex<Vec<(PathBuf, Weak<Writer>)>> = Mutex::new(Vec::new());
+
+impl Writer {
+    /// The writer of `dir`: this process's if it has one, else opened, waiting up to `wait` for another process's
+    /// to close. `None` when `exclusive` and this process already has one (an import or a merge under way).
+    fn of(dir: &Path, wait: Duration, exclusive: bool) -> Result<Option<Arc<Writer>>, EngineError> {
+        let start = Instant::now();
+        loop {
+            {
+                let mut writers = WRITERS.lock().unwrap_or_else(|e| e.into_inner());
+                writers.retain(|(_, w)| w.strong_count() > 0);
+                if let Some(writer) = writers.iter().find(|(d, _)| d == dir).and_then(|(_, w)| w.upgrade()) {
+                    return Ok((!exclusive).then_some(writer));
+                }
+                match TextIndex::open(dir) {
+                    Ok(index) => {
+                        let writer = Arc::new(Writer { index: Mutex::new(index) });
+                        writers.push((dir.to_owned(), Arc::downgrade(&writer)));
+                        return Ok(Some(writer));
+                    }
+                    Err(TextError::Busy(_)) if start.elapsed() < wait => {}
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn index(&self) -> std::sync::MutexGuard<'_, TextIndex> {
+        self.index.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Builds the index in `dir` again from the documents unless it is known to hold exactly them, or an import or
+/// a merge (here or in another process) is writing it. Returns whether it did.
+pub fn settle(dir: &Path, conn: &mut Connection) -> Result<bool, EngineError> {
     let (indexed_to, building) = state(conn)?;
-    if building == 0 && indexed_to == last_row(conn)? {
+    let (last, documents): (i64, i64) =
+        conn.query_row("SELECT coalesce(max(num), 0), count(*) FROM documents", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let held = match Reader::new(dir).snapshot() {
+        Ok(snapshot) => Some(snapshot.statistics().rows),
+        Err(e) if e.needs_rebuild() => None,
+        Err(e) => return Err(e.into()),
+    };
+    if building == 0 && indexed_to == last && held == Some(documents as u64) {
         return Ok(false);
     }
-    let lock = lock_file(text)?;
-    match lock.try_lock() {
-        Ok(()) => {}
-        Err(TryLockError::WouldBlock) => return Ok(false),
-        Err(TryLockError::Error(e)) => return Err(lock_failed(text, e)),
-    }
-    tracing::info!("building the full-text index from the documents (a minute for a million documents)");
-    rebuild(conn)?;
+    let writer = match Writer::of(dir, Duration::ZERO, true) {
+        Ok(Some(writer)) => writer,
+        Ok(None) | Err(EngineError::Text(TextError::Busy(_))) => return Ok(false),
+        // Files it cannot read: the directory is the engine's copy, made again from nothing.
+        Err(EngineError::Text(e)) if e.needs_rebuild() => {
+            tracing::warn!("the full-text index is built again from the documents: {e}");
+            remove_index(dir)?;
+            match Writer::of(dir, Duration::ZERO, true)? {
+                Some(writer) => writer,
+                None => return Ok(false),
+            }
+        }
+        Err(e) => return Err(e),
+    };
+    tracing::info!("building the full-text index from the documents (about ten seconds a million documents)");
+    build(&writer, conn)?;
     Ok(true)
 }
 
-/// Builds the index from every document, in one transaction. (No import may be building it meanwhile: at open,
-/// [`settle`] holds the lock; `studio recover` works on a store no one else has open.)
-pub fn rebuild(conn: &mut Connection) -> Result<(), EngineError> {
+/// Builds the index in `dir` from every document, waiting for another writer to end. (`studio recover` works on
+/// a store no one else has open.)
+pub fn rebuild(dir: &Path, conn: &mut Connection) -> Result<(), EngineError> {
+    let writer = match Writer::of(dir, WRITER_WAIT, false) {
+        Err(EngineError::Text(e)) if e.needs_rebuild() => {
+            remove_index(dir)?;
+            Writer::of(dir, WRITER_WAIT, false)?
+        }
+        opened => opened?,
+    };
+    match writer {
+        Some(writer) => build(&writer, conn),
+        None => Err(EngineError::IndexerStopped("another writer holds the index".into())),
+    }
+}
+
+/// Removes the index's directory (an index that cannot be read), to be made again.
+fn remove_index(dir: &Path) -> Result<(), EngineError> {
+    std::fs::remove_dir_all(dir)
+        .or_else(|e| if e.kind() == std::io::ErrorKind::NotFound { Ok(()) } else { Err(e) })
+        .map_err(|source| EngineError::TextDirectory { path: dir.display().to_string(), source })
+}
+
+/// Empties the index of `writer` and builds it from every document of `conn`'s documents file: one thread reads
+/// the documents while a second builds, then the segments are merged into one.
+fn build(writer: &Writer, conn: &mut Connection) -> Result<(), EngineError> {
+    let mut index = writer.index();
+    index.clear()?;
     let tx = conn.transaction()?;
-    tx.execute_batch(
-        "INSERT INTO documents_fts (documents_fts) VALUES ('delete-all');
-         INSERT INTO documents_fts (rowid, title, description, body)
-             SELECT num, title, description, body FROM documents;
-         UPDATE text_state SET indexed_to = (SELECT coalesce(max(num), 0) FROM documents), building = 0;",
-    )?;
+    let mut indexer = Indexer::thread(index.builder(), 256)?;
+    let mut last = 0;
+    {
+        let mut stmt = tx.prepare("SELECT num, title, description, body FROM documents ORDER BY num")?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            last = row.get(0)?;
+            indexer.push(Job::Add { row: last, fields: [row.get(1)?, row.get(2)?, row.get(3)?] })?;
+        }
+    }
+    let built = indexer.built()?;
+    index.add(built.segments)?;
+    index.merge_on(MERGE_THREADS)?;
+    tx.execute("UPDATE text_state SET indexed_to = ?1, building = 0", [last])?;
     tx.commit()?;
     Ok(())
 }
 
-/// The indexer stopped for a reason of its own (not a failure of the store, which it returns as it is). The
-/// import still counts among the index's builders, so the next open builds the index from the documents.
-fn stopped(why: &str) -> EngineError {
-    EngineError::IndexerStopped(why.to_owned())
+/// Merges the index in `dir` into one segment when this process can write it now (no other process does).
+/// Returns whether there was anything to merge.
+pub(crate) fn merge(dir: &Path) -> Result<bool, EngineError> {
+    let writer = match Writer::of(dir, Duration::ZERO, false) {
+        Ok(Some(writer)) => writer,
+        Ok(None) | Err(EngineError::Text(TextError::Busy(_))) => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    let Some(merge) = writer.index().start_merge() else { return Ok(false) };
+    // The index answers and takes imports while the merge runs.
+    let merged = merge.run_on(MERGE_THREADS)?;
+    match writer.index().finish_merge(merged) {
+        Ok(()) => Ok(true),
+        Err(TextError::MergeOvertaken) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
 }
 
-/// What an import asks of the index, in the order it happened in the documents file.
+/// What an import hands the index, in the order it wrote the documents.
 #[derive(Debug, Clone)]
 pub enum Job {
-    /// A row replaced after an earlier batch was committed, with the text it had: out of the index, if it is
-    /// there. (FTS5 takes a row out of an index without text by its text: row numbers are never used twice, so
-    /// a row the index holds under this number holds this text.)
-    Remove { num: i64, title: String, description: String, body: String },
-    /// The rows `from..=to`, committed: into the index (those deleted since are gone from the documents).
-    Add { from: i64, to: i64 },
+    /// A document written under `row`, with its title, description and body.
+    Add { row: i64, fields: [String; 3] },
+    /// A row replaced: out of the index when the import ends.
+    Remove { row: i64 },
 }
 
-/// Applies `jobs` in one transaction on `conn`, a connection with the documents file and the index attached.
-/// A deferred transaction: it takes the index's file for writing and only reads the documents file, which the
-/// import writes meanwhile.
-fn apply(conn: &mut Connection, jobs: &[Job]) -> Result<(), EngineError> {
-    let tx = conn.transaction()?;
-    // A plain write to the index's file first: it takes the file for writing at its start, waiting for another
-    // import's indexer as any write does. FTS5's statements read the index before they write it, and a
-    // transaction that has read cannot take the file once another writer committed after its read: SQLite
-    // then says "database is locked" at once, without waiting.
-    let indexed_to = jobs.iter().filter_map(|job| if let Job::Add { to, .. } = job { Some(*to) } else { None }).max();
-    tx.prepare_cached("UPDATE text_state SET indexed_to = max(indexed_to, ?1)")?.execute([indexed_to.unwrap_or(0)])?;
-    for job in jobs {
-        match job {
-            // Only a row the index holds (its sizes are kept): FTS5 cannot tell.
-            Job::Remove { num, title, description, body } => tx
-                .prepare_cached(
-                    "INSERT INTO documents_fts (documents_fts, rowid, title, description, body)
-                     SELECT 'delete', ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM documents_fts_docsize WHERE id = ?1)",
-                )?
-                .execute(rusqlite::params![num, title, description, body])?,
-            &Job::Add { from, to } => tx
-                .prepare_cached(
-                    "INSERT INTO documents_fts (rowid, title, description, body)
-                     SELECT num, title, description, body FROM documents WHERE num BETWEEN ?1 AND ?2",
-                )?
-                .execute([from, to])?,
-        };
-    }
-    tx.commit()?;
-    Ok(())
+/// What a builder's thread made of the jobs it was handed.
+struct Built {
+    segments: Vec<NewSegment>,
+    removed: Vec<u64>,
+    last: i64,
 }
 
-/// The index's side of an import: a thread with a connection of its own applying the import's jobs in order,
-/// or, when either cannot be had, the import's own connection applying them after each commit.
+/// The index's side of an import: a builder on a thread of its own, taking the import's documents as it writes
+/// them; [`Indexer::finish`] makes what it built live.
 pub struct Indexer {
-    how: Applying,
-    /// The shared lock saying that an import is building the index, held until the indexer is dropped.
-    _building: File,
-}
-
-enum Applying {
-    Thread { send: Option<mpsc::SyncSender<Job>>, thread: Option<JoinHandle<Result<(), EngineError>>> },
-    Inline { jobs: Vec<Job> },
+    writer: Option<Arc<Writer>>,
+    send: Option<mpsc::SyncSender<Job>>,
+    thread: Option<JoinHandle<Result<Built, EngineError>>>,
+    /// Set when the import failed: the builder drops what it holds rather than write it.
+    abandon: Arc<AtomicBool>,
 }
 
 impl Indexer {
-    /// Counts the import among those building the index in the file `text` (on `conn`, before the import writes
-    /// anything; once the index is not being built again at open) and starts the indexer's thread on `own`, a
-    /// second connection like `conn` (without one, the import's connection applies the jobs after each commit).
-    /// The thread lags at most `queue` jobs behind the import.
-    pub fn start<C, E>(text: &Path, conn: &Connection, own: Result<C, E>, queue: usize) -> Result<Indexer, EngineError>
-    where
-        C: DerefMut<Target = Connection> + Send + 'static,
-        E: std::fmt::Display,
-    {
-        let building = lock_file(text)?;
-        building.lock_shared().map_err(|e| lock_failed(text, e))?;
+    /// Counts the import among those building the index in `dir` (on `conn`, before the import writes anything)
+    /// and starts its builder, which lags at most `queue` documents behind the import. Waits for another process
+    /// writing the index (an import, a merge) to end.
+    pub fn start(dir: &Path, conn: &Connection, queue: usize) -> Result<Indexer, EngineError> {
+        let writer = Writer::of(dir, WRITER_WAIT, false)?
+            .ok_or_else(|| EngineError::IndexerStopped("another writer holds the index".into()))?;
+        let builder = writer.index().builder();
         conn.execute("UPDATE text_state SET building = building + 1", [])?;
-        Ok(Indexer { how: Indexer::applying(own, queue), _building: building })
+        let mut indexer = Indexer::thread(builder, queue)?;
+        indexer.writer = Some(writer);
+        Ok(indexer)
     }
 
-    fn applying<C, E>(own: Result<C, E>, queue: usize) -> Applying
-    where
-        C: DerefMut<Target = Connection> + Send + 'static,
-        E: std::fmt::Display,
-    {
-        let mut own = match own {
-            Ok(own) => own,
-            Err(e) => {
-                tracing::warn!("the import indexes its text itself (no second connection: {e})");
-                return Applying::Inline { jobs: Vec::new() };
-            }
-        };
-        // Bounded: a job that takes a replaced row out carries its text, and an import over itself hands one per
-        // document; the import waits rather than hold more than `queue` of them while the thread lags.
+    fn thread(mut builder: Builder, queue: usize) -> Result<Indexer, EngineError> {
+        // Bounded: the import waits rather than hold more than `queue` documents' text while the builder lags.
         let (send, receive) = mpsc::sync_channel::<Job>(queue);
-        let started = std::thread::Builder::new().name(crate::threads::IMPORT_TEXT.into()).spawn(move || {
-            while let Ok(first) = receive.recv() {
-                // Whatever arrived meanwhile goes into the same transaction.
-                let jobs: Vec<Job> = std::iter::once(first).chain(receive.try_iter()).collect();
-                apply(&mut own, &jobs)?;
-            }
-            Ok(())
-        });
-        match started {
-            Ok(thread) => Applying::Thread { send: Some(send), thread: Some(thread) },
-            Err(e) => {
-                tracing::warn!("the import indexes its text itself (no thread: {e})");
-                Applying::Inline { jobs: Vec::new() }
-            }
-        }
+        let abandon = Arc::new(AtomicBool::new(false));
+        let abandoned = abandon.clone();
+        let thread = std::thread::Builder::new()
+            .name(crate::threads::IMPORT_TEXT.into())
+            .spawn(move || {
+                let mut removed = Vec::new();
+                let mut last = 0;
+                for job in receive {
+                    match job {
+                        Job::Add { row, fields: [title, description, body] } => {
+                            builder.add(row as u64, [&title, &description, &body])?;
+                            last = row;
+                        }
+                        Job::Remove { row } => removed.push(row as u64),
+                    }
+                }
+                if abandoned.load(Ordering::Relaxed) {
+                    return Err(stopped("the import failed"));
+                }
+                Ok(Built { segments: builder.finish()?, removed, last })
+            })
+            .map_err(|e| stopped(&format!("no thread: {e}")))?;
+        Ok(Indexer { writer: None, send: Some(send), thread: Some(thread), abandon })
     }
 
-    /// Hands over `job`. Fails with the indexer's error when it stopped.
+    /// Hands over `job`. Fails with the builder's error when it stopped.
     pub fn push(&mut self, job: Job) -> Result<(), EngineError> {
-        match &mut self.how {
-            Applying::Inline { jobs } => jobs.push(job),
-            Applying::Thread { send, .. } => {
-                if send.as_ref().is_none_or(|s| s.send(job).is_err()) {
-                    return Err(self.stop().err().unwrap_or_else(|| stopped("its thread ended")));
-                }
-            }
+        if self.send.as_ref().is_none_or(|s| s.send(job).is_err()) {
+            return Err(match self.built() {
+                Err(e) => e,
+                Ok(_) => stopped("its thread ended"),
+            });
         }
         Ok(())
     }
 
-    /// After each commit of the import on `conn`: the inline indexer applies what it was handed.
-    pub fn committed(&mut self, conn: &mut Connection) -> Result<(), EngineError> {
-        if let Applying::Inline { jobs } = &mut self.how {
-            if !jobs.is_empty() {
-                apply(conn, jobs)?;
-                jobs.clear();
-            }
-        }
-        Ok(())
-    }
-
-    /// The import ended with every batch written, indexed and on disk: it is no longer counted among those building
-    /// the index (on `conn`, after [`Indexer::stop`]), and lets go of the lock.
-    pub fn count_out(self, conn: &Connection) -> Result<(), EngineError> {
-        conn.execute("UPDATE text_state SET building = max(building - 1, 0)", [])?;
-        Ok(())
-    }
-
-    /// Waits for every job handed over to be applied; returns the first failure.
-    pub fn stop(&mut self) -> Result<(), EngineError> {
-        match &mut self.how {
-            Applying::Inline { jobs } if jobs.is_empty() => Ok(()),
-            Applying::Inline { .. } => Err(stopped("jobs were left after the last commit")),
-            Applying::Thread { send, thread } => {
-                send.take();
-                match thread.take().map(JoinHandle::join) {
-                    None => Ok(()),
-                    Some(Ok(done)) => done,
-                    Some(Err(_)) => Err(stopped("its thread stopped unexpectedly")),
-                }
-            }
+    /// Waits for the builder to write what it was handed.
+    fn built(&mut self) -> Result<Built, EngineError> {
+        self.send.take();
+        match self.thread.take().map(JoinHandle::join) {
+            None => Err(stopped("it was stopped before")),
+            Some(Ok(built)) => built,
+            Some(Err(_)) => Err(stopped("its thread stopped unexpectedly")),
         }
     }
+
+    /// The import ended with every batch written and on disk: what the builder made becomes live, the rows the
+    /// import replaced are taken out, and the import is no longer counted among those building the index (on
+    /// `conn`).
+    pub fn finish(mut self, conn: &Connection) -> Result<(), EngineError> {
+        let built = self.built()?;
+        if let Some(writer) = &self.writer {
+            let mut index = writer.index();
+            index.add(built.segments)?;
+            index.delete(&built.removed)?;
+        }
+        conn.execute(
+            "UPDATE text_state SET indexed_to = max(indexed_to, ?1), building = max(building - 1, 0)",
+            [built.last],
+        )?;
+        Ok(())
+    }
+}
+
+impl Drop for Indexer {
+    /// An import that did not finish: its builder stops without writing, and the import stays counted among
+    /// those building the index, so that the next open builds it again from the documents.
+    fn drop(&mut self) {
+        if self.thread.is_some() {
+            self.abandon.store(true, Ordering::Relaxed);
+            let _ = self.built();
+        }
+    }
+}
+
+/// The indexer stopped for a reason of its own (not a failure of the store, which it returns as it is).
+fn stopped(why: &str) -> EngineError {
+    EngineError::IndexerStopped(why.to_owned())
 }

@@ -27,7 +27,6 @@ use crate::merge::{merge, Source};
 use crate::reader::parts;
 use crate::segment::Segment;
 use crate::snapshot::{Part, Snapshot};
-use crate::verify::verify;
 use crate::writer::NewSegment;
 
 /// A full-text index in a directory; see the module's documentation.
@@ -264,7 +263,7 @@ impl TextIndex {
 
     /// Reads every byte of every live segment and checks it ([`Snapshot`] queries check what they read).
     pub fn verify(&self) -> Result<(), TextError> {
-        verify(&self.snapshot())
+        self.snapshot().verify()
     }
 
     /// Replaces the manifest with one naming `parts`, then makes them the index's.

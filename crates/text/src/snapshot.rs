@@ -102,6 +102,11 @@ impl Snapshot {
         &self.parts
     }
 
+    /// Reads every byte of every segment and checks it (queries check only what they read).
+    pub fn verify(&self) -> Result<(), TextError> {
+        crate::verify::verify(self)
+    }
+
     /// The live rows and their tokens per field.
     pub fn statistics(&self) -> Statistics {
         self.statistics
