@@ -1,21 +1,22 @@
 //! `check`: the thorough look at a store that `studio check`, `studio serve`'s start and the desktop's
 //! launch use. It opens the files read-only and without the store's pool (a damaged store must be
-//! checkable, and checking must never change it), runs `PRAGMA integrity_check` on each file, reads every
-//! configuration row, and compares the configurations with the newest backup to find the last writes the
-//! store lost.
+//! checkable, and checking must never change it), runs `PRAGMA integrity_check` on each file, reads every byte of
+//! the full-text index (without its lock: a reader of it changes nothing), reads every configuration row, and
+//! compares the configurations with the newest backup to find the last writes the store lost.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use rusqlite::Connection;
 use serde::Serialize;
+use studio_text::Reader;
 use ts_rs::TS;
 
 use crate::backup;
 use crate::error::StoreError;
 use crate::recover::merge::{parse, Merged, Precious};
 use crate::recover::salvage::open_read_only;
-use crate::store::{DB_FILE, DOCUMENTS_FILE, TEXT_FILE};
+use crate::store::{DB_FILE, DOCUMENTS_FILE, TEXT_DIR, TEXT_FILE};
 
 /// Integrity messages kept per file (SQLite can give thousands for one bad page).
 const MAX_DETAILS: usize = 5;
@@ -40,7 +41,7 @@ impl CheckReport {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Problem {
-    /// The file, as a path.
+    /// The file (or the full-text index's directory), as a path.
     pub file: String,
     pub kind: ProblemKind,
     /// What SQLite (or the check) says, in its words.
@@ -57,7 +58,8 @@ pub enum ProblemKind {
     NotADatabase,
     /// The file is shorter than its header says.
     Truncated,
-    /// Pages of the file are damaged (`integrity_check` fails).
+    /// Pages of the file are damaged (`integrity_check` fails), or a file of the full-text index does not hold
+    /// what it should.
     Damaged,
     /// Rows of a table cannot be read.
     UnreadableRows,
@@ -93,6 +95,7 @@ pub fn check(data_dir: &Path) -> Result<CheckReport, StoreError> {
             report.problems.extend(inspect(&file));
         }
     }
+    report.problems.extend(inspect_text_index(&data_dir.join(TEXT_DIR)));
     let store = open_read_only(&precious).map(|c| Precious::read(&c)).unwrap_or_default();
     if report.problems.is_empty() {
         let unreadable = store.unreadable();
@@ -135,6 +138,17 @@ pub(crate) fn inspect(file: &Path) -> Option<Problem> {
         Ok(details) => Some(problem(file, ProblemKind::Damaged, details.join("; "))),
         Err(e) => Some(problem(file, kind_of(&e), e.to_string())),
     }
+}
+
+/// The problem of the full-text index in `dir`, read whole and checked: a file that does not hold what it should,
+/// or one that cannot be read. None when there is no index yet (the store builds it when it opens).
+pub(crate) fn inspect_text_index(dir: &Path) -> Option<Problem> {
+    if !dir.exists() {
+        return None;
+    }
+    let e = Reader::new(dir).snapshot().and_then(|snapshot| snapshot.verify()).err()?;
+    let kind = if e.needs_rebuild() { ProblemKind::Damaged } else { ProblemKind::Unreadable };
+    Some(problem(dir, kind, e.to_string()))
 }
 
 fn integrity(conn: &Connection) -> rusqlite::Result<Vec<String>> {
@@ -183,6 +197,9 @@ fn problem(file: &Path, kind: ProblemKind, detail: String) -> Problem {
          the command that loads them again"
     } else if name.is_some_and(|n| n == TEXT_FILE) {
         "run `studio recover`: it builds the full-text index again from the documents"
+    } else if name.is_some_and(|n| n == TEXT_DIR) {
+        "nothing is lost (the full-text index is built from the documents): run `studio recover` to build it again \
+         now; the store also builds it again when it opens and cannot read it"
     } else {
         "run `studio recover`: it rebuilds the store from what can be read and the newest backup"
     };

@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use studio_engine::EngineError;
+use studio_text::TextError;
 use studio_model::BackendError;
 
 /// What can go wrong in the local store, its imports and its search engine.
@@ -120,7 +121,28 @@ impl From<EngineError> for StoreError {
         match e {
             EngineError::Sql(e) => StoreError::from(e),
             EngineError::Json(e) => StoreError::Corrupt(e),
+            EngineError::Text(e) => StoreError::from(e),
             other => StoreError::Engine(other),
+        }
+    }
+}
+
+impl From<TextError> for StoreError {
+    /// A damaged file of the full-text index, or a full disk under it, named as the store's own files are;
+    /// anything else (another writer of the index) as the engine says it.
+    fn from(e: TextError) -> Self {
+        match e {
+            TextError::Damaged { path, why } => {
+                StoreError::Damaged { path: Some(path.display().to_string()), detail: why }
+            }
+            TextError::Version { path, found, expected } => StoreError::Damaged {
+                path: Some(path.display().to_string()),
+                detail: format!("its format is version {found}, this program reads version {expected}"),
+            },
+            TextError::Io { path, source, .. } if source.kind() == std::io::ErrorKind::StorageFull => {
+                StoreError::DiskFull { path: Some(path.display().to_string()) }
+            }
+            other => StoreError::Engine(EngineError::Text(other)),
         }
     }
 }

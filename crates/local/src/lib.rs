@@ -21,7 +21,7 @@ pub use import::{
     import_concepts, import_documents, import_fed, Feed, ImportReport, LineError, BATCH as IMPORT_BATCH,
     MAX_REPORTED_ERRORS,
 };
-pub use store::{Store, DB_FILE, DOCUMENTS_FILE, TEXT_FILE};
+pub use store::{Store, DB_FILE, DOCUMENTS_FILE, TEXT_DIR, TEXT_FILE};
 pub use studio_engine::{self as search, search_spaces, threads, EnginePath, PathsTaken, SearchEngine, Tuning};
 
 /// The data directory when neither `--data-dir` nor `SEARCH_STUDIO_DATA_DIR` names one: the OS data

@@ -5,9 +5,10 @@
 //! commit to it is synced before it returns (`synchronous = FULL` in WAL mode), it is checked at every open
 //! and it is what backups copy. `studio-documents.db` holds what an import can rebuild (documents, their
 //! full text, concepts, index snapshots), attached as schema `docs` on every connection, synced per import
-//! batch (`synchronous = NORMAL`). `studio-text.db` holds their full-text index, attached as schema `text` and
-//! built from the documents file (`text_index`), so that a second connection builds it while an import writes
-//! the documents. Queries name tables without a schema; SQLite finds each in its file.
+//! batch (`synchronous = NORMAL`). Their full-text index is the engine's own, in the directory `studio-text`
+//! beside them, built from the documents file (`text_index`); `studio-text.db`, attached as schema `text`, holds
+//! only how far the index has got (`text_state`). Queries name tables without a schema; SQLite finds each in its
+//! file.
 //!
 //! The migration runner is a few lines on purpose: numbered SQL files applied in one transaction, the
 //! schema version in `user_version`, a copy of the file before an existing store is migrated. A migration
@@ -29,8 +30,11 @@ pub const DB_FILE: &str = "studio.db";
 /// The documents file's name inside the data directory.
 pub const DOCUMENTS_FILE: &str = "studio-documents.db";
 
-/// The full-text index's file name inside the data directory.
+/// The full-text index's state file's name inside the data directory.
 pub const TEXT_FILE: &str = "studio-text.db";
+
+/// The full-text index's directory's name inside the data directory.
+pub const TEXT_DIR: &str = studio_engine::text_index::TEXT_DIR;
 
 /// Migrations of the precious file in order; migration N brings its schema to `user_version` N. (Up to 5
 /// the documents lived in this file too; 6 moves them out.)
@@ -47,10 +51,12 @@ const MIGRATIONS: &[&str] = &[
 /// The migration that moves the documents out; the file is compacted after it.
 const DOCUMENTS_MOVED: usize = 6;
 
-/// The documents file's schema and the full-text index file's, which the engine owns (it reads and keeps both).
+/// The documents file's schema and the full-text index's state file's, which the engine owns (it reads and keeps
+/// both).
 const DOCUMENTS_SCHEMA: &str = studio_engine::schema::DOCUMENTS;
 const DOCUMENTS_UPGRADES: &[&str] = studio_engine::schema::DOCUMENTS_UPGRADES;
 const TEXT_SCHEMA: &str = studio_engine::schema::TEXT;
+const TEXT_UPGRADES: &[&str] = studio_engine::schema::TEXT_UPGRADES;
 
 /// How long a connection waits for another's write before giving up: the engine's own connections wait as long.
 const BUSY_TIMEOUT: Duration = studio_engine::BUSY_TIMEOUT;
@@ -66,6 +72,7 @@ pub struct Store {
     path: PathBuf,
     documents: PathBuf,
     text: PathBuf,
+    text_dir: PathBuf,
 }
 
 impl Store {
@@ -83,6 +90,7 @@ impl Store {
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let documents = path.with_file_name(DOCUMENTS_FILE);
         let text = path.with_file_name(TEXT_FILE);
+        let text_dir = studio_engine::text_index::text_dir(&documents);
         prepare_precious(path).map_err(|e| e.at(path))?;
         prepare_rebuildable(&documents, &DOCUMENTS).map_err(|e| e.at(&documents))?;
         prepare_rebuildable(&text, &TEXT).map_err(|e| e.at(&text))?;
@@ -95,8 +103,7 @@ impl Store {
             c.execute_batch(
                 "PRAGMA main.synchronous = FULL; PRAGMA docs.synchronous = NORMAL; PRAGMA text.synchronous = NORMAL;
                  PRAGMA foreign_keys = ON;",
-            )?;
-            studio_engine::register_functions(c)
+            )
         });
         let closing = Closing::default();
         let pool = closing
@@ -106,11 +113,11 @@ impl Store {
             .connection_timeout(Duration::from_secs(30))
             .build(closing.manager(manager))
             .map_err(|source| StoreError::Open { path: path.display().to_string(), source })?;
-        let store = Store { pool, closing, path: path.to_owned(), documents, text };
+        let store = Store { pool, closing, path: path.to_owned(), documents, text, text_dir };
         store.migrate().map_err(|e| e.at(path))?;
         // A store whose index cannot be built now (a damaged documents file, a full disk) still opens: its
         // configurations are reachable, searches say what is wrong, and the next open tries again.
-        if let Err(e) = studio_engine::text_index::settle(&store.text, &mut *store.conn()?) {
+        if let Err(e) = studio_engine::text_index::settle(&store.text_dir, &mut *store.conn()?) {
             tracing::warn!(
                 "the full-text index could not be built from the documents (the next open tries again): {e}"
             );
@@ -128,9 +135,14 @@ impl Store {
         &self.documents
     }
 
-    /// The full-text index's file.
+    /// The full-text index's state file (how far the index has got).
     pub fn text_path(&self) -> &Path {
         &self.text
+    }
+
+    /// The full-text index's directory.
+    pub fn text_dir(&self) -> &Path {
+        &self.text_dir
     }
 
     /// A connection from the pool, for one unit of work; [`StoreError::Closed`] once the store is closed.
@@ -143,8 +155,9 @@ impl Store {
 
     /// Closes the store at a clean exit, for every clone of it: the logs are written into their files and
     /// emptied, no connection is handed out any more, and every pooled connection is closed (the ones in use
-    /// when they are given back, waited for up to 10 s), so that nothing but the three files remains, whoever
-    /// still holds a clone. Closing a closed store does nothing.
+    /// when they are given back, waited for up to 10 s), so that nothing but the three files (and the full-text
+    /// index's directory, whose files are complete and on disk as each is written) remains, whoever still holds a
+    /// clone. Closing a closed store does nothing.
     /// When it fails (a full disk cannot take the log's pages, a connection still in use) nothing is lost:
     /// the logs stay beside the files and are read at the next open.
     pub fn close(self) -> Result<(), StoreError> {
@@ -218,21 +231,25 @@ fn prepare_precious(path: &Path) -> Result<(), StoreError> {
 struct Rebuildable {
     first: &'static str,
     upgrades: &'static [&'static str],
+    /// A file upgraded from a version below this one is compacted after the upgrade (`VACUUM`): the upgrade freed
+    /// most of its pages. 0: never.
+    compact_below: i64,
 }
 
-const DOCUMENTS: Rebuildable = Rebuildable { first: DOCUMENTS_SCHEMA, upgrades: DOCUMENTS_UPGRADES };
-const TEXT: Rebuildable = Rebuildable { first: TEXT_SCHEMA, upgrades: &[] };
+const DOCUMENTS: Rebuildable = Rebuildable { first: DOCUMENTS_SCHEMA, upgrades: DOCUMENTS_UPGRADES, compact_below: 0 };
+/// Version 2 of the state file drops FTS5's index (1.7 GB at a million documents): its pages go back to the disk.
+const TEXT: Rebuildable = Rebuildable { first: TEXT_SCHEMA, upgrades: TEXT_UPGRADES, compact_below: 2 };
 
-/// Makes sure a rebuildable file (the documents file, the full-text index's) is a database (their thorough check
-/// is `studio check`'s, as they may hold gigabytes), creates its schema when it is new or brings it up to date,
-/// and puts it in WAL mode. The full-text index is built from the documents when the store opens
+/// Makes sure a rebuildable file (the documents file, the full-text index's state file) is a database (their
+/// thorough check is `studio check`'s, as they may hold gigabytes), creates its schema when it is new or brings it
+/// up to date, and puts it in WAL mode. The full-text index is built from the documents when the store opens
 /// (`text_index::settle`).
 fn prepare_rebuildable(path: &Path, schema: &Rebuildable) -> Result<(), StoreError> {
     let mut conn = open_checked(path)?;
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if version == 0 {
-        // 16 KiB pages for a new file: a document row of a few KB, and FTS5's segment pages, share them
-        // better (imports run about a tenth faster than with 4 KiB).
+        // 16 KiB pages for a new file: document rows of a few KB share them better (imports ran about a tenth
+        // faster than with 4 KiB).
         conn.execute_batch("PRAGMA page_size = 16384")?;
     }
     conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))?;
@@ -251,6 +268,9 @@ fn prepare_rebuildable(path: &Path, schema: &Rebuildable) -> Result<(), StoreErr
         }
         tx.pragma_update(None, "user_version", known)?;
         tx.commit()?;
+        if version > 0 && version < schema.compact_below {
+            conn.execute_batch("VACUUM")?;
+        }
     }
     Ok(())
 }

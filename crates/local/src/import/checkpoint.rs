@@ -211,8 +211,8 @@ impl Checkpoints {
 
 impl Drop for Checkpoints {
     /// Asks for one more copy and waits for it, then ends the thread. The copy asked for at the last commit
-    /// may have run while a reader of the import (the indexing thread, still reading the last batch) held back
-    /// its end; this one runs once every such reader is gone, so the file holds the whole import.
+    /// may have run while a reader (a search of another connection) held back its end; this one runs after, so
+    /// that the file holds the whole import unless a reader still holds it back.
     fn drop(&mut self) {
         let Some(thread) = self.thread.take() else { return };
         {

@@ -70,10 +70,8 @@ struct Seen {
     /// The lowest row number the next document may have: above every number this import handed to the index,
     /// and every one it had been handed before (`text_index::next_row`), since numbers are never used twice.
     next_row: i64,
-    /// The batch under way: the row numbers of its first and last documents, and the rows written before it
-    /// that it replaced (in the full-text index, or handed to it).
-    batch: Option<(i64, i64)>,
-    replaced: Vec<Job>,
+    /// Whether the batch under way has read the documents' last row yet (its first document reads it).
+    rows_read: bool,
 }
 
 /// A fed import commits when its input pauses, but not more often than this.
@@ -133,8 +131,9 @@ impl<R: BufRead> Feed for Whole<R> {
 /// are reported in the result and skipped. `on_progress` receives the number of lines read so far, every
 /// thousand lines and at the end.
 ///
-/// The full-text index of each committed batch is built on a thread of its own while the next batch is written
-/// (`text_index`); the import returns once both are done.
+/// The full-text index of the documents is built on a thread of its own while the import writes them
+/// (`text_index`); their text becomes searchable when the import ends, all of it at once (each batch's documents,
+/// facets and counts are searchable as soon as it is committed).
 pub fn import_documents(
     store: &Store,
     search_space: &str,
@@ -158,19 +157,22 @@ pub fn import_fed(
         return Err(StoreError::EmptySearchSpace);
     }
     let mut conn = store.conn()?;
-    let mut indexer = Indexer::start(store.text_path(), &conn, store.conn(), 2 * BATCH)?;
+    // Failing, the import drops its indexer: nothing it built goes live, and the import stays counted among those
+    // building the index, so that the next open builds the index again from the documents.
+    let mut indexer = Indexer::start(store.text_dir(), &conn, 2 * BATCH)?;
     let mut lines = Lines::new(feed);
     let (report, told) = with_checkpoints(store, &mut conn, LOG_LIMIT, |conn, checkpoints| {
-        let written = import_lines(store, conn, checkpoints, &mut indexer, search_space, &mut lines, on_progress);
-        // Every batch indexed before the log's last copy: a read of the indexing thread would hold the copy
-        // back from the log's end.
-        let indexed = indexer.stop();
-        let written = written?;
-        indexed?;
-        Ok(written)
+        import_lines(store, conn, checkpoints, &mut indexer, search_space, &mut lines, on_progress)
     })?;
-    // Only once every batch is in the documents file and on disk (above) does the import count itself out.
-    indexer.count_out(&conn)?;
+    // Only once every batch is in the documents file and on disk (above) does the index take the import's text.
+    indexer.finish(&conn)?;
+    if report.imported > 0 {
+        // An index of the search space built while the import ran read the text's sizes without the import's
+        // documents: it is built again.
+        let tx = conn.transaction()?;
+        bump_generation(&tx, search_space)?;
+        tx.commit()?;
+    }
     let read = lines.number();
     // Told at least once, an empty input too.
     if read > told || read == 0 {
@@ -197,9 +199,9 @@ fn import_lines(
     let mut last_commit = Instant::now();
     let mut done = false;
     while !done {
-        // Deferred: the batch takes the documents file for writing at its first statement, and leaves the
-        // index's file to the indexer.
+        // Deferred: the batch takes the documents file for writing at its first statement.
         let tx = conn.transaction()?;
+        seen.rows_read = false;
         let mut in_batch = 0;
         let mut waiting = false;
         while in_batch < BATCH {
@@ -215,7 +217,7 @@ fn import_lines(
                 done = true;
                 break;
             };
-            write_document(&tx, search_space, doc, &mut seen)?;
+            write_document(&tx, search_space, doc, &mut seen, indexer)?;
             report.imported += 1;
             in_batch += 1;
         }
@@ -223,13 +225,6 @@ fn import_lines(
             bump_generation(&tx, search_space)?;
         }
         tx.commit()?;
-        for job in seen.replaced.drain(..) {
-            indexer.push(job)?;
-        }
-        if let Some((from, to)) = seen.batch.take() {
-            indexer.push(Job::Add { from, to })?;
-        }
-        indexer.committed(conn)?;
         unsynced.push_back((checkpoints.committed(), lines.number()));
         last_commit = Instant::now();
         let mut on_disk = checkpoints.stored();
@@ -251,20 +246,21 @@ fn import_lines(
     Ok((report, told))
 }
 
-fn write_document(tx: &Transaction, space: &str, doc: Incoming, seen: &mut Seen) -> Result<(), StoreError> {
-    let replaced = tx
-        .prepare_cached(
-            "DELETE FROM documents WHERE search_space = ?1 AND id = ?2 RETURNING num, title, description, body",
-        )?
-        .query_row(params![space, doc.id], |r| {
-            Ok(Job::Remove { num: r.get(0)?, title: r.get(1)?, description: r.get(2)?, body: r.get(3)? })
-        })
+/// Writes one document, and hands its text to the full-text index (and the row it replaced, out of it).
+fn write_document(
+    tx: &Transaction,
+    space: &str,
+    doc: Incoming,
+    seen: &mut Seen,
+    indexer: &mut Indexer,
+) -> Result<(), StoreError> {
+    let replaced: Option<i64> = tx
+        .prepare_cached("DELETE FROM documents WHERE search_space = ?1 AND id = ?2 RETURNING num")?
+        .query_row(params![space, doc.id], |r| r.get(0))
         .optional()?;
-    // A row of this batch has not been handed to the index yet: gone from the documents, it will not be.
-    if let Some(job @ Job::Remove { num, .. }) = replaced {
-        if seen.batch.is_none_or(|(from, _)| num < from) {
-            seen.replaced.push(job);
-        }
+    // Any row, one of this import's too: the index takes the import's removals out after its documents.
+    if let Some(row) = replaced {
+        indexer.push(Job::Remove { row })?;
     }
     let mut groups: Vec<FacetGroup> = Vec::new();
     for g in doc.facet_list.unwrap_or_default() {
@@ -291,13 +287,19 @@ fn write_document(tx: &Transaction, space: &str, doc: Incoming, seen: &mut Seen)
     // Above every row stored, too: another import may have written before this batch (within it, none can). Read
     // after the delete above, which took the documents file for writing: a read first would make this a read
     // transaction to be upgraded, which fails at once when another import wrote meanwhile.
-    if seen.batch.is_none() {
+    if !seen.rows_read {
         let last: i64 =
             tx.prepare_cached("SELECT coalesce(max(num), 0) FROM documents")?.query_row([], |r| r.get(0))?;
         seen.next_row = seen.next_row.max(last + 1);
+        seen.rows_read = true;
     }
     let num = seen.next_row;
     seen.next_row = num + 1;
+    let fields = [
+        doc.title.unwrap_or_default(),
+        doc.description.unwrap_or_default(),
+        doc.content.unwrap_or_default(),
+    ];
     tx.prepare_cached(
         "INSERT INTO documents (search_space, id, title, description, body, link, date, image, type, facet_list, num)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
@@ -305,9 +307,9 @@ fn write_document(tx: &Transaction, space: &str, doc: Incoming, seen: &mut Seen)
     .execute(params![
         space,
         doc.id,
-        doc.title.unwrap_or_default(),
-        doc.description.unwrap_or_default(),
-        doc.content.unwrap_or_default(),
+        fields[0],
+        fields[1],
+        fields[2],
         doc.link.unwrap_or_default(),
         doc.date.unwrap_or(0.0),
         doc.image,
@@ -315,7 +317,7 @@ fn write_document(tx: &Transaction, space: &str, doc: Incoming, seen: &mut Seen)
         facet_list,
         num,
     ])?;
-    seen.batch = Some((seen.batch.map_or(num, |(from, _)| from), num));
+    indexer.push(Job::Add { row: num, fields })?;
     for g in groups.iter().filter(|g| g.field != ALL_CONCEPTS_FIELD) {
         write_refiners(tx, space, num, &g.field, &g.facets, None, seen)?;
     }

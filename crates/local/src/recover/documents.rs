@@ -1,8 +1,8 @@
 //! Copying the documents that can still be read from a damaged file into the new store, and telling how
 //! many each search space had (their documents must be imported, or pulled, again: `lost.rs` says how).
 //!
-//! The persisted index snapshots are not copied (they are a cache); the full-text index is rebuilt from
-//! the copied documents and every generation is bumped, so that no index built from the old file is used.
+//! The persisted index snapshots are not copied (they are a cache); every generation is bumped, so that no index
+//! built from the old file is used, and `recover` builds the full-text index again from the copied documents.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -55,7 +55,6 @@ pub(crate) fn copy(
         }
     }
     target.execute_batch("UPDATE generations SET generation = generation + 1;")?;
-    studio_engine::text_index::rebuild(target)?;
     let expected = match expected {
         Some(expected) => expected
             .into_iter()

@@ -7,7 +7,9 @@
 //!
 //! A file that is not damaged is never moved, emptied or rewritten: a damaged `studio.db` beside an intact
 //! documents file gets a new `studio.db` while the documents, their full-text index and so every search space
-//! stay as they are; a damaged full-text index alone is built again from the documents. The search spaces
+//! stay as they are; a damaged full-text index alone is built again from the documents. (The index's directory
+//! is the one thing not moved aside: it holds nothing but a copy of the documents' text, so a damaged one is
+//! emptied and built again in place.) The search spaces
 //! that did lose documents are named with how many were kept and lost and the command that loads them again
 //! (`lost.rs`).
 //!
@@ -28,10 +30,10 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use crate::backup;
-use crate::check::inspect;
+use crate::check::{inspect, inspect_text_index};
 use crate::error::StoreError;
 use crate::store::{Store, DB_FILE};
-use crate::store::{DOCUMENTS_FILE, TEXT_FILE};
+use crate::store::{DOCUMENTS_FILE, TEXT_DIR, TEXT_FILE};
 pub use lost::LostDocuments;
 use merge::{join_rows, parse, Merged, Precious};
 use salvage::open_read_only;
@@ -49,8 +51,8 @@ pub struct RecoverReport {
     /// Configurations whose copy came from the backup (the store had lost it or its last changes).
     pub from_backup: usize,
     pub documents: usize,
-    /// Whether the full-text index was built again from the documents (it was damaged, or documents were
-    /// copied out of a damaged file).
+    /// Whether the full-text index was built again from the documents (it or its state file was damaged, or
+    /// documents were copied out of a damaged file).
     pub text_rebuilt: bool,
     /// The search spaces that lost documents, each with how to get them back.
     pub lost_documents: Vec<LostDocuments>,
@@ -66,9 +68,11 @@ pub fn recover(data_dir: &Path) -> Result<RecoverReport, StoreError> {
         true => inspect(&precious).is_some() || lost_rows(&precious, backup.as_ref()),
     };
     let rebuild_documents = documents.exists() && inspect(&documents).is_some();
-    // The full-text index holds nothing that is not in the documents: a damaged one is set aside and built again.
+    // The full-text index holds nothing that is not in the documents: a damaged state file is set aside, and the
+    // index built again.
     let text = data_dir.join(TEXT_FILE);
     let rebuild_text = text.exists() && inspect(&text).is_some();
+    let damaged_index = inspect_text_index(&data_dir.join(TEXT_DIR)).is_some();
     let stamp = Utc::now().format("%Y%m%dT%H%M%SZ").to_string();
     let mut report = RecoverReport::default();
     let precious_aside = match rebuild_precious && precious.exists() {
@@ -98,7 +102,7 @@ pub fn recover(data_dir: &Path) -> Result<RecoverReport, StoreError> {
         let slot = expected.entry(space).or_insert(n);
         *slot = (*slot).max(n);
     };
-    report.text_rebuilt = rebuild_text;
+    report.text_rebuilt = rebuild_text || damaged_index;
     for file in [&precious_aside, &documents_aside].into_iter().flatten() {
         // Whether the file held documents when its list of tables cannot be read.
         let held_documents = Some(file) == documents_aside.as_ref() || !separate_documents;
@@ -116,6 +120,10 @@ pub fn recover(data_dir: &Path) -> Result<RecoverReport, StoreError> {
             documents::copy(&source, &mut conn, &spaces)?.expected.into_iter().for_each(|(s, n)| add(s, n));
             report.text_rebuilt = true;
         }
+    }
+    if report.text_rebuilt {
+        // From every document the store now holds; a directory it cannot read is removed and made again.
+        studio_engine::text_index::rebuild(store.text_dir(), &mut conn)?;
     }
     count(&conn, &mut report);
     report.lost_documents = lost::lost_documents(&conn, &expected);
