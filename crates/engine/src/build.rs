@@ -1,6 +1,6 @@
 //! Building a search space's [`SpaceIndex`] from the store: the documents in result order, one scan of the
 //! annotations into a builder per facet field (with the concept hierarchy closed over), and the text sizes
-//! FTS5 counted, all inside one read transaction.
+//! the full-text index counted, all inside one read transaction.
 
 use std::collections::HashMap;
 
@@ -8,6 +8,7 @@ use roaring::RoaringBitmap;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, Row};
 use studio_model::ALL_CONCEPTS_FIELD;
+use studio_text::Snapshot;
 
 use super::common_terms;
 use super::doc_rows::RowidMap;
@@ -15,8 +16,8 @@ use super::field_index::{FacetValue, FieldIndex, CONCEPT_PREFIX};
 use super::generation::read_generation;
 use super::hierarchy::{Hierarchy, ValueKey};
 use super::index::SpaceIndex;
+use super::text_index;
 use super::tuning::{EnginePath, Tuned};
-use super::varint::sqlite_varint;
 use crate::error::EngineError;
 
 impl SpaceIndex {
@@ -66,7 +67,7 @@ impl SpaceIndex {
                 }
             }
         }
-        let text_lengths = text_lengths(&tx, &by_rowid, n)?;
+        let text_lengths = text_lengths(&text_index::snapshot(&tx)?, &rowids);
         tx.commit()?;
         let fields = builders.into_iter().map(|b| b.finish(n, &hierarchy)).collect();
         let mut index = SpaceIndex::from_parts(space, generation, rowids, fields, text_lengths);
@@ -78,24 +79,16 @@ impl SpaceIndex {
     }
 }
 
-/// Per dense number, the tokens FTS5 counted in the document's columns: the sum of the varints of its row in
-/// the `documents_fts_docsize` shadow table (one per column, SQLite's varint encoding), which is what
-/// FTS5's `xColumnSize(-1)` reads. A row that cannot be read counts as empty.
-fn text_lengths(conn: &Connection, by_rowid: &RowidMap, n: u32) -> Result<Vec<u32>, EngineError> {
-    let mut lengths = vec![0u32; n as usize];
-    let mut stmt = conn.prepare_cached("SELECT id, sz FROM documents_fts_docsize")?;
-    let mut rows = stmt.query([])?;
-    while let Some(row) = rows.next()? {
-        let Some(dense) = by_rowid.get(row.get(0)?).map(|r| r.dense) else { continue };
-        let ValueRef::Blob(mut sizes) = row.get_ref(1)? else { continue };
-        let mut total = 0u64;
-        while let Some((size, used)) = sqlite_varint(sizes) {
-            total += size;
-            sizes = &sizes[used..];
-        }
-        lengths[dense as usize] = u32::try_from(total).unwrap_or(u32::MAX);
-    }
-    Ok(lengths)
+/// Per dense number (as in `rowids`), the tokens the full-text index counted in the document's fields; a row it
+/// does not hold counts as empty.
+fn text_lengths(text: &Snapshot, rowids: &[i64]) -> Vec<u32> {
+    rowids
+        .iter()
+        .map(|&row| {
+            let sizes = text.field_sizes(row as u64).unwrap_or_default();
+            u32::try_from(sizes.iter().map(|&s| u64::from(s)).sum::<u64>()).unwrap_or(u32::MAX)
+        })
+        .collect()
 }
 
 /// Collects the annotations of one field while the index is built.

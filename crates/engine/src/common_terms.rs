@@ -24,16 +24,17 @@ use std::collections::HashMap;
 
 use roaring::RoaringBitmap;
 use rusqlite::Connection;
+use studio_text::{Phrase, Snapshot};
 
 use super::fetch;
-use super::fts::{self, TermCollect};
 use super::generation::read_generation;
 use super::index::SpaceIndex;
 use super::matches::Matches;
-use super::query::{Clause, TextQuery};
+use super::query::TextQuery;
 use super::score;
 use super::stamp::{Stamp, Totals};
 use super::term_lists::{is_kept_word, CommonTerms, TermList};
+use super::text_search::{self, TermCollect};
 #[cfg(doc)]
 use super::tuning::Tuning;
 use super::tuning::{EnginePath, PathsTaken};
@@ -59,36 +60,23 @@ pub(crate) fn build(conn: &mut Connection, index: &SpaceIndex, fewest: u64) -> R
     if read_generation(&tx, &index.space)? != index.generation {
         return Ok(CommonTerms::default());
     }
-    let generations = Stamp::read(&tx)?.generations;
+    let (stamp, text) = Stamp::read(&tx)?;
     let candidates = sampled_terms(&tx, index, fewest as f64 / n as f64 * SAMPLE_MARGIN)?;
-    // Half of the terms are walked by a second thread on a connection of its own, when it reads the same
-    // state of the store; otherwise (or if it fails) this thread walks them too.
+    // Half of the terms are read by a second thread (the index's reads are positioned reads of its files).
     let mine: Vec<&String> = candidates.iter().step_by(2).collect();
     let theirs: Vec<&String> = candidates.iter().skip(1).step_by(2).collect();
-    let reader = crate::reader::documents_reader(&tx)?;
     let mut lists = std::thread::scope(|s| -> Result<HashMap<String, TermList>, EngineError> {
-        let helper = reader.map(|mut reader| {
-            let theirs = &theirs;
-            s.spawn(move || -> Result<Option<HashMap<String, TermList>>, EngineError> {
-                let tx = reader.transaction()?;
-                let (generation, sum) = (read_generation(&tx, &index.space)?, Stamp::read(&tx)?.generations);
-                if generation != index.generation || sum != generations {
-                    return Ok(None);
-                }
-                Ok(Some(walk_terms(&tx, index, theirs, fewest)?))
-            })
-        });
-        let mut lists = walk_terms(&tx, index, &mine, fewest)?;
-        let helped = helper.and_then(|h| h.join().ok()).and_then(Result::ok).flatten();
-        lists.extend(match helped {
-            Some(theirs) => theirs,
-            None => walk_terms(&tx, index, &theirs, fewest)?,
+        let helper = s.spawn(|| walk_terms(&text, index, &theirs, fewest));
+        let mut lists = walk_terms(&text, index, &mine, fewest)?;
+        lists.extend(match helper.join() {
+            Ok(theirs) => theirs?,
+            Err(_) => walk_terms(&text, index, &theirs, fewest)?,
         });
         Ok(lists)
     })?;
     lists.shrink_to_fit();
     tx.commit()?;
-    Ok(CommonTerms { lists, generations })
+    Ok(CommonTerms { lists, generations: stamp.generations })
 }
 
 /// The matches of `query` with the scores of those in `wanted` (all without it), when every clause of it is
@@ -97,7 +85,7 @@ pub(crate) fn build(conn: &mut Connection, index: &SpaceIndex, fewest: u64) -> R
 /// still hold in a store whose generations add up to `generations`. `None` otherwise. Notes the path it
 /// took in `taken`.
 pub(crate) fn matches(
-    conn: &Connection,
+    text: &Snapshot,
     index: &SpaceIndex,
     query: &TextQuery,
     totals: Totals,
@@ -122,7 +110,7 @@ pub(crate) fn matches(
         [i] if listed.len() > 1 => {
             taken.note(EnginePath::CommonTermsAndOneWalked);
             let mut collected = TermCollect::new(index, Vec::new());
-            fts::term_list(conn, index, &query.clauses[i].to_fts(), &mut collected)?;
+            text_search::term_list(text, index, &text_search::phrase(&query.clauses[i]), &mut collected)?;
             Some(list_of(&collected))
         }
         _ => return Ok(None),
@@ -163,7 +151,7 @@ pub(crate) fn matches(
 
 /// A list from what a walk collected of the term.
 pub(crate) fn list_of(collected: &TermCollect) -> TermList {
-    let docs = RoaringBitmap::from_lsb0_bytes(0, &collected.bits);
+    let docs = collected.docs.clone();
     let mut small = Vec::with_capacity(docs.len() as usize);
     let mut large = HashMap::new();
     for (position, doc) in docs.iter().enumerate() {
@@ -178,7 +166,7 @@ pub(crate) fn list_of(collected: &TermCollect) -> TermList {
 
 /// The lists of `terms` in `index` that have at least `fewest` documents, each term's list walked in FTS5 once.
 fn walk_terms(
-    conn: &Connection,
+    text: &Snapshot,
     index: &SpaceIndex,
     terms: &[&String],
     fewest: u64,
@@ -187,7 +175,7 @@ fn walk_terms(
     let mut frequencies = Vec::new();
     for &term in terms {
         let mut collected = TermCollect::new(index, frequencies);
-        fts::term_list(conn, index, &Clause { text: term.clone(), prefix: false }.to_fts(), &mut collected)?;
+        text_search::term_list(text, index, &Phrase::new(term, false), &mut collected)?;
         let list = list_of(&collected);
         if list.docs.len() >= fewest {
             lists.insert(term.clone(), list);

@@ -50,7 +50,7 @@ impl SearchEngine {
     /// An engine with no index built yet, with the thresholds of `tuning` (the benchmark times one counting
     /// thread; the tests make a small store take a large one's paths).
     pub fn with_tuning(tuning: Tuning) -> Self {
-        SearchEngine { upkeep: Mutex::new(Upkeep::new(&tuning)), tuning, ..SearchEngine::default() }
+        SearchEngine { tuning, ..SearchEngine::default() }
     }
 
     /// The thresholds this engine uses.
@@ -113,7 +113,7 @@ impl SearchEngine {
     /// Starts the upkeep of the store when it changed since it was last kept (upkeep).
     fn keep_store(&self, conn: &Connection) {
         match Stamp::read(conn) {
-            Ok(stamp) => self.upkeep.lock().unwrap_or_else(|e| e.into_inner()).start(conn, &stamp),
+            Ok((stamp, _)) => self.upkeep.lock().unwrap_or_else(|e| e.into_inner()).start(conn, &stamp),
             Err(e) => tracing::warn!("could not start the upkeep of the store: {e}"),
         }
     }
@@ -184,22 +184,22 @@ impl SearchEngine {
         // The `text` plugin weighs words by the whole store's rows: what it reads depends on the store's stamp.
         let text = match plugin {
             "text" => {
-                let stamp = Stamp::read(conn)?;
-                // An import into any search space since the last upkeep made the counts old.
+                let (stamp, text) = Stamp::read(conn)?;
+                // An import into any search space since the last upkeep left the index to merge.
                 self.upkeep.lock().unwrap_or_else(|e| e.into_inner()).start(conn, &stamp);
-                Some(stamp)
+                Some((stamp, text))
             }
             _ => None,
         };
         let docs = match &text {
-            Some(stamp) => text_similar::by_text(conn, &index, stamp, doc, number, self.tuned())?,
+            Some((stamp, text)) => text_similar::by_text(conn, &index, stamp, text, doc, number, self.tuned())?,
             None => similar::by_concepts(&index, doc, number),
         };
         if !query.explain {
             return fetch::documents(conn, &index, config, &docs);
         }
         let explained = match &text {
-            Some(stamp) => explain::by_text(conn, &index, stamp, doc, &docs, self.tuned())?,
+            Some((stamp, text)) => explain::by_text(conn, &index, stamp, text, doc, &docs, self.tuned())?,
             None => explain::by_concepts(&index, doc, &docs),
         };
         explained_documents(conn, &index, config, &docs, explained)

@@ -15,6 +15,7 @@ use super::stamp::Stamp;
 use super::text_similar::{distinctive_terms, has_term};
 use super::tuning::Tuned;
 use crate::error::EngineError;
+use studio_text::Snapshot;
 
 /// One reason with its part of the score, before sorting.
 struct Scored {
@@ -108,11 +109,12 @@ pub(crate) fn by_text(
     conn: &Connection,
     index: &SpaceIndex,
     stamp: &Stamp,
+    text: &Snapshot,
     source: u32,
     docs: &[u32],
     tuned: Tuned,
 ) -> Result<Vec<Explanation>, EngineError> {
-    let terms = distinctive_terms(conn, index, source, stamp, tuned)?;
+    let terms = distinctive_terms(conn, index, source, stamp, text, tuned)?;
     docs.iter()
         .map(|&d| {
             let text = fetch::text_of(conn, index, d)?;

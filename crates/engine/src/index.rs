@@ -20,7 +20,6 @@ use super::generation::Generation;
 use super::kept::KeptMatches;
 use super::packed::Packed;
 use super::term_lists::CommonTerms;
-use super::term_rows::TermRows;
 use crate::error::EngineError;
 
 /// The index of one search space.
@@ -37,8 +36,6 @@ pub struct SpaceIndex {
     pub(crate) all: RoaringBitmap,
     pub(crate) fields: Vec<FieldIndex>,
     field_by_id: HashMap<String, usize>,
-    /// The store's row counts of the terms the `text` similarity plugin looked up.
-    pub(crate) term_rows: TermRows,
     /// The full-text matches of the last searches, for searches of the same words.
     pub(crate) kept: KeptMatches,
     /// The full-text lists of the space's most common terms.
@@ -107,7 +104,6 @@ impl SpaceIndex {
             all,
             fields,
             field_by_id,
-            term_rows: TermRows::default(),
             kept: KeptMatches::default(),
             common: CommonTerms::default(),
             packed: OnceLock::new(),

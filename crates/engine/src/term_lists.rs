@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use roaring::RoaringBitmap;
 
-use super::query::{Clause, TextQuery};
+use super::query::Clause;
 
 /// One term's documents and weighted frequencies.
 #[derive(Debug)]
@@ -42,15 +42,6 @@ pub(crate) struct CommonTerms {
 }
 
 impl CommonTerms {
-    /// Per clause of `query`, the rows of the whole store having it, where it is a term with a list and the
-    /// lists' row counts still hold in a store whose generations add up to `generations`.
-    pub(crate) fn known_rows(&self, query: &TextQuery, generations: i64) -> Vec<Option<u64>> {
-        if generations != self.generations {
-            return Vec::new();
-        }
-        query.clauses.iter().map(|c| self.list(c).map(|l| l.store_rows)).collect()
-    }
-
     /// The rows of the whole store having `term` (a folded word), where it has a list whose row count still
     /// holds in a store whose generations add up to `generations`.
     pub(crate) fn store_rows(&self, term: &str, generations: i64) -> Option<u64> {

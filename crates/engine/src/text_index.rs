@@ -231,7 +231,8 @@ pub(crate) fn merge(dir: &Path) -> Result<bool, EngineError> {
     let Some(merge) = writer.index().start_merge() else { return Ok(false) };
     // The index answers and takes imports while the merge runs.
     let merged = merge.run_on(MERGE_THREADS)?;
-    match writer.index().finish_merge(merged) {
+    let finished = writer.index().finish_merge(merged);
+    match finished {
         Ok(()) => Ok(true),
         Err(TextError::MergeOvertaken) => Ok(false),
         Err(e) => Err(e.into()),

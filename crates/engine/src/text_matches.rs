@@ -1,6 +1,6 @@
 //! A search's full-text matches: those kept in the index of its search space while they still hold
-//! ([`super::kept`]), else collected from the common terms' lists ([`super::common_terms`]) or through FTS5
-//! ([`super::fts`]), and then kept.
+//! ([`super::kept`]), else collected from the common terms' lists ([`super::common_terms`]) or from the full-text
+//! index ([`super::text_search`]), and then kept.
 
 use std::sync::Arc;
 
@@ -8,11 +8,11 @@ use roaring::RoaringBitmap;
 use rusqlite::Connection;
 
 use super::common_terms;
-use super::fts;
 use super::index::SpaceIndex;
 use super::matches::Matches;
 use super::query::TextQuery;
-use super::stamp::{Stamp, Totals};
+use super::stamp::Stamp;
+use super::text_search;
 use super::tuning::{EnginePath, Tuned};
 use crate::error::EngineError;
 
@@ -24,7 +24,7 @@ pub(crate) struct Found {
 }
 
 /// The documents of `index` matching `query`, with the scores of those in `allowed` (all without it): kept
-/// ones when they still hold, else collected from the common terms' lists or FTS5, and kept. `None` for a
+/// ones when they still hold, else collected from the common terms' lists or the full-text index, and kept. `None` for a
 /// query without words, which puts no condition on the text.
 pub(crate) fn matches(
     conn: &Connection,
@@ -35,24 +35,15 @@ pub(crate) fn matches(
 ) -> Result<Option<Found>, EngineError> {
     let Some(expression) = query.to_fts() else { return Ok(None) };
     let expression = expression.as_str();
-    let stamp = Stamp::read(conn)?;
+    let (stamp, text) = Stamp::read(conn)?;
     if let Some(matches) = index.kept.find(expression, &stamp, allowed) {
         tuned.taken.note(EnginePath::KeptMatchesReused);
         return Ok(Some(Found { matches, exact: false }));
     }
-    let listed = match Totals::of_record(&stamp.averages) {
-        Some(totals) => common_terms::matches(conn, index, query, totals, stamp.generations, allowed, tuned.taken)?,
-        None => None,
-    };
+    let listed = common_terms::matches(&text, index, query, stamp.totals(), stamp.generations, allowed, tuned.taken)?;
     let matches = Arc::new(match listed {
         Some(matches) => matches,
-        None => {
-            let known = index.common.known_rows(query, stamp.generations);
-            if known.iter().any(Option::is_some) {
-                tuned.taken.note(EnginePath::CommonTermsRowsTold);
-            }
-            fts::matches(conn, index, expression, allowed, &known)?
-        }
+        None => text_search::matches(&text, index, query, allowed)?,
     });
     index.kept.keep(expression, stamp, allowed, matches.clone());
     Ok(Some(Found { matches, exact: true }))

@@ -1,20 +1,20 @@
-//! getSimilar's `text` plugin: more-like-this over the source document's most distinctive words, ranked as
-//! FTS5's bm25 ranks them, scoring only the documents that can still reach the page.
+//! getSimilar's `text` plugin: more-like-this over the source document's most distinctive words, ranked by
+//! bm25 as FTS5 gives it, scoring only the documents that can still reach the page.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use roaring::RoaringBitmap;
 use rusqlite::Connection;
+use studio_text::{Phrase, Snapshot};
 
-use super::fts;
+use super::fetch;
 use super::index::SpaceIndex;
 use super::score;
 use super::similar::{kth_highest, ROUNDING};
 use super::stamp::{Stamp, Totals};
-use super::term_rows::Rows;
+use super::text_search;
 use super::tuning::{EnginePath, Tuned, Tuning};
-use super::{fetch, term_counts};
 use crate::error::EngineError;
 
 // The plugin's thresholds are those of `Tuning` (`text_terms`: the terms put into its query, 12;
@@ -41,9 +41,6 @@ const STOPWORDS: &[&str] = &[
     "after", "most", "other", "only", "very", "just", "where", "while", "could", "should", "each", "both",
 ];
 
-// How many row counts an index remembers, and where a term's first count stops: `Tuning`'s
-// `text_terms_remembered` and `text_first_count`.
-
 /// A distinctive term of a document: its tf-idf weight, the term, and the rows of the store having it.
 pub(crate) struct Distinctive {
     pub weight: f64,
@@ -51,28 +48,23 @@ pub(crate) struct Distinctive {
     pub rows: u64,
 }
 
-/// A term of the source document and what is known of its rows so far.
+/// A term of the source document: how often the source has it, and the store's rows having it.
 struct Candidate {
     term: String,
     count: u32,
-    rows: Rows,
+    rows: u64,
 }
 
-/// The most distinctive terms of `doc` (top tf-idf), most distinctive first, with the store as `stamp` says.
-///
-/// Each term's weight needs the rows of the store having it: from the common terms' lists, from the store's
-/// kept counts (term_counts) while they are current, or remembered from an earlier document. Otherwise
-/// counting them walks its list in FTS5, and the sixty-four terms of a document at 1M have hundreds of
-/// thousands of rows between them. Most are rare
-/// enough, or common enough, to be settled by a short count: every term is counted up to
-/// [`Tuning::text_first_count`] rows, then only those that could still be among the best twelve (a term in at
-/// least n rows weighs at most as if it were in n) are counted further, up to four times as far each round.
-/// The twelve found are those a count of every term would find.
+/// The most distinctive terms of `doc` (top tf-idf), most distinctive first, with the store as `stamp` says and
+/// its full-text index `text`. Each term's weight needs the rows of the store having it: from the common terms'
+/// lists while they hold, else from the index's dictionaries (or, while rows deleted are not merged away yet,
+/// its list).
 pub(crate) fn distinctive_terms(
     conn: &Connection,
     index: &SpaceIndex,
     doc: u32,
     stamp: &Stamp,
+    text: &Snapshot,
     tuned: Tuned,
 ) -> Result<Vec<Distinctive>, EngineError> {
     let tuning: &Tuning = tuned.tuning;
@@ -89,78 +81,23 @@ pub(crate) fn distinctive_terms(
         tuned.taken.note(EnginePath::TextTermsCut);
         terms.truncate(tuning.text_terms_considered);
     }
-    let total = Totals::of_record(&stamp.averages).map_or(1.0, |t| t.rows);
-    let few = tuning.text_term_documents;
-    let most = most_usable(total, few) + 1;
-    let generations = stamp.generations;
-    let kept = term_counts::current(conn, generations)?;
+    let total = stamp.totals().rows;
     let mut candidates: Vec<Candidate> = Vec::with_capacity(terms.len());
-    // Where the terms' rows came from, noted once per call.
-    let (mut from_lists, mut from_counts, mut remembered) = (false, false, false);
+    let mut from_lists = false;
     for (term, count) in terms {
-        let listed = match index.common.store_rows(&term, generations) {
+        let rows = match index.common.store_rows(&term, stamp.generations) {
             Some(rows) => {
                 from_lists = true;
-                Some(rows)
+                rows
             }
-            None if kept => term_counts::rows(conn, &term)?.inspect(|_| from_counts = true),
-            None => None,
-        };
-        let rows = match listed {
-            Some(rows) => Rows::Exact(rows),
-            None => match index.term_rows.get(&term, generations) {
-                Some(rows) => {
-                    remembered = true;
-                    rows
-                }
-                None => Rows::AtLeast(0),
-            },
+            None => text_search::term_rows(text, &term)?,
         };
         candidates.push(Candidate { term, count, rows });
     }
-    for (path, taken) in [
-        (EnginePath::TextRowsFromLists, from_lists),
-        (EnginePath::TextRowsFromCounts, from_counts),
-        (EnginePath::TextRowsRemembered, remembered),
-    ] {
-        if taken {
-            tuned.taken.note(path);
-        }
+    if from_lists {
+        tuned.taken.note(EnginePath::TextRowsFromLists);
     }
-    let (mut stopped_short, mut forgot) = (false, false);
-    let mut count_to = tuning.text_first_count.max(1);
-    let text_terms = tuning.text_terms;
-    loop {
-        let best = best_terms(&candidates, total, text_terms, few);
-        let last = (text_terms > 0 && best.len() == text_terms).then(|| best[text_terms - 1].weight);
-        let limit = count_to.min(most);
-        let mut open = false;
-        for c in &mut candidates {
-            let Rows::AtLeast(known) = c.rows else { continue };
-            let could = last.is_none_or(|w| weight(c.count, known.max(2), total) >= w);
-            if known >= most || !could {
-                stopped_short |= known > 0 && known < most;
-                continue;
-            }
-            open = true;
-            if known >= limit {
-                continue;
-            }
-            let rows = fts::rows_having(conn, &format!("\"{}\"", c.term), limit)?;
-            c.rows = if rows < limit { Rows::Exact(rows) } else { Rows::AtLeast(limit) };
-            forgot |= index.term_rows.insert(&c.term, generations, c.rows, tuning.text_terms_remembered);
-        }
-        if !open {
-            if stopped_short {
-                tuned.taken.note(EnginePath::TextCountStoppedShort);
-            }
-            if forgot {
-                tuned.taken.note(EnginePath::TextRowsForgotten);
-            }
-            return Ok(best);
-        }
-        count_to = count_to.saturating_mul(4);
-    }
+    Ok(best_terms(&candidates, total, tuning.text_terms, tuning.text_term_documents))
 }
 
 /// The tf-idf weight of a term found `count` times in the source and in `rows` of the store's `total` rows.
@@ -173,12 +110,8 @@ fn weight(count: u32, rows: u64, total: f64) -> f64 {
 fn best_terms(candidates: &[Candidate], total: f64, keep: usize, few: u64) -> Vec<Distinctive> {
     let mut best: Vec<Distinctive> = candidates
         .iter()
-        .filter_map(|c| match c.rows {
-            Rows::Exact(rows) if usable_term(rows, total, few) => {
-                Some(Distinctive { weight: weight(c.count, rows, total), term: c.term.clone(), rows })
-            }
-            _ => None,
-        })
+        .filter(|c| usable_term(c.rows, total, few))
+        .map(|c| Distinctive { weight: weight(c.count, c.rows, total), term: c.term.clone(), rows: c.rows })
         .collect();
     best.sort_unstable_by(|a, b| b.weight.total_cmp(&a.weight).then_with(|| a.term.cmp(&b.term)));
     best.truncate(keep);
@@ -195,13 +128,13 @@ pub(crate) fn by_text(
     conn: &Connection,
     index: &SpaceIndex,
     stamp: &Stamp,
+    text: &Snapshot,
     doc: u32,
     limit: usize,
     tuned: Tuned,
 ) -> Result<Vec<u32>, EngineError> {
-    let Some(totals) = Totals::of_record(&stamp.averages) else { return Ok(Vec::new()) };
-    let terms = distinctive_terms(conn, index, doc, stamp, tuned)?;
-    let (scored, passed_over) = any_term(conn, index, &terms, totals, doc, limit)?;
+    let terms = distinctive_terms(conn, index, doc, stamp, text, tuned)?;
+    let (scored, passed_over) = any_term(text, index, &terms, stamp.totals(), doc, limit)?;
     if passed_over {
         tuned.taken.note(EnginePath::TextDocumentsPassedOver);
     }
@@ -220,7 +153,7 @@ pub(crate) fn by_text(
 /// than FTS5's, so every document within a rounding of the `keep`-th best is scored again exactly as FTS5
 /// sums its terms. Also says whether documents were passed over that way.
 fn any_term(
-    conn: &Connection,
+    text: &Snapshot,
     index: &SpaceIndex,
     terms: &[Distinctive],
     totals: Totals,
@@ -239,12 +172,12 @@ fn any_term(
     for j in (0..terms.len()).rev() {
         most_left[j] = most_left[j + 1] + score::most_phrase_part(idf[order[j]]);
     }
-    let mut lists: Vec<Vec<fts::Posting>> = vec![Vec::new(); terms.len()];
+    let mut lists: Vec<Vec<text_search::Posting>> = vec![Vec::new(); terms.len()];
     let most: u64 = terms.iter().map(|d| d.rows).sum();
     let mut sums: Sums = HashMap::with_capacity_and_hasher((most as usize).min(1 << 20), Default::default());
     let mut found: Option<RoaringBitmap> = None;
     for (j, &i) in order.iter().enumerate() {
-        fts::postings(conn, index, &quoted(&terms[i].term), found.as_ref(), &mut lists[i])?;
+        text_search::postings(text, index, &Phrase::term(terms[i].term.as_bytes()), found.as_ref(), &mut lists[i])?;
         for p in &lists[i] {
             *sums.entry(p.dense).or_insert(0.0) +=
                 score::bm25_part(f64::from(p.frequency), idf[i], f64::from(p.tokens), avgdl);
@@ -303,10 +236,6 @@ impl Hasher for DenseHasher {
 /// The sums of the documents other than `source`.
 fn others(sums: &Sums, source: u32) -> impl Iterator<Item = f64> + '_ {
     sums.iter().filter(move |&(&d, _)| d != source).map(|(_, &v)| v)
-}
-
-fn quoted(term: &str) -> String {
-    format!("\"{term}\"")
 }
 
 #[cfg(test)]

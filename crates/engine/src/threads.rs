@@ -11,10 +11,8 @@ pub const IMPORT_CHECKPOINTS: &str = "import checkpoints";
 pub const PACKING: &str = "packing";
 /// The engine's upkeep of the store: the full-text index merged.
 pub const UPKEEP: &str = "store upkeep";
-/// The engine's upkeep of a large store: every term's rows counted, beside the merge.
-pub const TERM_COUNTS: &str = "term counts";
 /// The automatic backups of an open store.
 pub const BACKUPS: &str = "studio-backups";
 
 /// Every name above.
-pub const BACKGROUND: [&str; 6] = [IMPORT_TEXT, IMPORT_CHECKPOINTS, PACKING, UPKEEP, TERM_COUNTS, BACKUPS];
+pub const BACKGROUND: [&str; 5] = [IMPORT_TEXT, IMPORT_CHECKPOINTS, PACKING, UPKEEP, BACKUPS];

@@ -1,7 +1,7 @@
 //! The engine's thresholds in one value, and the count of each path only a large store takes.
 //!
 //! Several of the engine's ways of answering start at a size: lists of common terms, a second counting thread,
-//! the `text` plugin's short counts, values packed ahead. Their defaults (each measured, docs/performance-journal.md)
+//! values packed ahead. Their defaults (each measured, docs/performance-journal.md)
 //! keep a small store on the plain path, so a test over a few dozen documents never reaches them. A
 //! [`Tuning`] with lower thresholds makes a small store take them, and [`PathsTaken`] says which were taken:
 //! the brute-force oracle runs with both (docs/architecture.md, Tests). A threshold changes how an answer is
@@ -35,15 +35,6 @@ pub struct Tuning {
     /// Documents a term of the `text` plugin may be in whatever the store's size (up to a quarter of the
     /// store); past it, at most a twentieth of the store (changes the answer: docs/api.md).
     pub text_term_documents: u64,
-    /// Rows at which the `text` plugin's first count of a term's rows stops (each further count stops at four
-    /// times the last).
-    pub text_first_count: u64,
-    /// Terms' row counts an index remembers for the `text` plugin; past that it starts afresh.
-    pub text_terms_remembered: usize,
-    /// Rows of the store's full-text index from which every term's rows are counted ahead by the upkeep.
-    pub term_counts_from: f64,
-    /// Rows a term must be in for its count to be kept by that counting ahead.
-    pub term_counts_stored_from: u64,
 }
 
 impl Tuning {
@@ -57,10 +48,6 @@ impl Tuning {
         text_terms: 12,
         text_terms_considered: 64,
         text_term_documents: 1_000,
-        text_first_count: 1_024,
-        text_terms_remembered: 100_000,
-        term_counts_from: 100_000.0,
-        term_counts_stored_from: 64,
     };
 
     /// The fewest documents a term must be in for its list to be kept, in a search space of `documents`.
@@ -84,8 +71,6 @@ pub enum EnginePath {
     CommonTermsOnly,
     /// A search of clauses with lists and one without was answered from the lists and that clause walked alone.
     CommonTermsAndOneWalked,
-    /// A search with several clauses without a list went to FTS5, told the rows of those with one.
-    CommonTermsRowsTold,
     /// Facet counting shared its work with a second thread.
     CountingSecondThread,
     /// One group's walk over the scope was split in two halves.
@@ -98,16 +83,8 @@ pub enum EnginePath {
     PackedAhead,
     /// A search took the full-text matches kept from an earlier one.
     KeptMatchesReused,
-    /// The `text` plugin left terms aside after a count that stopped short of their rows.
-    TextCountStoppedShort,
-    /// The `text` plugin read a term's rows from the store's kept counts.
-    TextRowsFromCounts,
     /// The `text` plugin read a term's rows from the common terms' lists.
     TextRowsFromLists,
-    /// The `text` plugin read a term's rows remembered from an earlier document.
-    TextRowsRemembered,
-    /// The `text` plugin's remembered row counts were full and started afresh.
-    TextRowsForgotten,
     /// The `text` plugin considered only the source's most frequent terms.
     TextTermsCut,
     /// The `text` plugin left documents unscored that could not reach the page.
@@ -116,22 +93,17 @@ pub enum EnginePath {
 
 impl EnginePath {
     /// Every path, in the order of [`PathsTaken::counts`].
-    pub const ALL: [EnginePath; 17] = [
+    pub const ALL: [EnginePath; 12] = [
         EnginePath::CommonTermsListed,
         EnginePath::CommonTermsOnly,
         EnginePath::CommonTermsAndOneWalked,
-        EnginePath::CommonTermsRowsTold,
         EnginePath::CountingSecondThread,
         EnginePath::CountingWalkHalved,
         EnginePath::CountingTogetherHalved,
         EnginePath::CountingTogether,
         EnginePath::PackedAhead,
         EnginePath::KeptMatchesReused,
-        EnginePath::TextCountStoppedShort,
-        EnginePath::TextRowsFromCounts,
         EnginePath::TextRowsFromLists,
-        EnginePath::TextRowsRemembered,
-        EnginePath::TextRowsForgotten,
         EnginePath::TextTermsCut,
         EnginePath::TextDocumentsPassedOver,
     ];

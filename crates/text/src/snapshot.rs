@@ -112,6 +112,11 @@ impl Snapshot {
         self.statistics
     }
 
+    /// Rows deleted from the segments and not yet merged away.
+    pub fn deleted(&self) -> u64 {
+        self.parts.iter().map(|p| p.deleted.len()).sum()
+    }
+
     /// Segments read by each query.
     pub fn segments(&self) -> usize {
         self.parts.len()
