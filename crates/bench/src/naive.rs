@@ -1,13 +1,15 @@
 //! The naive SQLite approach the comparison measures against: FTS5 joined with a denormalised facet table
 //! (every annotation with its broader concepts, one row each), `GROUP BY` for the counts, one statement
-//! per facet field for drill-sideways counts. It reads the benchmark's store and adds its own table there.
+//! per facet field for drill-sideways counts.
 //!
-//! It reads the store's tables as crates/local's migrations define them (`documents`, `documents_fts`,
-//! `document_facets`, `concepts`, `concept_broader`) and parses text with the engine's own [`TextQuery`],
-//! so that both approaches match the same words.
+//! It reads the benchmark's store's documents file (`documents`, `document_facets`, `concepts`,
+//! `concept_broader`, as the engine's schema defines them), attached to a scratch file of its own beside the
+//! store, which holds its own tables: an FTS5 index of the documents' text, built before its clock (the store's
+//! full-text index is the engine's own, which SQLite cannot join), and the facet table, built on its clock. It
+//! parses text with the engine's own [`TextQuery`], so that both approaches match the same words.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rusqlite::types::Value as SqlValue;
 use rusqlite::Connection;
@@ -20,6 +22,19 @@ use crate::compare::{Comparator, Found};
 use crate::corpus::{SynthCorpus, FIELDS};
 use crate::error::BenchError;
 use crate::workload::{groups, Answer, Query};
+
+/// The scratch file's name, beside the store's files.
+const SCRATCH: &str = "naive-sqlite.db";
+
+/// FTS5's index of every document's text, as the store kept it before it had its own (contentless, the text
+/// read from the documents file, tokenized as the engine does), merged into one segment.
+const FTS: &str = "
+CREATE VIRTUAL TABLE naive_fts USING fts5 (
+    title, description, body, content = '', tokenize = 'unicode61 remove_diacritics 2'
+);
+INSERT INTO naive_fts (rowid, title, description, body) SELECT num, title, description, body FROM docs.documents;
+INSERT INTO naive_fts (naive_fts) VALUES ('optimize');
+";
 
 const BUILD: &str = "
 DROP TABLE IF EXISTS naive_facets;
@@ -44,12 +59,19 @@ ANALYZE;
 /// FTS5 + a facet table + GROUP BY, over the benchmark's own store.
 pub struct NaiveSqlite {
     store: Store,
+    /// Its scratch file with the store's documents file attached, once [`Comparator::prepare`] made it.
+    conn: Option<Connection>,
 }
 
 impl NaiveSqlite {
-    /// The naive engine over `store` (its table is built by [`Comparator::build`]).
+    /// The naive engine over `store` (its FTS5 index is built by [`Comparator::prepare`], its facet table by
+    /// [`Comparator::build`]).
     pub fn new(store: Store) -> Self {
-        NaiveSqlite { store }
+        NaiveSqlite { store, conn: None }
+    }
+
+    fn conn(&self) -> Result<&Connection, BenchError> {
+        self.conn.as_ref().ok_or(BenchError::NotBuilt("naive"))
     }
 }
 
@@ -57,7 +79,7 @@ impl NaiveSqlite {
 fn matching(query: &Query, except: Option<usize>, params: &mut Vec<SqlValue>) -> String {
     let mut sql = String::from("SELECT d.num FROM documents d");
     if let Some(expression) = TextQuery::parse(&query.words.join(" ")).to_fts() {
-        sql.push_str(" JOIN documents_fts ON documents_fts.rowid = d.num AND documents_fts MATCH ?");
+        sql.push_str(" JOIN naive_fts ON naive_fts.rowid = d.num AND naive_fts MATCH ?");
         params.push(SqlValue::Text(expression));
     }
     sql.push_str(" WHERE 1");
@@ -99,12 +121,30 @@ impl Comparator for NaiveSqlite {
         "naive"
     }
 
-    fn prepare(&mut self, _corpus: &SynthCorpus, _docs: usize, _dir: &Path) -> Result<(), BenchError> {
+    fn prepare(&mut self, _corpus: &SynthCorpus, _docs: usize, dir: &Path) -> Result<(), BenchError> {
+        self.conn = None;
+        let scratch = dir.join(SCRATCH);
+        // What an earlier run left.
+        for suffix in ["", "-journal"] {
+            let mut name = scratch.clone().into_os_string();
+            name.push(suffix);
+            let path = PathBuf::from(name);
+            match std::fs::remove_file(&path) {
+                Err(source) if source.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(BenchError::File { what: "remove", path, source })
+                }
+                _ => {}
+            }
+        }
+        let conn = Connection::open(&scratch)?;
+        conn.execute("ATTACH DATABASE ?1 AS docs", [self.store.documents_path().to_string_lossy()])?;
+        conn.execute_batch(FTS)?;
+        self.conn = Some(conn);
         Ok(())
     }
 
     fn build(&mut self, clock: &mut Clock) -> Result<(), BenchError> {
-        let conn = self.store.conn()?;
+        let conn = self.conn()?;
         clock.phase("facet_table", || Ok(conn.execute_batch(BUILD)?))
     }
 
@@ -124,7 +164,7 @@ impl Comparator for NaiveSqlite {
 impl NaiveSqlite {
     /// One query's total, page and counts (its statements give the counts as labels already).
     fn run_query(&self, query: &Query) -> Result<Answer, BenchError> {
-        let conn = self.store.conn()?;
+        let conn = self.conn()?;
         let mut params = Vec::new();
         let inner = matching(query, None, &mut params);
         let total: i64 = conn
@@ -132,7 +172,7 @@ impl NaiveSqlite {
             .query_row(rusqlite::params_from_iter(params.clone()), |r| r.get(0))?;
         // The page: best bm25 first for a text query, else newest first.
         let order =
-            if query.words.is_empty() { "d.date DESC, d.id" } else { "bm25(documents_fts, 5.0, 2.0, 1.0), d.num" };
+            if query.words.is_empty() { "d.date DESC, d.id" } else { "bm25(naive_fts, 5.0, 2.0, 1.0), d.num" };
         let page_sql = format!("{} ORDER BY {order} LIMIT 10", inner.replacen("SELECT d.num", "SELECT d.num, d.id", 1));
         let page: Vec<i64> = conn
             .prepare_cached(&page_sql)?
@@ -147,7 +187,7 @@ impl NaiveSqlite {
         let mut out = Vec::new();
         for g in groups() {
             if !by_field.contains_key(&g.field) {
-                by_field.insert(g.field.clone(), counts(&conn, query, &g.field)?);
+                by_field.insert(g.field.clone(), counts(conn, query, &g.field)?);
             }
             let all = by_field.get(&g.field).cloned().unwrap_or_default();
             out.push(all);

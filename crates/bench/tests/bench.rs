@@ -345,10 +345,7 @@ fn the_import_is_timed_to_searchable_at_full_speed() {
     for part in lines.split_inclusive(|b| *b == b'\n').collect::<Vec<_>>().chunks(100) {
         studio_local::import_documents(&store, "bench", part.concat().as_slice(), &mut |_| {}).unwrap();
     }
-    let segments = || -> i64 {
-        let conn = store.conn().unwrap();
-        conn.query_row("SELECT count(DISTINCT segid) FROM documents_fts_idx", [], |r| r.get(0)).unwrap()
-    };
+    let segments = || studio_text::Reader::new(store.text_dir()).snapshot().unwrap().segments();
     assert!(segments() > 1, "several segments before");
     let engine = studio_local::SearchEngine::new();
     let mut clock = Clock::start("the import").unwrap();

@@ -221,7 +221,7 @@ fn commands_write_only_into_the_data_directory_and_the_file_named() {
     assert!(
         leftovers.iter().all(|n| {
             let name = n.to_string_lossy();
-            [studio_local::DB_FILE, studio_local::DOCUMENTS_FILE, studio_local::TEXT_FILE]
+            [studio_local::DB_FILE, studio_local::DOCUMENTS_FILE, studio_local::TEXT_FILE, studio_local::TEXT_DIR]
                 .iter()
                 .any(|file| name.starts_with(file))
         }),

@@ -1,7 +1,9 @@
 //! Opening a store written by an older Search Studio migrates it, after writing a backup copy of it as it was.
 
 use serde_json::json;
-use studio_local::{LocalBackend, Store, DB_FILE, DOCUMENTS_FILE, TEXT_FILE};
+use std::path::Path;
+
+use studio_local::{LocalBackend, Store, DB_FILE, DOCUMENTS_FILE, TEXT_DIR, TEXT_FILE};
 use studio_model::Backend;
 
 #[tokio::test]
@@ -129,9 +131,9 @@ async fn a_store_of_one_file_moves_its_documents_to_their_own_and_answers_the_sa
 
 /// A documents file of version 1 (before the kept term counts, with its full-text index in it, FTS5 merging as it
 /// writes) is brought to the newest version in place when the store opens, keeping its documents, and the index
-/// is built in its own file from them: searches answer as before.
+/// is built in its own directory from them: searches answer as before.
 #[tokio::test]
-async fn a_documents_file_of_version_one_gains_the_term_counts_and_keeps_its_documents() {
+async fn a_documents_file_of_version_one_sheds_its_index_and_keeps_its_documents() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open_dir(dir.path()).unwrap();
     studio_local::import_documents(&store, "demo", std::io::Cursor::new(documents()), &mut |_| {}).unwrap();
@@ -174,25 +176,11 @@ async fn a_documents_file_of_version_one_gains_the_term_counts_and_keeps_its_doc
             r.get(0)
         })
         .unwrap();
-    assert_eq!(tables, 2);
-    let old_index: i64 = rusqlite::Connection::open(&documents)
-        .unwrap()
-        .query_row("SELECT count(*) FROM sqlite_schema WHERE name LIKE 'documents_fts%'", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(old_index, 0, "the full-text index left the documents file");
-    let merging: Vec<(String, i64)> = rusqlite::Connection::open(dir.path().join(TEXT_FILE))
-        .unwrap()
-        .prepare("SELECT k, v FROM documents_fts_config WHERE k IN ('automerge', 'crisismerge', 'hashsize') ORDER BY k")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
-    assert_eq!(
-        merging,
-        [("automerge".into(), 0), ("crisismerge".into(), 64), ("hashsize".into(), 16 << 20)],
-        "FTS5 leaves merging to the upkeep and writes large segments"
-    );
+    assert_eq!(tables, 0, "the term counts are read from the index's own dictionaries");
+    assert_eq!(fts5_tables(&documents), 0, "the full-text index left the documents file");
+    assert_eq!(fts5_tables(&dir.path().join(TEXT_FILE)), 0, "nor is it in the text state file");
+    let index = studio_text::Reader::new(&dir.path().join(TEXT_DIR)).snapshot().unwrap();
+    assert_eq!(index.statistics().rows, 40, "the index is built in its own directory");
     let backend = LocalBackend::new(store);
     let answer = backend.search(id, search_body()).await.unwrap();
     assert_eq!(answer.total, expected.total);
@@ -215,4 +203,96 @@ fn a_new_studio_db_beside_a_documents_file_leaves_its_documents_as_they_are() {
     let kept: i64 =
         conn.query_row("SELECT count(*) FROM documents WHERE search_space = 'news'", [], |r| r.get(0)).unwrap();
     assert_eq!(kept as u64, report.imported, "the documents file was emptied");
+}
+
+/// The tables of FTS5's index in the SQLite file `file`.
+fn fts5_tables(file: &Path) -> i64 {
+    rusqlite::Connection::open(file)
+        .unwrap()
+        .query_row("SELECT count(*) FROM sqlite_schema WHERE name LIKE 'documents_fts%'", [], |r| r.get(0))
+        .unwrap()
+}
+
+/// The text state file of version 1 as it was while FTS5 held the full-text index (its own tables and settings,
+/// no text of its own), with the index of every document and the state saying so.
+const FTS5_TEXT_FILE: &str = "
+    CREATE VIRTUAL TABLE documents_fts USING fts5 (
+        title, description, body, content = '', tokenize = 'unicode61 remove_diacritics 2');
+    INSERT INTO documents_fts (documents_fts, rank) VALUES ('automerge', 0);
+    INSERT INTO documents_fts (documents_fts, rank) VALUES ('crisismerge', 64);
+    INSERT INTO documents_fts (documents_fts, rank) VALUES ('hashsize', 16777216);
+    CREATE VIRTUAL TABLE documents_fts_terms USING fts5vocab (documents_fts, row);
+    CREATE TABLE text_state (
+        id INTEGER PRIMARY KEY CHECK (id = 1), indexed_to INTEGER NOT NULL, building INTEGER NOT NULL);
+    INSERT INTO text_state (id, indexed_to, building) VALUES (1, 0, 0);
+    INSERT INTO documents_fts (rowid, title, description, body) SELECT num, title, description, body FROM docs.documents;
+    UPDATE text_state SET indexed_to = (SELECT max(num) FROM docs.documents);
+    PRAGMA user_version = 1;
+";
+
+/// A store of FTS5's days (its full-text index in FTS5's tables of the text file, term counts kept in the
+/// documents file, no index directory) opens: FTS5's tables and the term counts are dropped, the text file gives
+/// their pages back to the disk, and the index is built in its own directory from the documents, which searches
+/// find as before.
+#[tokio::test]
+async fn a_store_of_fts5_days_drops_its_index_and_builds_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_dir(dir.path()).unwrap();
+    studio_local::import_documents(&store, "demo", std::io::Cursor::new(documents()), &mut |_| {}).unwrap();
+    let backend = LocalBackend::new(store.clone());
+    let body = json!({"config": {"title": "Reports", "searchSpace": "demo"}});
+    let id = backend.create_configuration(&studio_local::os_caller(), body).await.unwrap().config.id.unwrap();
+    let expected = backend.search(id, search_body()).await.unwrap();
+    assert!(expected.total > 0);
+    backend.engine().settle();
+    drop(backend);
+    store.close().unwrap();
+
+    let documents = dir.path().join(DOCUMENTS_FILE);
+    let text = dir.path().join(TEXT_FILE);
+    std::fs::remove_dir_all(dir.path().join(TEXT_DIR)).unwrap();
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", text.display()));
+    }
+    let pages = |file: &Path| -> (i64, i64) {
+        let conn = rusqlite::Connection::open(file).unwrap();
+        let count = conn.query_row("PRAGMA page_count", [], |r| r.get(0)).unwrap();
+        (count, conn.query_row("PRAGMA freelist_count", [], |r| r.get(0)).unwrap())
+    };
+    {
+        let conn = rusqlite::Connection::open(&documents).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE term_counts (term TEXT PRIMARY KEY, rows INTEGER NOT NULL) WITHOUT ROWID;
+             CREATE TABLE term_counts_made (id INTEGER PRIMARY KEY CHECK (id = 1), generations INTEGER NOT NULL);
+             PRAGMA user_version = 5;",
+        )
+        .unwrap();
+        let conn = rusqlite::Connection::open(&text).unwrap();
+        conn.execute("ATTACH DATABASE ?1 AS docs", [documents.to_string_lossy()]).unwrap();
+        conn.execute_batch(FTS5_TEXT_FILE).unwrap();
+    }
+    assert!(fts5_tables(&text) > 0);
+    let (old_pages, _) = pages(&text);
+
+    let store = Store::open_dir(dir.path()).unwrap();
+    let version = |file: &Path| -> i64 {
+        rusqlite::Connection::open(file).unwrap().query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap()
+    };
+    assert_eq!(version(&text), 1 + studio_local::search::schema::TEXT_UPGRADES.len() as i64);
+    assert_eq!(fts5_tables(&text), 0, "FTS5's tables are dropped");
+    let (new_pages, free) = pages(&text);
+    assert!(new_pages < old_pages && free == 0, "FTS5's pages went back to the disk: {old_pages} -> {new_pages}");
+    let counts: i64 = rusqlite::Connection::open(&documents)
+        .unwrap()
+        .query_row("SELECT count(*) FROM sqlite_schema WHERE name LIKE 'term_counts%'", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(counts, 0, "the kept term counts are dropped");
+    let index = studio_text::Reader::new(store.text_dir()).snapshot().unwrap();
+    assert_eq!(index.statistics().rows, 40, "the index is built in its own directory");
+
+    let backend = LocalBackend::new(store);
+    let answer = backend.search(id, search_body()).await.unwrap();
+    assert_eq!(answer.total, expected.total);
+    let ids = |r: &studio_model::SearchResponse| r.result.iter().map(|d| d.id.clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&answer), ids(&expected));
 }

@@ -9,7 +9,7 @@ use serde_json::json;
 use studio_local::check::check;
 use studio_local::demo::{self, DEMO_SPACE};
 use studio_local::recover::recover;
-use studio_local::{import_documents, os_caller, LocalBackend, Store, DB_FILE, DOCUMENTS_FILE, TEXT_FILE};
+use studio_local::{import_documents, os_caller, LocalBackend, Store, DB_FILE, DOCUMENTS_FILE, TEXT_DIR, TEXT_FILE};
 use studio_model::{Backend, FacetGroup, SearchRequest};
 
 use crate::support::damage;
@@ -98,6 +98,12 @@ fn files(moved: &[std::path::PathBuf]) -> Vec<String> {
     files.map(|n| n.split(".damaged-").next().unwrap().to_owned()).collect()
 }
 
+/// Every file of the full-text index's directory, by name, with its bytes.
+fn index_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let entries = std::fs::read_dir(dir.join(TEXT_DIR)).unwrap().map(|e| e.unwrap().path());
+    entries.map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap())).collect()
+}
+
 fn documents_per_space(dir: &Path) -> BTreeMap<String, i64> {
     let conn = rusqlite::Connection::open(dir.join(DOCUMENTS_FILE)).unwrap();
     let mut stmt = conn.prepare("SELECT search_space, count(*) FROM documents GROUP BY search_space").unwrap();
@@ -121,6 +127,7 @@ fn a_damaged_studio_db_keeps_every_document_searchable_as_it_was() {
         assert!(checked.problems.iter().any(|p| p.file.ends_with(DB_FILE)), "{checked:#?}");
         let documents = std::fs::read(dir.path().join(DOCUMENTS_FILE)).unwrap();
         let text = std::fs::read(dir.path().join(TEXT_FILE)).unwrap();
+        let index = index_files(dir.path());
 
         let report = recover(dir.path()).unwrap();
         assert_eq!(report.documents, demo::DEMO_DOCUMENTS + PRODUCTS, "{report:#?}");
@@ -129,7 +136,8 @@ fn a_damaged_studio_db_keeps_every_document_searchable_as_it_was() {
         let aside = damage::moved_aside(dir.path());
         assert_eq!(files(&aside), ["studio.db"], "only studio.db is moved aside: {report:#?}");
         assert!(std::fs::read(dir.path().join(DOCUMENTS_FILE)).unwrap() == documents, "the documents file changed");
-        assert!(std::fs::read(dir.path().join(TEXT_FILE)).unwrap() == text, "the full-text index changed");
+        assert!(std::fs::read(dir.path().join(TEXT_FILE)).unwrap() == text, "the full-text index's state changed");
+        assert!(index_files(dir.path()) == index, "the full-text index changed");
         assert!(check(dir.path()).unwrap().problems.is_empty());
 
         assert_eq!(seen(dir.path(), DEMO_SPACE, "solar"), before, "with a backup: {with_backup}");
@@ -137,26 +145,45 @@ fn a_damaged_studio_db_keeps_every_document_searchable_as_it_was() {
     }
 }
 
+/// Damage the store's opening does not see (inside a segment's lists, which only a search of their terms or
+/// `studio check` reads), then a state file that is no database: each time `check` names it as rebuildable, and
+/// `recover` builds the index again from the documents, which it leaves as they are.
 #[test]
 fn a_damaged_text_index_alone_is_built_again_and_the_documents_are_untouched() {
     let dir = tempfile::tempdir().unwrap();
     build(dir.path(), false);
     let before = seen(dir.path(), DEMO_SPACE, "solar");
-    let precious = std::fs::read(dir.path().join(DB_FILE)).unwrap();
-    damage::damage_middle_page(&dir.path().join(TEXT_FILE), "documents_fts_data");
-    let checked = check(dir.path()).unwrap();
-    assert!(checked.problems.iter().any(|p| p.file.ends_with(TEXT_FILE)), "{checked:#?}");
-    let documents = std::fs::read(dir.path().join(DOCUMENTS_FILE)).unwrap();
+    let segments: Vec<_> = std::fs::read_dir(dir.path().join(TEXT_DIR))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("segment-"))
+        .collect();
+    let largest = segments.iter().max_by_key(|p| std::fs::metadata(p).unwrap().len()).unwrap();
+    let middle = std::fs::metadata(largest).unwrap().len() / 2;
+    damage::overwrite(largest, middle, &[0xde, 0xad, 0xbe, 0xef]);
 
-    let report = recover(dir.path()).unwrap();
-    assert!(report.text_rebuilt, "{report:#?}");
-    assert!(report.lost_documents.is_empty(), "{report:#?}");
-    assert_eq!(report.documents, demo::DEMO_DOCUMENTS + PRODUCTS);
-    assert_eq!(files(&damage::moved_aside(dir.path())), ["studio-text.db"], "only the index is moved aside");
-    assert!(std::fs::read(dir.path().join(DOCUMENTS_FILE)).unwrap() == documents, "the documents file changed");
-    assert!(std::fs::read(dir.path().join(DB_FILE)).unwrap() == precious, "studio.db changed");
-    assert!(check(dir.path()).unwrap().problems.is_empty());
-    assert_eq!(seen(dir.path(), DEMO_SPACE, "solar"), before);
+    for (damaged, moved) in [(TEXT_DIR, Vec::<String>::new()), (TEXT_FILE, vec![TEXT_FILE.to_owned()])] {
+        if damaged == TEXT_FILE {
+            damage::overwrite_header(&dir.path().join(TEXT_FILE));
+        }
+        let precious = std::fs::read(dir.path().join(DB_FILE)).unwrap();
+        let documents = std::fs::read(dir.path().join(DOCUMENTS_FILE)).unwrap();
+        let checked = check(dir.path()).unwrap();
+        let problem = checked.problems.iter().find(|p| p.file.ends_with(damaged));
+        let problem = problem.unwrap_or_else(|| panic!("{damaged} is named: {checked:#?}"));
+        assert!(problem.action.contains("`studio recover`"), "{problem:#?}");
+        assert_eq!(checked.problems.len(), 1, "{checked:#?}");
+
+        let report = recover(dir.path()).unwrap();
+        assert!(report.text_rebuilt, "{report:#?}");
+        assert!(report.lost_documents.is_empty(), "{report:#?}");
+        assert_eq!(report.documents, demo::DEMO_DOCUMENTS + PRODUCTS);
+        assert_eq!(files(&damage::moved_aside(dir.path())), moved, "only {damaged} is moved aside, if a file");
+        assert!(std::fs::read(dir.path().join(DOCUMENTS_FILE)).unwrap() == documents, "the documents file changed");
+        assert!(std::fs::read(dir.path().join(DB_FILE)).unwrap() == precious, "studio.db changed");
+        assert!(check(dir.path()).unwrap().problems.is_empty());
+        assert_eq!(seen(dir.path(), DEMO_SPACE, "solar"), before);
+    }
 }
 
 #[test]

@@ -95,8 +95,9 @@ fn an_id_repeated_within_one_batch_leaves_a_consistent_text_index() {
         "\n",
     );
     import_documents(&store, "s", lines.as_bytes(), &mut |_| {}).unwrap();
-    let conn = store.conn().unwrap();
-    conn.execute("INSERT INTO documents_fts (documents_fts) VALUES ('integrity-check')", []).unwrap();
+    let index = studio_text::Reader::new(store.text_dir()).snapshot().unwrap();
+    index.verify().unwrap();
+    assert_eq!(index.statistics().rows, 2, "the index holds the two documents, each once");
     let engine = SearchEngine::new();
     let mut conn = store.conn().unwrap();
     let config = Config { search_space: "s".into(), ..Default::default() };

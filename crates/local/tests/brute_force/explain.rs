@@ -193,15 +193,13 @@ fn explanations_agree_with_brute_force() {
 }
 
 /// With thresholds lowered (and, for every other corpus, only words in at most a twentieth of the store
-/// usable, as past 1,000 documents by default; for every third, no term counted ahead, so that the plugin
-/// counts them all itself), the `text` plugin takes each path of a large store, and still agrees; so do the
-/// explanations.
+/// usable, as past 1,000 documents by default), the `text` plugin takes each path of a large store, and still
+/// agrees; so do the explanations.
 #[test]
 fn explanations_with_lowered_thresholds_agree_with_brute_force() {
     let mut taken = Taken::default();
     let lowered = |seed: u64| Tuning {
         text_term_documents: if seed.is_multiple_of(2) { 1 } else { Tuning::DEFAULT.text_term_documents },
-        term_counts_from: if seed.is_multiple_of(3) { Tuning::DEFAULT.term_counts_from } else { 0.0 },
         ..LOWERED
     };
     let (explained, words_shared) = compare_similar(100..130, lowered, &[20, 2, 1], &mut taken);

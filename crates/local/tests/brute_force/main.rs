@@ -18,8 +18,7 @@ use studio_model::{Config, FacetSetting, SearchRequest, SelectedFacet};
 
 /// Thresholds under which a corpus of a few dozen documents takes the paths of a large store: words in 30 % of
 /// the documents get common-term lists, any counting is shared with a second thread and its walks split in
-/// halves, the packed values are made ahead, the store's terms in four rows or more are counted ahead, and the
-/// `text` plugin counts a term's rows one at a time, remembers few counts, considers few terms and keeps fewer.
+/// halves, the packed values are made ahead, and the `text` plugin considers few terms and keeps fewer.
 pub const LOWERED: Tuning = Tuning {
     common_terms_documents: 1,
     common_terms_share: 0.3,
@@ -29,10 +28,6 @@ pub const LOWERED: Tuning = Tuning {
     text_terms: 3,
     text_terms_considered: 6,
     text_term_documents: Tuning::DEFAULT.text_term_documents,
-    text_first_count: 1,
-    text_terms_remembered: 4,
-    term_counts_from: 0.0,
-    term_counts_stored_from: 4,
 };
 
 /// The paths the search comparison must take with [`LOWERED`].
@@ -40,7 +35,6 @@ const SEARCH_PATHS: &[EnginePath] = &[
     EnginePath::CommonTermsListed,
     EnginePath::CommonTermsOnly,
     EnginePath::CommonTermsAndOneWalked,
-    EnginePath::CommonTermsRowsTold,
     EnginePath::CountingSecondThread,
     EnginePath::CountingWalkHalved,
     EnginePath::CountingTogetherHalved,
@@ -51,11 +45,7 @@ const SEARCH_PATHS: &[EnginePath] = &[
 
 /// The paths the similar documents' comparison must take with [`LOWERED`].
 pub const SIMILAR_PATHS: &[EnginePath] = &[
-    EnginePath::TextCountStoppedShort,
-    EnginePath::TextRowsFromCounts,
     EnginePath::TextRowsFromLists,
-    EnginePath::TextRowsRemembered,
-    EnginePath::TextRowsForgotten,
     EnginePath::TextTermsCut,
     EnginePath::TextDocumentsPassedOver,
 ];
