@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 use studio_model::{Config, FacetGroup, Refiner};
 
 use crate::field_index::{FacetValue, FieldIndex, CONCEPT_PREFIX};
+use crate::text_index::{Indexer, Job};
 
 /// The search space of the news corpus.
 pub(crate) const NEWS_SPACE: &str = "news";
@@ -63,7 +64,7 @@ impl TestFiles {
             }
         };
         make(&documents, crate::schema::DOCUMENTS, crate::schema::DOCUMENTS_UPGRADES);
-        make(&text, crate::schema::TEXT, &[]);
+        make(&text, crate::schema::TEXT, crate::schema::TEXT_UPGRADES);
         TestFiles { _dir: dir, documents, text }
     }
 
@@ -74,14 +75,32 @@ impl TestFiles {
         files
     }
 
-    /// A connection as the store hands the engine one: both files attached, the engine's functions registered.
+    /// The full-text index's directory.
+    pub(crate) fn text_dir(&self) -> PathBuf {
+        crate::text_index::text_dir(&self.documents)
+    }
+
+    /// A connection as the store hands the engine one: both files attached.
     pub(crate) fn conn(&self) -> Connection {
         let conn = Connection::open_in_memory().expect("a connection");
         conn.busy_timeout(crate::BUSY_TIMEOUT).expect("a busy timeout");
         conn.execute("ATTACH DATABASE ?1 AS docs", [self.documents.to_string_lossy()]).expect("the documents");
         conn.execute("ATTACH DATABASE ?1 AS text", [self.text.to_string_lossy()]).expect("the full-text index");
         conn.execute_batch("PRAGMA foreign_keys = ON").expect("foreign keys");
-        crate::register_functions(&conn).expect("the engine's functions");
+        conn
+    }
+
+    /// The oracle the engine's full-text scores are held to: SQLite's FTS5 over the same documents (the
+    /// tokenizer the engine's index follows), in a connection of its own with the documents file attached.
+    pub(crate) fn fts5(&self) -> Connection {
+        let conn = self.conn();
+        conn.execute_batch(
+            "CREATE VIRTUAL TABLE temp.documents_fts USING fts5 (
+                 title, description, body, content = '', tokenize = 'unicode61 remove_diacritics 2');
+             INSERT INTO temp.documents_fts (rowid, title, description, body)
+                 SELECT num, title, description, body FROM documents;",
+        )
+        .expect("FTS5 over the documents");
         conn
     }
 
@@ -103,28 +122,24 @@ impl TestFiles {
     /// generation and adds their text to the full-text index.
     pub(crate) fn import(&self, space: &str, documents: &[TestDocument]) {
         let mut conn = self.conn();
+        let mut indexer = Indexer::start(&self.text_dir(), &conn, 64).expect("the full-text index's writer");
         let tx = conn.transaction().expect("a transaction");
-        let mut num: i64 = tx.query_row("SELECT coalesce(max(num), 0) FROM documents", [], |r| r.get(0)).unwrap();
-        num = num.max(crate::text_index::next_row(&tx).expect("the next row") - 1);
-        let first = num + 1;
+        let mut num = crate::text_index::next_row(&tx).expect("the next row") - 1;
         for doc in documents {
-            let replaced: Option<(i64, String, String, String)> = tx
+            let replaced: Option<i64> = tx
                 .query_row(
-                    "DELETE FROM documents WHERE search_space = ?1 AND id = ?2 RETURNING num, title, description, body",
+                    "DELETE FROM documents WHERE search_space = ?1 AND id = ?2 RETURNING num",
                     params![space, doc.id],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                    |r| r.get(0),
                 )
                 .optional()
                 .unwrap();
-            if let Some((old, title, description, body)) = replaced.filter(|r| r.0 < first) {
-                tx.execute(
-                    "INSERT INTO documents_fts (documents_fts, rowid, title, description, body)
-                     VALUES ('delete', ?1, ?2, ?3, ?4)",
-                    params![old, title, description, body],
-                )
-                .unwrap();
+            if let Some(row) = replaced {
+                indexer.push(Job::Remove { row }).unwrap();
             }
             num += 1;
+            let fields = [doc.title.clone(), doc.description.clone(), doc.body.clone()];
+            indexer.push(Job::Add { row: num, fields }).unwrap();
             let mut groups: Vec<FacetGroup> = Vec::new();
             for (field, label, value, _) in &doc.facets {
                 let refiner = Refiner { count: 1, label: label.clone(), value: value.clone(), children: None };
@@ -183,14 +198,8 @@ impl TestFiles {
             [space],
         )
         .unwrap();
-        tx.execute(
-            "INSERT INTO documents_fts (rowid, title, description, body)
-             SELECT num, title, description, body FROM documents WHERE num >= ?1",
-            [first],
-        )
-        .unwrap();
-        tx.execute("UPDATE text_state SET indexed_to = ?1", [num]).unwrap();
         tx.commit().unwrap();
+        indexer.finish(&conn).expect("the import's text in the index");
     }
 }
 
@@ -378,4 +387,18 @@ pub(crate) fn field(n: u32, values: u32, parent: bool) -> FieldIndex {
         })
         .collect();
     FieldIndex::from_parts("f".into(), list, HashMap::new(), (0..=n).collect(), (0..n).map(|d| d % values).collect())
+}
+
+/// The rows of the oracle `fts5` ([`TestFiles::fts5`]) matching an FTS5 expression, each with FTS5's own
+/// `bm25(documents_fts, 5.0, 2.0, 1.0)`.
+pub(crate) fn fts5_bm25(fts5: &Connection, expression: &str) -> Vec<(i64, f64)> {
+    let mut stmt = fts5
+        .prepare_cached(
+            "SELECT rowid, bm25(documents_fts, 5.0, 2.0, 1.0) FROM temp.documents_fts WHERE documents_fts MATCH ?1",
+        )
+        .expect("the oracle's statement");
+    stmt.query_map([expression], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("the oracle's rows")
+        .map(Result::unwrap)
+        .collect()
 }

@@ -82,20 +82,21 @@ pub(crate) fn dir_of(conn: &Connection) -> Result<PathBuf, EngineError> {
 
 /// The full-text index of the store `conn` opens, as it stands.
 pub(crate) fn snapshot(conn: &Connection) -> Result<Snapshot, EngineError> {
-    let dir = dir_of(conn)?;
-    let reader = {
-        let mut readers = READERS.lock().unwrap_or_else(|e| e.into_inner());
-        let reader = match readers.iter().position(|r| r.dir() == dir) {
-            Some(at) => readers.remove(at),
-            None => Arc::new(Reader::new(&dir)),
-        };
-        readers.push(reader.clone());
-        if readers.len() > READERS_KEPT {
-            readers.remove(0);
-        }
-        reader
+    Ok(reader(&dir_of(conn)?).snapshot()?)
+}
+
+/// This process's reader of the index in `dir`.
+fn reader(dir: &Path) -> Arc<Reader> {
+    let mut readers = READERS.lock().unwrap_or_else(|e| e.into_inner());
+    let reader = match readers.iter().position(|r| r.dir() == dir) {
+        Some(at) => readers.remove(at),
+        None => Arc::new(Reader::new(dir)),
     };
-    Ok(reader.snapshot()?)
+    readers.push(reader.clone());
+    if readers.len() > READERS_KEPT {
+        readers.remove(0);
+    }
+    reader
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -146,7 +147,7 @@ pub fn settle(dir: &Path, conn: &mut Connection) -> Result<bool, EngineError> {
     let (indexed_to, building) = state(conn)?;
     let (last, documents): (i64, i64) =
         conn.query_row("SELECT coalesce(max(num), 0), count(*) FROM documents", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    let held = match Reader::new(dir).snapshot() {
+    let held = match reader(dir).snapshot() {
         Ok(snapshot) => Some(snapshot.statistics().rows),
         Err(e) if e.needs_rebuild() => None,
         Err(e) => return Err(e.into()),

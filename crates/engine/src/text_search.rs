@@ -149,3 +149,6 @@ pub(crate) fn term_rows(snapshot: &Snapshot, term: &str) -> Result<u64, EngineEr
     }
     Ok(snapshot.phrase_rows(&Phrase::term(term.as_bytes()))?)
 }
+
+#[cfg(test)]
+mod tests;

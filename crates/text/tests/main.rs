@@ -3,5 +3,6 @@
 mod damage;
 mod durability;
 mod oracle;
+mod reader;
 mod support;
 mod tokenizer;

@@ -1,4 +1,4 @@
-//! The common terms' lists against FTS5 over the news corpus: the same matches and scores, whole searches
+//! The common terms' lists against the full-text index over the news corpus: the same matches and scores, whole searches
 //! answered alike, and the lists kept through a snapshot.
 
 use std::collections::HashMap;
@@ -8,14 +8,15 @@ use rusqlite::Connection;
 use studio_model::{Config, SearchRequest, SelectedFacet};
 
 use super::{build, list_of, matches};
-use crate::fts::TermCollect;
 use crate::index::SpaceIndex;
+use crate::matches::Matches;
 use crate::query::TextQuery;
 use crate::stamp::{Stamp, Totals};
 use crate::term_lists::CommonTerms;
 use crate::test_documents::{news_config, TestFiles, NEWS_DOCUMENTS, NEWS_SPACE};
+use crate::text_search::TermCollect;
 use crate::tuning::Tuned;
-use crate::{fts, run, snapshot};
+use crate::{run, snapshot, text_search};
 
 /// Lists for the corpus's terms in at least a tenth of its documents.
 const FEWEST: u64 = (NEWS_DOCUMENTS / 10) as u64;
@@ -27,10 +28,21 @@ fn listed_index(conn: &mut Connection) -> SpaceIndex {
     index
 }
 
-/// FTS5's totals and the sum of every search space's generation, as a search reads them.
+/// The index's totals and the sum of every search space's generation, as a search reads them.
 fn stamp(conn: &Connection) -> (Totals, i64) {
-    let stamp = Stamp::read(conn).unwrap();
-    (Totals::of_record(&stamp.averages).unwrap(), stamp.generations)
+    let (stamp, _) = Stamp::read(conn).unwrap();
+    (stamp.totals(), stamp.generations)
+}
+
+/// The matches of `input` read from the full-text index itself.
+fn found(conn: &Connection, index: &SpaceIndex, input: &str, wanted: Option<&RoaringBitmap>) -> Matches {
+    let (_, text) = Stamp::read(conn).unwrap();
+    text_search::matches(&text, index, &TextQuery::parse(input), wanted).unwrap()
+}
+
+/// The full-text index as it stands.
+fn text(conn: &Connection) -> studio_text::Snapshot {
+    Stamp::read(conn).unwrap().1
 }
 
 fn sorted(mut scored: Vec<(u32, f64)>) -> Vec<(u32, f64)> {
@@ -38,10 +50,10 @@ fn sorted(mut scored: Vec<(u32, f64)>) -> Vec<(u32, f64)> {
     scored
 }
 
-/// Matches from the lists are FTS5's, each score FTS5's (its bm25 as `fts::matches` computes it), for one
-/// word and several, in any case, with and without a selection.
+/// Matches from the lists are the full-text index's, each score its own (bm25 as `text_search::matches` computes
+/// it), for one word and several, in any case, with and without a selection.
 #[test]
-fn lists_give_the_matches_and_scores_fts5_gives() {
+fn lists_give_the_matches_and_scores_the_index_gives() {
     let files = TestFiles::news();
     let mut conn = files.conn();
     let index = listed_index(&mut conn);
@@ -58,7 +70,7 @@ fn lists_give_the_matches_and_scores_fts5_gives() {
     let rare = (0..50)
         .flat_map(|d| studio_text::tokens(&crate::fetch::text_of(&conn, &index, d).unwrap()).collect::<Vec<_>>())
         .filter(|w| w.len() > 3 && w.bytes().all(|b| b.is_ascii_lowercase()) && !common.lists.contains_key(w))
-        .find(|w| fts::matches(&conn, &index, &format!("\"{w}\""), None, &[]).unwrap().all.len() >= 40)
+        .find(|w| found(&conn, &index, w, None).all.len() >= 40)
         .expect("a word without a list");
     // Two words in a row in a document with the first common word: a phrase found next to it.
     let first = common.lists[words[0]].docs.min().unwrap();
@@ -66,9 +78,7 @@ fn lists_give_the_matches_and_scores_fts5_gives() {
     let phrase = tokens
         .windows(2)
         .map(|w| format!("{} \"{} {}\"", words[0], w[0], w[1]))
-        .find(|q| {
-            !fts::matches(&conn, &index, &TextQuery::parse(q).to_fts().unwrap(), None, &[]).unwrap().all.is_empty()
-        })
+        .find(|q| !found(&conn, &index, q, None).all.is_empty())
         .expect("a phrase of the document");
     let inputs = [
         words[0].clone(),
@@ -83,20 +93,19 @@ fn lists_give_the_matches_and_scores_fts5_gives() {
     ];
     for input in &inputs {
         let query = TextQuery::parse(input);
-        let expression = query.to_fts().unwrap();
-        let every = fts::matches(&conn, &index, &expression, None, &[]).unwrap();
+        let every = found(&conn, &index, input, None);
         assert!(every.all.len() > 3, "{input} matches enough documents ({})", every.all.len());
         let some: RoaringBitmap = every.all.iter().step_by(3).collect();
         for wanted in [None, Some(&some)] {
-            let listed = matches(&conn, &index, &query, totals, generations, wanted, taken)
+            let listed = matches(&text(&conn), &index, &query, totals, generations, wanted, taken)
                 .unwrap()
                 .expect("answered from the lists");
-            let fts5 = fts::matches(&conn, &index, &expression, wanted, &[]).unwrap();
-            assert_eq!(listed.all, fts5.all, "{input}: matches");
-            assert_eq!(sorted(listed.scored), sorted(fts5.scored), "{input}: scores");
+            let read = found(&conn, &index, input, wanted);
+            assert_eq!(listed.all, read.all, "{input}: matches");
+            assert_eq!(sorted(listed.scored), sorted(read.scored), "{input}: scores");
         }
     }
-    // A prefix, a phrase or a word without a list alone, or two clauses without one, are FTS5's to answer.
+    // A prefix, a phrase or a word without a list alone, or two clauses without one, are the index's to answer.
     for input in [
         format!("{}*", words[0]),
         format!("\"{} {}\"", words[0], words[1]),
@@ -104,21 +113,13 @@ fn lists_give_the_matches_and_scores_fts5_gives() {
         format!("{} {rare} wa*", words[0]),
     ] {
         let query = TextQuery::parse(&input);
-        assert!(matches(&conn, &index, &query, totals, generations, None, taken).unwrap().is_none(), "{input}");
+        let answer = matches(&text(&conn), &index, &query, totals, generations, None, taken).unwrap();
+        assert!(answer.is_none(), "{input}");
     }
-    // FTS5, told the rows of the words with a list, scores as it does counting them itself.
-    let mixed = TextQuery::parse(&format!("{} {rare} {}", words[0], words[1]));
-    let known = common.known_rows(&mixed, generations);
-    assert_eq!(known.iter().map(Option::is_some).collect::<Vec<_>>(), [true, false, true]);
-    let expression = mixed.to_fts().unwrap();
-    let told = fts::matches(&conn, &index, &expression, None, &known).unwrap();
-    let counted = fts::matches(&conn, &index, &expression, None, &[]).unwrap();
-    assert!(!told.all.is_empty(), "{expression} matches");
-    assert_eq!(sorted(told.scored), sorted(counted.scored));
 }
 
 /// bm25's statistics count every search space: after an import into another one, a word alone is still
-/// answered from its list (with the store's new averages), several words go to FTS5, and both equal FTS5's.
+/// answered from its list (with the store's new averages), several words go to the index, and both equal its.
 #[test]
 fn an_import_elsewhere_keeps_answers_exact() {
     let files = TestFiles::news();
@@ -133,19 +134,15 @@ fn an_import_elsewhere_keeps_answers_exact() {
     let taken = Tuned::defaults().taken;
     assert_ne!(generations, index.common.generations);
     let one = TextQuery::parse(&words[0]);
-    let listed = matches(&conn, &index, &one, totals, generations, None, taken).unwrap().expect("one word: its list");
-    let fts5 = fts::matches(&conn, &index, &one.to_fts().unwrap(), None, &[]).unwrap();
-    assert_eq!(sorted(listed.scored), sorted(fts5.scored));
+    let listed =
+        matches(&text(&conn), &index, &one, totals, generations, None, taken).unwrap().expect("one word: its list");
+    assert_eq!(sorted(listed.scored), sorted(found(&conn, &index, &words[0], None).scored));
     let two = TextQuery::parse(&format!("{} {}", words[0], words[1]));
-    let answer = matches(&conn, &index, &two, totals, generations, None, taken).unwrap();
-    assert!(answer.is_none(), "several words: FTS5");
-    assert!(index.common.known_rows(&two, generations).is_empty(), "and FTS5 counts their rows itself");
-    let known = index.common.known_rows(&two, index.common.generations);
-    assert_eq!(known.len(), 2);
-    assert!(known.iter().all(Option::is_some));
+    let answer = matches(&text(&conn), &index, &two, totals, generations, None, taken).unwrap();
+    assert!(answer.is_none(), "several words: the index");
 }
 
-/// Whole searches (facet counts, the page, the total) answer the same from the lists as from FTS5.
+/// Whole searches (facet counts, the page, the total) answer the same from the lists as from the index.
 #[test]
 fn searches_answer_the_same_with_and_without_lists() {
     let files = TestFiles::news();
@@ -177,7 +174,7 @@ fn searches_answer_the_same_with_and_without_lists() {
             let b = run::search(&conn, &plain, &config, request, Tuned::defaults()).unwrap();
             assert!(
                 a == b,
-                "{request:?}: {} from the lists, {} from FTS5 (or other facets or pages)",
+                "{request:?}: {} from the lists, {} from the index (or other facets or pages)",
                 a.total,
                 b.total
             );
@@ -195,7 +192,7 @@ fn lists_survive_the_snapshot() {
     let mut index = listed_index(&mut conn);
     let mut collected = TermCollect::new(&index, Vec::new());
     for (doc, f) in [(3, 7), (5, 255), (9, 70_000)] {
-        collected.bits[doc / 8] |= 1 << (doc % 8);
+        collected.docs.insert(doc as u32);
         collected.frequencies[doc] = f.min(255) as u8;
         if f >= 255 {
             collected.large.insert(doc as u32, f);

@@ -7,10 +7,11 @@ use roaring::RoaringBitmap;
 use studio_model::{Config, SearchRequest, SelectedFacet};
 
 use super::matches;
-use crate::fts;
 use crate::index::SpaceIndex;
 use crate::query::TextQuery;
+use crate::stamp::Stamp;
 use crate::test_documents::{news_config, TestFiles, NEWS_SPACE};
+use crate::text_search;
 use crate::tuning::Tuned;
 use crate::SearchEngine;
 
@@ -72,14 +73,13 @@ fn searches_of_the_same_words_answer_as_a_fresh_engine() {
 
 /// Kept matches serve the same words with a narrower selection; a wider one, or a change anywhere in the
 /// store's text index (here an import into another search space, which changes bm25's statistics but not
-/// this index), is collected again, with FTS5's scores as they are now.
+/// this index), is collected again, with the scores as they are now.
 #[test]
 fn kept_matches_hold_only_while_their_scores_do() {
     let files = TestFiles::news();
     let mut conn = files.conn();
     let index = SpaceIndex::build(&mut conn, NEWS_SPACE, Tuned::defaults()).unwrap();
     let query = TextQuery::parse("the water");
-    let expression = "\"the\" \"water\"";
     let first = matches(&conn, &index, &query, None, Tuned::defaults()).unwrap().unwrap();
     assert!(first.exact && first.matches.all.len() > 20, "collected: {} matches", first.matches.all.len());
     let again = matches(&conn, &index, &query, None, Tuned::defaults()).unwrap().unwrap();
@@ -101,15 +101,15 @@ fn kept_matches_hold_only_while_their_scores_do() {
                  {\"id\": \"x2\", \"title\": \"dry\", \"content\": \"no rain in a long while, said the farmer\"}\n";
     let mut before = first.matches.scored.clone();
     // An import elsewhere; then the same document again with other words of the same sizes, which leaves
-    // FTS5's row count and sizes as they were but not how many rows have "water".
+    // the index's row count and sizes as they were but not how many rows have "water".
     let again = lines.replace("water water", "fire fire").replace("the water of", "the fire of");
     for lines in [lines.to_owned(), again] {
         files.import_lines("elsewhere", &lines);
         let after = matches(&conn, &index, &query, None, Tuned::defaults()).unwrap().unwrap();
         assert!(after.exact, "the store's text index changed: collected again");
-        let now = fts::matches(&conn, &index, expression, None, &[]).unwrap();
+        let now = text_search::matches(&Stamp::read(&conn).unwrap().1, &index, &query, None).unwrap();
         assert_eq!(after.matches.all, now.all);
-        assert_eq!(sorted(after.matches.scored.clone()), sorted(now.scored), "FTS5's scores as they are now");
+        assert_eq!(sorted(after.matches.scored.clone()), sorted(now.scored), "the scores as they are now");
         assert_ne!(
             sorted(after.matches.scored.clone()),
             sorted(before),

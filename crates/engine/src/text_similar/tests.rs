@@ -4,13 +4,13 @@ use std::collections::BTreeSet;
 
 use rusqlite::Connection;
 
-use super::{any_term, by_text, distinctive_terms, term_counts, usable_term, Distinctive};
+use super::{any_term, by_text, distinctive_terms, usable_term, Distinctive};
 use crate::common_terms;
 use crate::index::SpaceIndex;
 use crate::score;
 use crate::similar::numbers;
-use crate::stamp::{Stamp, Totals};
-use crate::test_documents::{TestFiles, NEWS_DOCUMENTS, NEWS_SPACE};
+use crate::stamp::Stamp;
+use crate::test_documents::{fts5_bm25, TestFiles, NEWS_DOCUMENTS, NEWS_SPACE};
 use crate::tuning::{Tuned, Tuning};
 
 /// A store whose search space "words" holds `documents` documents, each of a title word and `length` words
@@ -42,50 +42,10 @@ fn common_terms_are_left_out_of_the_text_query() {
     assert!(usable_term_of(50_000, 1_000_000.0) && !usable_term_of(50_001, 1_000_000.0), "a twentieth of 1M");
 }
 
-/// Counting each term's rows only as far as it could still be among the best twelve finds the twelve that
-/// counting every term finds, with the same weights and counts, over documents of many words some common
-/// and most rare.
-#[test]
-fn short_counts_find_the_terms_full_counts_find() {
-    let mut next = numbers(7);
-    let files = store_of_words(3000, 40, || {
-        let x = next(1000);
-        format!("word{}", x * x / 250)
-    });
-    let mut conn = files.conn();
-    let stamp = Stamp::read(&conn).unwrap();
-    let short = SpaceIndex::build(&mut conn, "words", Tuned::defaults()).unwrap();
-    let full = SpaceIndex::build(&mut conn, "words", Tuned::defaults()).unwrap();
-    let mut compared = 0;
-    for source in (0..3000).step_by(61) {
-        let found = counting_from(&conn, &short, source, &stamp, 2);
-        let every = counting_from(&conn, &full, source, &stamp, u64::MAX);
-        let view = |terms: &[super::Distinctive]| -> Vec<(String, u64, f64)> {
-            terms.iter().map(|d| (d.term.clone(), d.rows, d.weight)).collect()
-        };
-        assert_eq!(view(&found), view(&every), "document {source}");
-        compared += found.len();
-    }
-    assert!(compared > 400, "enough terms were compared ({compared})");
-    let known = short.term_rows.known.lock().unwrap();
-    let left = known.1.values().filter(|r| matches!(r, super::Rows::AtLeast(n) if *n < 1001)).count();
-    assert!(left > 0, "some terms were left out after a short count, their rows not counted to the end");
-}
-
-/// The distinctive terms of `doc`, every term's rows counted up to `first_count` first.
-fn counting_from(conn: &Connection, index: &SpaceIndex, doc: u32, stamp: &Stamp, first_count: u64) -> Vec<Distinctive> {
-    let tuning = Tuning { text_first_count: first_count, ..Tuning::DEFAULT };
-    distinctive_terms(conn, index, doc, stamp, Tuned { tuning: &tuning, ..Tuned::defaults() }).unwrap()
-}
-
 /// FTS5's ranking of `expression` over the documents of `index` without `source`: (dense number, bm25).
-fn fts5_ranking(conn: &Connection, index: &SpaceIndex, expression: &str, source: u32) -> Vec<(u32, f64)> {
-    let mut ranked: Vec<(u32, f64)> = conn
-        .prepare("SELECT rowid, bm25(documents_fts, 5.0, 2.0, 1.0) FROM documents_fts WHERE documents_fts MATCH ?1")
-        .unwrap()
-        .query_map([expression], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?)))
-        .unwrap()
-        .map(Result::unwrap)
+fn fts5_ranking(fts5: &Connection, index: &SpaceIndex, expression: &str, source: u32) -> Vec<(u32, f64)> {
+    let mut ranked: Vec<(u32, f64)> = fts5_bm25(fts5, expression)
+        .into_iter()
         .filter_map(|(rowid, score)| Some((index.dense(rowid)?, score)))
         .filter(|&(d, _)| d != source)
         .collect();
@@ -98,16 +58,17 @@ fn fts5_ranking(conn: &Connection, index: &SpaceIndex, expression: &str, source:
 /// many FTS5 matched, and the best `keep`.
 fn ranked_as_fts5(
     conn: &Connection,
+    fts5: &Connection,
     index: &SpaceIndex,
     terms: &[Distinctive],
     source: u32,
     keep: usize,
 ) -> (usize, usize, Vec<u32>) {
     let expression: Vec<String> = terms.iter().map(|d| format!("\"{}\"", d.term)).collect();
-    let expected = fts5_ranking(conn, index, &expression.join(" OR "), source);
+    let expected = fts5_ranking(fts5, index, &expression.join(" OR "), source);
     let score = |d: u32| expected.iter().find(|e| e.0 == d).map(|e| e.1);
-    let totals = Totals::of_record(&Stamp::read(conn).unwrap().averages).unwrap();
-    let scored: Vec<(u32, f64)> = any_term(conn, index, terms, totals, source, keep)
+    let (stamp, text) = Stamp::read(conn).unwrap();
+    let scored: Vec<(u32, f64)> = any_term(&text, index, terms, stamp.totals(), source, keep)
         .unwrap()
         .0
         .into_iter()
@@ -132,10 +93,9 @@ fn ranked_as_fts5(
     (scored.len(), expected.len(), best)
 }
 
-/// The `text` plugin ranks by FTS5's bm25 over the source's distinctive terms, each counted in the store
-/// as it is now (from the common terms' lists, from the store's kept counts while they hold, remembered from
-/// an earlier document, or walked), also after imports into another search space changed those counts but
-/// left this index in place.
+/// The `text` plugin ranks by FTS5's bm25 over the source's distinctive terms, each counted in the store as it
+/// is now (from the common terms' lists, or the index's dictionaries, or its lists while replaced rows are not
+/// merged away), also after imports into another search space changed those counts but left this index in place.
 #[test]
 fn text_plugin_ranks_by_bm25_over_the_store_as_it_is() {
     let files = TestFiles::news();
@@ -143,54 +103,45 @@ fn text_plugin_ranks_by_bm25_over_the_store_as_it_is() {
     let mut index = SpaceIndex::build(&mut conn, NEWS_SPACE, Tuned::defaults()).unwrap();
     index.common = common_terms::build(&mut conn, &index, (NEWS_DOCUMENTS / 100) as u64).unwrap();
     let sources = [0, 7, 50, 300, 301];
-    let vocabulary = |conn: &Connection, term: &str| -> u64 {
-        let rows: i64 =
-            conn.query_row("SELECT doc FROM documents_fts_terms WHERE term = ?1", [term], |r| r.get(0)).unwrap();
-        rows as u64
-    };
-    let (mut listed, mut kept, mut walked) = (0, 0, 0);
+    let (mut listed, mut counted, mut with_deleted) = (0, 0, 0);
     for round in 0..3 {
-        // In the second round the store's terms are counted ahead; the third comes after an import.
-        let kept_round = round == 1;
-        if kept_round {
-            let mut reader = crate::reader::documents_reader(&conn).unwrap().unwrap();
-            assert!(term_counts::count(&mut reader, term_counts::STORED_FROM).unwrap());
-        }
-        let stamp = Stamp::read(&conn).unwrap();
-        let generations = stamp.generations;
+        // The oracle over the documents as they are now; in the third round the index has replaced rows.
+        let fts5 = files.fts5();
+        let (stamp, text) = Stamp::read(&conn).unwrap();
         let mut seen = BTreeSet::new();
         for source in sources {
-            let terms = distinctive_terms(&conn, &index, source, &stamp, Tuned::defaults()).unwrap();
+            let terms = distinctive_terms(&conn, &index, source, &stamp, &text, Tuned::defaults()).unwrap();
             assert!(terms.len() >= 5, "document {source} has distinctive terms ({})", terms.len());
             for d in &terms {
-                assert_eq!(d.rows, vocabulary(&conn, &d.term), "round {round}: rows having {}", d.term);
-                let on_list = index.common.store_rows(&d.term, generations).is_some();
+                let rows = fts5_bm25(&fts5, &format!("\"{}\"", d.term)).len() as u64;
+                assert_eq!(d.rows, rows, "round {round}: rows having {}", d.term);
+                let on_list = index.common.store_rows(&d.term, stamp.generations).is_some();
                 listed += usize::from(on_list);
-                if !on_list && d.rows >= term_counts::STORED_FROM {
-                    // Counted by walking its list, the count is remembered with the index.
-                    let remembered = index.term_rows.get(&d.term, generations).is_some();
-                    assert_eq!(remembered, !kept_round, "round {round}: how the rows of {} were found", d.term);
-                    *if kept_round { &mut kept } else { &mut walked } += 1;
-                }
+                counted += usize::from(!on_list);
+                with_deleted += usize::from(!on_list && text.deleted() > 0);
                 seen.insert(d.term.clone());
             }
-            ranked_as_fts5(&conn, &index, &terms, source, 1);
-            let (_, _, best) = ranked_as_fts5(&conn, &index, &terms, source, 10);
-            let found = by_text(&conn, &index, &stamp, source, 10, Tuned::defaults()).unwrap();
+            ranked_as_fts5(&conn, &fts5, &index, &terms, source, 1);
+            let (_, _, best) = ranked_as_fts5(&conn, &fts5, &index, &terms, source, 10);
+            let found = by_text(&conn, &index, &stamp, &text, source, 10, Tuned::defaults()).unwrap();
             assert!(found.len() >= 5, "document {source} has similar ones ({found:?})");
             assert_eq!(found, best);
         }
-        // Another search space gets documents with every one of those terms: their counts change.
+        // Another search space gets documents with every one of those terms (the same ones again in the second
+        // round, replacing those of the first): their counts change.
         let words: Vec<String> = seen.into_iter().collect();
         let lines: String = (0..3)
             .map(|i| {
-                format!("{{\"id\": \"x{round}-{i}\", \"title\": \"more\", \"content\": \"{}\"}}\n", words.join(" "))
+                format!("{{\"id\": \"x{i}\", \"title\": \"more {round}\", \"content\": \"{}\"}}\n", words.join(" "))
             })
             .collect();
         files.import_lines("elsewhere", &lines);
     }
     assert!(listed > 0, "some terms were counted from the common terms' lists");
-    assert!(kept > 0 && walked > 0, "{kept} terms' rows were read from the kept counts, {walked} walked");
+    assert!(
+        counted > 0 && with_deleted > 0,
+        "{counted} terms' rows were read from the index, {with_deleted} past replaced rows"
+    );
 }
 
 /// Where the twelve terms include common ones, the documents having only those are not scored, and the best
@@ -203,13 +154,14 @@ fn documents_that_cannot_be_among_the_best_are_not_scored() {
         format!("w{}", x * x * x / 1_000_000)
     });
     let mut conn = files.conn();
-    let stamp = Stamp::read(&conn).unwrap();
+    let fts5 = files.fts5();
+    let (stamp, text) = Stamp::read(&conn).unwrap();
     let index = SpaceIndex::build(&mut conn, "words", Tuned::defaults()).unwrap();
     let (mut pruned, mut compared) = (0, 0);
     for source in (0..4000).step_by(97) {
-        let terms = distinctive_terms(&conn, &index, source, &stamp, Tuned::defaults()).unwrap();
+        let terms = distinctive_terms(&conn, &index, source, &stamp, &text, Tuned::defaults()).unwrap();
         for keep in [1, 5, 40] {
-            let (scored, matched, _) = ranked_as_fts5(&conn, &index, &terms, source, keep);
+            let (scored, matched, _) = ranked_as_fts5(&conn, &fts5, &index, &terms, source, keep);
             pruned += usize::from(scored < matched);
             compared += 1;
         }
