@@ -171,8 +171,7 @@ impl NaiveSqlite {
             .prepare_cached(&format!("SELECT count(*) FROM ({inner})"))?
             .query_row(rusqlite::params_from_iter(params.clone()), |r| r.get(0))?;
         // The page: best bm25 first for a text query, else newest first.
-        let order =
-            if query.words.is_empty() { "d.date DESC, d.id" } else { "bm25(naive_fts, 5.0, 2.0, 1.0), d.num" };
+        let order = if query.words.is_empty() { "d.date DESC, d.id" } else { "bm25(naive_fts, 5.0, 2.0, 1.0), d.num" };
         let page_sql = format!("{} ORDER BY {order} LIMIT 10", inner.replacen("SELECT d.num", "SELECT d.num, d.id", 1));
         let page: Vec<i64> = conn
             .prepare_cached(&page_sql)?

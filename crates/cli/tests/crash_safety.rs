@@ -184,15 +184,20 @@ fn check_index(data: &Path) -> i64 {
     studio_local::Store::open_dir(data).expect("the store opens after the import").close().unwrap();
     let conn = Connection::open(data.join(studio_local::DOCUMENTS_FILE)).expect("the documents file opens");
     check_integrity(&conn);
-    let index = studio_text::Reader::new(&data.join(studio_local::TEXT_DIR))
-        .snapshot()
-        .expect("the full-text index reads");
+    let index =
+        studio_text::Reader::new(&data.join(studio_local::TEXT_DIR)).snapshot().expect("the full-text index reads");
     index.verify().expect("every byte of the full-text index checks");
     // Every document has the word "crash" in its title: its rows are the index's, all of them and no other.
     let mut statement = conn.prepare("SELECT num FROM documents ORDER BY num").unwrap();
-    let documents: Vec<u64> = statement.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    let documents: Vec<u64> =
+        statement.query_map([], |r| r.get::<_, i64>(0)).unwrap().map(|row| row.unwrap() as u64).collect();
     let found = index.phrase(&studio_text::Phrase::new("crash", false)).expect("the index answers").rows;
-    assert!(found == documents, "the word's rows are the documents' ({} found, {} documents)", found.len(), documents.len());
+    assert!(
+        found == documents,
+        "the word's rows are the documents' ({} found, {} documents)",
+        found.len(),
+        documents.len()
+    );
     assert_eq!(index.statistics().rows, documents.len() as u64, "the full-text index holds exactly the documents");
     let count: i64 =
         conn.query_row("SELECT count(*) FROM documents WHERE search_space = ?1", [SPACE], |r| r.get(0)).unwrap();

@@ -7,8 +7,8 @@
 use std::path::Path;
 
 use studio_engine::EngineError;
-use studio_text::TextError;
 use studio_model::BackendError;
+use studio_text::TextError;
 
 /// What can go wrong in the local store, its imports and its search engine.
 #[derive(Debug, thiserror::Error)]

@@ -150,8 +150,7 @@ async fn a_documents_file_of_version_one_sheds_its_index_and_keeps_its_documents
     {
         let conn = rusqlite::Connection::open(&documents).unwrap();
         conn.execute_batch(
-            "DROP TABLE term_counts; DROP TABLE term_counts_made;
-             CREATE VIRTUAL TABLE documents_fts USING fts5 (
+            "CREATE VIRTUAL TABLE documents_fts USING fts5 (
                  title, description, body, content = 'documents', content_rowid = 'num',
                  tokenize = 'unicode61 remove_diacritics 2');
              CREATE VIRTUAL TABLE documents_fts_terms USING fts5vocab (documents_fts, row);

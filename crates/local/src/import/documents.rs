@@ -74,6 +74,10 @@ struct Seen {
     rows_read: bool,
 }
 
+/// Documents the full-text index's builder may lag behind the import: their text waits in memory meanwhile (a few
+/// MB of a typical import's).
+const TEXT_QUEUE: usize = 1_000;
+
 /// A fed import commits when its input pauses, but not more often than this.
 const FED_COMMIT_EVERY: Duration = Duration::from_millis(250);
 
@@ -159,7 +163,7 @@ pub fn import_fed(
     let mut conn = store.conn()?;
     // Failing, the import drops its indexer: nothing it built goes live, and the import stays counted among those
     // building the index, so that the next open builds the index again from the documents.
-    let mut indexer = Indexer::start(store.text_dir(), &conn, 2 * BATCH)?;
+    let mut indexer = Indexer::start(store.text_dir(), &conn, TEXT_QUEUE)?;
     let mut lines = Lines::new(feed);
     let (report, told) = with_checkpoints(store, &mut conn, LOG_LIMIT, |conn, checkpoints| {
         import_lines(store, conn, checkpoints, &mut indexer, search_space, &mut lines, on_progress)
@@ -295,11 +299,7 @@ fn write_document(
     }
     let num = seen.next_row;
     seen.next_row = num + 1;
-    let fields = [
-        doc.title.unwrap_or_default(),
-        doc.description.unwrap_or_default(),
-        doc.content.unwrap_or_default(),
-    ];
+    let fields = [doc.title.unwrap_or_default(), doc.description.unwrap_or_default(), doc.content.unwrap_or_default()];
     tx.prepare_cached(
         "INSERT INTO documents (search_space, id, title, description, body, link, date, image, type, facet_list, num)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",

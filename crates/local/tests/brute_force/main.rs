@@ -44,11 +44,8 @@ const SEARCH_PATHS: &[EnginePath] = &[
 ];
 
 /// The paths the similar documents' comparison must take with [`LOWERED`].
-pub const SIMILAR_PATHS: &[EnginePath] = &[
-    EnginePath::TextRowsFromLists,
-    EnginePath::TextTermsCut,
-    EnginePath::TextDocumentsPassedOver,
-];
+pub const SIMILAR_PATHS: &[EnginePath] =
+    &[EnginePath::TextRowsFromLists, EnginePath::TextTermsCut, EnginePath::TextDocumentsPassedOver];
 
 /// Times each path was taken, over the engines of a run.
 #[derive(Default, Debug)]
