@@ -13,6 +13,7 @@ pub mod clock;
 pub mod compare;
 pub mod corpus;
 pub mod error;
+pub mod fts5;
 pub mod naive;
 pub mod preview;
 pub mod pull;

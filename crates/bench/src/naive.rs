@@ -26,14 +26,11 @@ use crate::workload::{groups, Answer, Query};
 /// The scratch file's name, beside the store's files.
 const SCRATCH: &str = "naive-sqlite.db";
 
-/// FTS5's index of every document's text, as the store kept it before it had its own (contentless, the text
-/// read from the documents file, tokenized as the engine does), merged into one segment.
+/// FTS5's index ([`crate::fts5::SCHEMA`]) of every document's text, read from the documents file, merged into one
+/// segment.
 const FTS: &str = "
-CREATE VIRTUAL TABLE naive_fts USING fts5 (
-    title, description, body, content = '', tokenize = 'unicode61 remove_diacritics 2'
-);
-INSERT INTO naive_fts (rowid, title, description, body) SELECT num, title, description, body FROM docs.documents;
-INSERT INTO naive_fts (naive_fts) VALUES ('optimize');
+INSERT INTO documents_fts (rowid, title, description, body) SELECT num, title, description, body FROM docs.documents;
+INSERT INTO documents_fts (documents_fts) VALUES ('optimize');
 ";
 
 const BUILD: &str = "
@@ -79,7 +76,7 @@ impl NaiveSqlite {
 fn matching(query: &Query, except: Option<usize>, params: &mut Vec<SqlValue>) -> String {
     let mut sql = String::from("SELECT d.num FROM documents d");
     if let Some(expression) = TextQuery::parse(&query.words.join(" ")).to_fts() {
-        sql.push_str(" JOIN naive_fts ON naive_fts.rowid = d.num AND naive_fts MATCH ?");
+        sql.push_str(" JOIN documents_fts ON documents_fts.rowid = d.num AND documents_fts MATCH ?");
         params.push(SqlValue::Text(expression));
     }
     sql.push_str(" WHERE 1");
@@ -138,6 +135,7 @@ impl Comparator for NaiveSqlite {
         }
         let conn = Connection::open(&scratch)?;
         conn.execute("ATTACH DATABASE ?1 AS docs", [self.store.documents_path().to_string_lossy()])?;
+        conn.execute_batch(crate::fts5::SCHEMA)?;
         conn.execute_batch(FTS)?;
         self.conn = Some(conn);
         Ok(())
@@ -171,7 +169,8 @@ impl NaiveSqlite {
             .prepare_cached(&format!("SELECT count(*) FROM ({inner})"))?
             .query_row(rusqlite::params_from_iter(params.clone()), |r| r.get(0))?;
         // The page: best bm25 first for a text query, else newest first.
-        let order = if query.words.is_empty() { "d.date DESC, d.id" } else { "bm25(naive_fts, 5.0, 2.0, 1.0), d.num" };
+        let order =
+            if query.words.is_empty() { "d.date DESC, d.id" } else { "bm25(documents_fts, 5.0, 2.0, 1.0), d.num" };
         let page_sql = format!("{} ORDER BY {order} LIMIT 10", inner.replacen("SELECT d.num", "SELECT d.num, d.id", 1));
         let page: Vec<i64> = conn
             .prepare_cached(&page_sql)?

@@ -1,8 +1,8 @@
 //! `studio-bench --text-build`: the full-text index's build beside FTS5's, on the same texts (docs/performance.md,
 //! "The full-text index's build"). The corpus's titles, descriptions and bodies are made in memory before either
 //! clock; each side is timed from the first document to an index that is on disk (synced) and in one segment:
-//! - FTS5 as the store has it (the engine's schema of the text file: contentless, no automatic merges, 16 MB of
-//!   pending terms), in WAL mode with `synchronous = FULL`: every document inserted in one transaction, the index
+//! - FTS5 as the store had it ([`crate::fts5::SCHEMA`]: contentless, no automatic merges, 16 MB of pending
+//!   terms), in WAL mode with `synchronous = FULL`: every document inserted in one transaction, the index
 //!   optimized into one segment, the transaction committed; on one thread, which is all FTS5 can use;
 //! - the engine's own index (`studio-text`) on one thread (one builder, then a merge of the segments it wrote),
 //!   and on two (two builders on two threads taking alternate batches, then a merge on two threads).
@@ -110,7 +110,7 @@ fn fts5_build(path: &Path, texts: &[Texts]) -> Result<Phases, BenchError> {
     let conn = rusqlite::Connection::open(path)?;
     conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))?;
     conn.execute_batch("PRAGMA synchronous = FULL;")?;
-    conn.execute_batch(studio_local::search::schema::TEXT)?;
+    conn.execute_batch(crate::fts5::SCHEMA)?;
     let mut clock = Clock::start("FTS5's build")?;
     clock.phase("insert", || {
         conn.execute_batch("BEGIN")?;
