@@ -71,7 +71,6 @@ pub struct Store {
     closing: Closing,
     path: PathBuf,
     documents: PathBuf,
-    text: PathBuf,
     text_dir: PathBuf,
 }
 
@@ -94,7 +93,7 @@ impl Store {
         prepare_precious(path).map_err(|e| e.at(path))?;
         prepare_rebuildable(&documents, &DOCUMENTS).map_err(|e| e.at(&documents))?;
         prepare_rebuildable(&text, &TEXT).map_err(|e| e.at(&text))?;
-        let (attach_documents, attach_text) = (documents.clone(), text.clone());
+        let (attach_documents, attach_text) = (documents.clone(), text);
         let manager = SqliteConnectionManager::file(path).with_init(move |c| {
             c.busy_timeout(BUSY_TIMEOUT)?;
             c.execute("ATTACH DATABASE ?1 AS docs", [attach_documents.to_string_lossy()])?;
@@ -113,7 +112,7 @@ impl Store {
             .connection_timeout(Duration::from_secs(30))
             .build(closing.manager(manager))
             .map_err(|source| StoreError::Open { path: path.display().to_string(), source })?;
-        let store = Store { pool, closing, path: path.to_owned(), documents, text, text_dir };
+        let store = Store { pool, closing, path: path.to_owned(), documents, text_dir };
         store.migrate().map_err(|e| e.at(path))?;
         // A store whose index cannot be built now (a damaged documents file, a full disk) still opens: its
         // configurations are reachable, searches say what is wrong, and the next open tries again.
@@ -133,11 +132,6 @@ impl Store {
     /// The documents file (documents, full text, concepts, index snapshots).
     pub fn documents_path(&self) -> &Path {
         &self.documents
-    }
-
-    /// The full-text index's state file (how far the index has got).
-    pub fn text_path(&self) -> &Path {
-        &self.text
     }
 
     /// The full-text index's directory.
