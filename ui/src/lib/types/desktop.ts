@@ -158,8 +158,8 @@ movedAside: Array<string>, configurations: number, drafts: number, versions: num
  */
 fromBackup: number, documents: number, 
 /**
- * Whether the full-text index was built again from the documents (it was damaged, or documents were
- * copied out of a damaged file).
+ * Whether the full-text index was built again from the documents (it or its state file was damaged, or
+ * documents were copied out of a damaged file).
  */
 textRebuilt: boolean, 
 /**
