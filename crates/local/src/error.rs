@@ -158,3 +158,36 @@ impl From<StoreError> for BackendError {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use studio_engine::EngineError;
+    use studio_model::BackendError;
+    use studio_text::TextError;
+
+    use super::StoreError;
+
+    /// A damaged file of the full-text index and a full disk under it reach a user as the store's own do, naming
+    /// the file; another writer of the index is said as the index says it.
+    #[test]
+    fn the_full_text_index_s_failures_are_sorted_as_the_store_s() {
+        let file = PathBuf::from("/data/studio-text/segment-0000000000000001.tix");
+        let damaged = EngineError::Text(TextError::Damaged { path: file.clone(), why: "a checksum differs".into() });
+        let message = match BackendError::from(StoreError::from(damaged)) {
+            BackendError::StoreDamaged(message) => message,
+            other => panic!("not a damaged store: {other:?}"),
+        };
+        assert!(message.contains("segment-0000000000000001.tix") && message.contains("a checksum differs"));
+        assert!(message.contains("`studio recover`"), "{message}");
+
+        let full = std::io::Error::from(std::io::ErrorKind::StorageFull);
+        let full = EngineError::Text(TextError::Io { what: "write", path: file.clone(), source: full });
+        let error = StoreError::from(full);
+        assert!(error.is_disk_full() && error.to_string().contains("segment-0000000000000001.tix"), "{error}");
+
+        let busy = StoreError::from(EngineError::Text(TextError::Busy(PathBuf::from("/data/studio-text"))));
+        assert!(matches!(BackendError::from(busy), BackendError::Storage(m) if m.contains("open elsewhere")));
+    }
+}
