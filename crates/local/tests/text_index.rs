@@ -1,6 +1,6 @@
 //! The full-text index kept in step with the documents by imports and by the store's opening: replaced
-//! documents, imports into two search spaces at once, and an index left unsettled, behind, damaged, missing, or
-//! held by another writer.
+//! documents, imports into two search spaces at once, a failed import, and an index left unsettled, behind,
+//! damaged, missing, or held by another writer.
 
 use std::path::Path;
 
@@ -186,4 +186,34 @@ fn an_index_another_writer_holds_is_left_to_it_at_open() {
 
     drop(writer);
     assert_built_again(dir.path(), "once the other writer let go");
+}
+
+/// Input that breaks off: what a cable pulled mid-import gives.
+struct BrokenOff;
+
+impl std::io::Read for BrokenOff {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        Err(std::io::Error::other("the input broke off"))
+    }
+}
+
+/// An import that fails keeps its written batches, whose words the index takes in when the store next opens
+/// (the import stays counted as building it); nothing it handed the index goes live meanwhile.
+#[test]
+fn a_failed_import_s_batches_are_found_by_their_words_after_the_next_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_dir(dir.path()).unwrap();
+    let lines: String = (0..studio_local::IMPORT_BATCH + 10).map(|i| doc(&format!("d{i}"), "written")).collect();
+    let input = std::io::BufReader::new(std::io::Read::chain(lines.as_bytes(), BrokenOff));
+    assert!(import_documents(&store, "s", input, &mut |_| {}).is_err(), "the import fails");
+    let kept: i64 = store.conn().unwrap().query_row("SELECT count(*) FROM documents", [], |r| r.get(0)).unwrap();
+    assert!(kept >= studio_local::IMPORT_BATCH as i64, "the first batch is kept ({kept})");
+    assert_eq!(rows(&store), (0, 0), "nothing of the failed import is in the index");
+    assert_eq!(state(&store).1, 1, "the failed import is still counted as building the index");
+    store.close().unwrap();
+
+    let store = Store::open_dir(dir.path()).unwrap();
+    assert_eq!(matching(&store, "written").len() as i64, kept);
+    assert_eq!(rows(&store), (kept as u64, kept as u64));
+    assert_eq!(state(&store).1, 0);
 }
