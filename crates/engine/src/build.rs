@@ -1,17 +1,18 @@
-//! Building a search space's [`SpaceIndex`] from the store: the documents in result order, one scan of the
-//! annotations into a builder per facet field (with the concept hierarchy closed over), and the text sizes
-//! the full-text index counted, all inside one read transaction.
+//! Building a search space's [`SpaceIndex`] from the store: one scan of the space's documents, their facet lists
+//! into a builder per facet field (with the concept hierarchy closed over), the documents then put in result
+//! order, and the text sizes the full-text index counted, all inside one read transaction.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use roaring::RoaringBitmap;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, Row};
+use serde::Deserialize;
 use studio_model::ALL_CONCEPTS_FIELD;
 use studio_text::Snapshot;
 
 use super::common_terms;
-use super::doc_rows::RowidMap;
 use super::field_index::{FacetValue, FieldIndex, CONCEPT_PREFIX};
 use super::generation::read_generation;
 use super::hierarchy::{Hierarchy, ValueKey};
@@ -26,19 +27,6 @@ impl SpaceIndex {
     pub(crate) fn build(conn: &mut Connection, space: &str, tuned: Tuned) -> Result<SpaceIndex, EngineError> {
         let tx = conn.transaction()?;
         let generation = read_generation(&tx, space)?;
-        let mut docs: Vec<(i64, String, f64)> = tx
-            .prepare_cached("SELECT num, id, date FROM documents WHERE search_space = ?1")?
-            .query_map([space], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-            .collect::<Result<_, _>>()?;
-        if u32::try_from(docs.len()).is_err() {
-            return Err(EngineError::TooManyDocuments(space.to_owned()));
-        }
-        docs.sort_by(|a, b| b.2.total_cmp(&a.2).then_with(|| a.1.cmp(&b.1)));
-        let n = docs.len() as u32;
-        let rowids: Vec<i64> = docs.iter().map(|d| d.0).collect();
-        let by_rowid = RowidMap::new(&rowids, &[]);
-        drop(docs);
-
         let mut labels: Vec<(String, String)> = tx
             .prepare_cached("SELECT field, label FROM facet_fields WHERE search_space = ?1 ORDER BY field")?
             .query_map([space], |r| Ok((r.get(0)?, r.get(1)?)))?
@@ -50,23 +38,48 @@ impl SpaceIndex {
         let all_field = labels.iter().position(|(f, _)| f == ALL_CONCEPTS_FIELD);
         let mut builders: Vec<FieldBuilder> = labels.iter().map(|(f, _)| FieldBuilder::new(f)).collect();
         let field_by_id: HashMap<String, usize> = labels.iter().enumerate().map(|(i, (f, _))| (f.clone(), i)).collect();
+        // One scan of the space's documents: each one's row, id and date, and every refiner of its facet list at
+        // any depth (the derived all-concepts group is made here again, from the concept fields). Until the
+        // documents are put in result order, a document is numbered by its place in the scan.
+        let mut docs: Vec<(i64, String, f64)> = Vec::new();
         {
-            // One scan of the annotations in table order (no join): rows of other search spaces are
-            // skipped by their document number. Strings are borrowed from SQLite, allocated only for
-            // a value seen for the first time.
-            let mut stmt = tx.prepare_cached("SELECT doc, field, label, value FROM document_facets")?;
-            let mut rows = stmt.query([])?;
+            let mut stmt =
+                tx.prepare_cached("SELECT num, id, date, facet_list FROM documents WHERE search_space = ?1")?;
+            let mut rows = stmt.query([space])?;
             while let Some(row) = rows.next()? {
-                let Some(doc) = by_rowid.get(row.get::<_, i64>(0)?).map(|r| r.dense) else { continue };
-                let Some(&fi) = text(row, 1)?.and_then(|f| field_by_id.get(f)) else { continue };
-                let label = text(row, 2)?.unwrap_or_default();
-                let value = text(row, 3)?.filter(|v| !v.is_empty());
-                builders[fi].annotate(doc, label, value, &hierarchy);
-                if let (true, Some(all), Some(_)) = (builders[fi].concept, all_field, value) {
-                    builders[all].annotate(doc, label, value, &hierarchy);
+                let scanned = u32::try_from(docs.len()).map_err(|_| EngineError::TooManyDocuments(space.to_owned()))?;
+                docs.push((row.get(0)?, row.get(1)?, row.get(2)?));
+                // A facet list that cannot be read annotates nothing: the document is still found by its text.
+                let groups: Vec<StoredGroup> =
+                    text(row, 3)?.and_then(|j| serde_json::from_str(j).ok()).unwrap_or_default();
+                for group in &groups {
+                    let Some(&fi) = field_by_id.get(&*group.field) else { continue };
+                    let concept = builders[fi].concept;
+                    let all = all_field.filter(|_| concept);
+                    annotate(&mut builders, fi, all, scanned, &group.facets, &hierarchy);
                 }
             }
         }
+        if u32::try_from(docs.len()).is_err() {
+            return Err(EngineError::TooManyDocuments(space.to_owned()));
+        }
+        let mut order: Vec<u32> = (0..docs.len() as u32).collect();
+        order.sort_by(|&a, &b| {
+            let (a, b) = (&docs[a as usize], &docs[b as usize]);
+            b.2.total_cmp(&a.2).then_with(|| a.1.cmp(&b.1))
+        });
+        let mut dense_of = vec![0u32; docs.len()];
+        for (dense, &scanned) in order.iter().enumerate() {
+            dense_of[scanned as usize] = dense as u32;
+        }
+        for builder in &mut builders {
+            for pair in &mut builder.pairs {
+                pair.0 = dense_of[pair.0 as usize];
+            }
+        }
+        let n = docs.len() as u32;
+        let rowids: Vec<i64> = order.iter().map(|&k| docs[k as usize].0).collect();
+        drop(docs);
         let text_lengths = text_lengths(&text_index::snapshot(&tx)?, &rowids);
         tx.commit()?;
         let fields = builders.into_iter().map(|b| b.finish(n, &hierarchy)).collect();
@@ -76,6 +89,49 @@ impl SpaceIndex {
             tuned.taken.note(EnginePath::CommonTermsListed);
         }
         Ok(index)
+    }
+}
+
+/// A facet group as a document's stored facet list holds it, its strings borrowed from the row where they need no
+/// unescaping.
+#[derive(Deserialize)]
+struct StoredGroup<'a> {
+    #[serde(borrow)]
+    field: Cow<'a, str>,
+    #[serde(borrow, default)]
+    facets: Vec<StoredRefiner<'a>>,
+}
+
+/// A refiner of a stored facet list, with the refiners below it.
+#[derive(Deserialize)]
+struct StoredRefiner<'a> {
+    #[serde(borrow, default)]
+    label: Cow<'a, str>,
+    #[serde(borrow, default)]
+    value: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    children: Option<Vec<StoredRefiner<'a>>>,
+}
+
+/// Annotates document `doc` with `refiners` of field `fi` at any depth, and, for a concept field, the
+/// all-concepts field `all` with those of them that have a concept.
+fn annotate(
+    builders: &mut [FieldBuilder],
+    fi: usize,
+    all: Option<usize>,
+    doc: u32,
+    refiners: &[StoredRefiner],
+    hierarchy: &Hierarchy,
+) {
+    for r in refiners {
+        let value = r.value.as_deref().filter(|v| !v.is_empty());
+        builders[fi].annotate(doc, &r.label, value, hierarchy);
+        if let (Some(all), Some(_)) = (all, value) {
+            builders[all].annotate(doc, &r.label, value, hierarchy);
+        }
+        if let Some(children) = &r.children {
+            annotate(builders, fi, all, doc, children, hierarchy);
+        }
     }
 }
 

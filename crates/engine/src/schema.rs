@@ -12,7 +12,7 @@ pub const DOCUMENTS_UPGRADES: &[&str] = &[
     include_str!("../schema/documents-0003-merged-by-upkeep.sql"),
     include_str!("../schema/documents-0004-larger-term-hash.sql"),
     include_str!("../schema/documents-0005-text-apart.sql"),
-    include_str!("../schema/documents-0006-no-term-counts.sql"),
+    include_str!("../schema/documents-0006-fewer-tables.sql"),
 ];
 
 /// The full-text index's state file's schema, version 1.

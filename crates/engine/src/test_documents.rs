@@ -1,5 +1,5 @@
 //! The engine's own test files: a documents file and a full-text index made with the engine's schema
-//! ([`crate::schema`]) and written as the store's imports write them (document rows, every facet value, concepts
+//! ([`crate::schema`]) and written as the store's imports write them (document rows with their facet lists, concepts
 //! with their broader links, a generation per import, then the full-text index), with a seeded corpus of news of
 //! the shape searches meet: common words, rarer ones, phrases, flat and hierarchical facets. And a generated
 //! facet field without files, for counting over many documents ([`field`]).
@@ -169,11 +169,6 @@ impl TestFiles {
                 tx.execute(
                     "INSERT OR IGNORE INTO facet_fields (search_space, field, label) VALUES (?1, ?2, ?2)",
                     params![space, field],
-                )
-                .unwrap();
-                tx.execute(
-                    "INSERT INTO document_facets (doc, field, label, value) VALUES (?1, ?2, ?3, ?4)",
-                    params![num, field, label, value],
                 )
                 .unwrap();
                 if let (true, Some(uri)) = (field.starts_with(CONCEPT_PREFIX), value) {
