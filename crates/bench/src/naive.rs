@@ -2,7 +2,7 @@
 //! (every annotation with its broader concepts, one row each), `GROUP BY` for the counts, one statement
 //! per facet field for drill-sideways counts.
 //!
-//! It reads the benchmark's store's documents file (`documents`, `document_facets`, `concepts`,
+//! It reads the benchmark's store's documents file (`documents` with their facet lists, `concepts`,
 //! `concept_broader`, as the engine's schema defines them), attached to a scratch file of its own beside the
 //! store, which holds its own tables: an FTS5 index of the documents' text, built before its clock (the store's
 //! full-text index is the engine's own, which SQLite cannot join), and the facet table, built on its clock. It
@@ -41,15 +41,20 @@ WITH RECURSIVE up(concept, ancestor) AS (
     UNION SELECT up.concept, b.broader FROM up JOIN concept_broader b ON b.narrower = up.ancestor
 )
 INSERT OR IGNORE INTO naive_closure SELECT concept, ancestor FROM up;
+CREATE TEMP TABLE naive_values AS
+    SELECT d.num AS doc, g.value ->> 'field' AS field, r.value ->> 'label' AS label, r.value ->> 'value' AS value
+    FROM documents d, json_each(d.facet_list) g, json_tree(g.value, '$.facets') r
+    WHERE r.type = 'object' AND g.value ->> 'field' <> 'dyn_uri_all_concepts';
 CREATE TABLE naive_facets (doc INTEGER NOT NULL, field TEXT NOT NULL, value TEXT NOT NULL);
-INSERT INTO naive_facets SELECT doc, field, label FROM document_facets WHERE field NOT LIKE 'dyn_uri_%';
+INSERT INTO naive_facets SELECT doc, field, label FROM naive_values WHERE field NOT LIKE 'dyn_uri_%';
 INSERT INTO naive_facets SELECT DISTINCT f.doc, f.field, c.ancestor
-    FROM document_facets f JOIN naive_closure c ON c.concept = f.value WHERE f.field LIKE 'dyn_uri_%';
+    FROM naive_values f JOIN naive_closure c ON c.concept = f.value WHERE f.field LIKE 'dyn_uri_%';
 INSERT INTO naive_facets SELECT DISTINCT f.doc, 'dyn_uri_all_concepts', c.ancestor
-    FROM document_facets f JOIN naive_closure c ON c.concept = f.value WHERE f.field LIKE 'dyn_uri_%';
+    FROM naive_values f JOIN naive_closure c ON c.concept = f.value WHERE f.field LIKE 'dyn_uri_%';
 CREATE INDEX naive_by_value ON naive_facets (field, value, doc);
 CREATE INDEX naive_by_doc ON naive_facets (doc, field, value);
 DROP TABLE naive_closure;
+DROP TABLE naive_values;
 ANALYZE;
 ";
 

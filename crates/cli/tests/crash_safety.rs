@@ -204,8 +204,9 @@ fn check_index(data: &Path) -> i64 {
     let mut sql_counts: HashMap<String, i64> = HashMap::new();
     let mut statement = conn
         .prepare(
-            "SELECT f.label, count(DISTINCT f.doc) FROM document_facets f JOIN documents d ON d.num = f.doc
-             WHERE d.search_space = ?1 AND f.field = 'dyn_lit_author' GROUP BY f.label",
+            "SELECT r.value ->> 'label', count(DISTINCT d.num)
+             FROM documents d, json_each(d.facet_list) g, json_each(g.value, '$.facets') r
+             WHERE d.search_space = ?1 AND g.value ->> 'field' = 'dyn_lit_author' GROUP BY 1",
         )
         .unwrap();
     for row in statement.query_map([SPACE], |r| Ok((r.get(0)?, r.get(1)?))).unwrap() {

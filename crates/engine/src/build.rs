@@ -52,7 +52,7 @@ impl SpaceIndex {
                 // A facet list that cannot be read annotates nothing: the document is still found by its text.
                 let groups: Vec<StoredGroup> =
                     text(row, 3)?.and_then(|j| serde_json::from_str(j).ok()).unwrap_or_default();
-                for group in &groups {
+                for group in groups.iter().filter(|g| g.field != ALL_CONCEPTS_FIELD) {
                     let Some(&fi) = field_by_id.get(&*group.field) else { continue };
                     let concept = builders[fi].concept;
                     let all = all_field.filter(|_| concept);

@@ -39,6 +39,11 @@ const WRITER_WAIT: Duration = Duration::from_secs(600);
 /// Threads a merge of the index runs on.
 const MERGE_THREADS: usize = 2;
 
+/// What an import's builder holds in memory before it writes a segment: an import's memory stays within a few
+/// tens of MB whatever the size of its file (the upkeep merges the segments afterwards). Building the index again
+/// from every document takes the builder's default, fewer and larger segments.
+const IMPORT_BUDGET: usize = 32 << 20;
+
 /// The index's directory for the documents file `documents`.
 pub fn text_dir(documents: &Path) -> PathBuf {
     documents.with_file_name(TEXT_DIR)
@@ -273,7 +278,7 @@ impl Indexer {
     pub fn start(dir: &Path, conn: &Connection, queue: usize) -> Result<Indexer, EngineError> {
         let writer = Writer::of(dir, WRITER_WAIT, false)?
             .ok_or_else(|| EngineError::IndexerStopped("another writer holds the index".into()))?;
-        let builder = writer.index().builder();
+        let builder = writer.index().builder().budget(IMPORT_BUDGET);
         conn.execute("UPDATE text_state SET building = building + 1", [])?;
         let mut indexer = Indexer::thread(builder, queue)?;
         indexer.writer = Some(writer);

@@ -99,7 +99,6 @@ async fn a_store_of_one_file_moves_its_documents_to_their_own_and_answers_the_sa
             "INSERT INTO main.configurations SELECT * FROM old.configurations;
              INSERT INTO main.configuration_log SELECT * FROM old.configuration_log;
              INSERT INTO main.documents SELECT * FROM olddocs.documents;
-             INSERT INTO main.document_facets SELECT * FROM olddocs.document_facets;
              INSERT INTO main.facet_fields SELECT * FROM olddocs.facet_fields;
              INSERT INTO main.generations SELECT * FROM olddocs.generations;
              INSERT INTO main.documents_fts (documents_fts) VALUES ('rebuild');",

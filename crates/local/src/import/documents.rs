@@ -318,8 +318,8 @@ fn write_document(
         num,
     ])?;
     indexer.push(Job::Add { row: num, fields })?;
-    for g in groups.iter().filter(|g| g.field != ALL_CONCEPTS_FIELD) {
-        write_refiners(tx, space, num, &g.field, &g.facets, None, seen)?;
+    for g in groups.iter().filter(|g| g.field != ALL_CONCEPTS_FIELD && g.field.starts_with(CONCEPT_PREFIX)) {
+        write_concepts(tx, space, &g.facets, None, seen)?;
     }
     Ok(())
 }
@@ -333,22 +333,17 @@ fn convert(r: IncomingRefiner) -> Refiner {
     }
 }
 
-/// Writes every refiner at any depth as an annotation, and for concept fields the concept's label and
-/// its broader link to the enclosing refiner.
-fn write_refiners(
+/// Writes, for the refiners of a concept field at any depth, each concept's label and its broader link to the
+/// enclosing refiner. (The refiners themselves are in the document's facet list, which the engine's index reads.)
+fn write_concepts(
     tx: &Transaction,
     space: &str,
-    num: i64,
-    field: &str,
     refiners: &[Refiner],
     parent: Option<&str>,
     seen: &mut Seen,
 ) -> Result<(), StoreError> {
-    let concept_field = field.starts_with(CONCEPT_PREFIX);
     for r in refiners {
-        tx.prepare_cached("INSERT INTO document_facets (doc, field, label, value) VALUES (?1, ?2, ?3, ?4)")?
-            .execute(params![num, field, r.label, r.value])?;
-        let uri = r.value.as_deref().filter(|v| concept_field && !v.is_empty());
+        let uri = r.value.as_deref().filter(|v| !v.is_empty());
         if let Some(uri) = uri {
             if !r.label.is_empty() && seen.concept_labels.get(uri) != Some(&r.label) {
                 tx.prepare_cached(
@@ -370,7 +365,7 @@ fn write_refiners(
             }
         }
         if let Some(children) = &r.children {
-            write_refiners(tx, space, num, field, children, uri.or(if concept_field { None } else { parent }), seen)?;
+            write_concepts(tx, space, children, uri, seen)?;
         }
     }
     Ok(())

@@ -13,8 +13,7 @@ use super::salvage::{columns, each_row, text};
 use crate::error::StoreError;
 
 /// The document tables copied, parents before children.
-const TABLES: [&str; 6] =
-    ["documents", "document_facets", "facet_fields", "concepts", "concept_broader", "generations"];
+const TABLES: [&str; 5] = ["documents", "facet_fields", "concepts", "concept_broader", "generations"];
 
 /// Rows written per transaction.
 const BATCH: usize = 5_000;
