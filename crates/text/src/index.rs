@@ -102,8 +102,9 @@ impl TextIndex {
             }
             Err(e) => return Err(TextError::io("read", &manifest_path)(e)),
         };
-        let Some(parts) = parts(dir, &manifest_path, &manifest, &HashMap::new())? else {
-            return Err(TextError::damaged(&manifest_path, "a segment file it names is missing"));
+        let parts = match parts(dir, &manifest_path, &manifest, &HashMap::new())? {
+            Ok(parts) => parts,
+            Err(missing) => return Err(TextError::damaged(&missing, "it is missing, and the manifest names it")),
         };
         let stray = stray_files(dir, &manifest)?;
         for path in &stray {

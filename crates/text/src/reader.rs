@@ -90,33 +90,36 @@ impl Reader {
             };
             let manifest = Manifest::decode(&manifest_path, &bytes)?;
             match parts(&self.dir, &manifest_path, &manifest, &open)? {
-                Some(parts) => {
+                Ok(parts) => {
                     let snapshot = Snapshot::new(parts);
                     *last = Some((stamp, snapshot.clone()));
                     return Ok(snapshot);
                 }
                 // Merged away since the manifest was read: a newer one names what replaced it.
-                None => stamp = FileStamp::of(&manifest_path)?,
+                Err(_) => stamp = FileStamp::of(&manifest_path)?,
             }
         }
         Err(TextError::damaged(&manifest_path, "the segments it names keep disappearing"))
     }
 }
 
-/// The parts `manifest` names, with the segments of `open` reused; `None` when a segment file is missing.
+/// The parts `manifest` names, with the segments of `open` reused; `Err` with its path when a segment file is
+/// missing.
 pub(crate) fn parts(
     dir: &Path,
     manifest_path: &Path,
     manifest: &Manifest,
     open: &HashMap<u64, Arc<Segment>>,
-) -> Result<Option<Vec<Arc<Part>>>, TextError> {
+) -> Result<Result<Vec<Arc<Part>>, PathBuf>, TextError> {
     let mut parts = Vec::with_capacity(manifest.segments.len());
     for entry in &manifest.segments {
         let segment = match open.get(&entry.id) {
             Some(segment) => segment.clone(),
             None => match Segment::open(&segment_path(dir, entry.id), entry.id) {
                 Ok(segment) => Arc::new(segment),
-                Err(TextError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+                Err(TextError::Io { source, path, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+                    return Ok(Err(path))
+                }
                 Err(e) => return Err(e),
             },
         };
@@ -125,5 +128,5 @@ pub(crate) fn parts(
         }
         parts.push(Arc::new(Part::new(segment, Arc::new(entry.deleted.clone()))));
     }
-    Ok(Some(parts))
+    Ok(Ok(parts))
 }

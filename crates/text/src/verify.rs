@@ -5,17 +5,9 @@
 use crate::error::{Corrupt, TextError};
 use crate::postings::{DocsReader, PositionsReader};
 use crate::segment::Segment;
-use crate::snapshot::Snapshot;
 
-/// Checks every segment of `snapshot`; the first damage found is the error.
-pub(crate) fn verify(snapshot: &Snapshot) -> Result<(), TextError> {
-    for part in snapshot.parts() {
-        verify_segment(&part.segment)?;
-    }
-    Ok(())
-}
-
-fn verify_segment(segment: &Segment) -> Result<(), TextError> {
+/// Checks every byte of `segment`; the first damage found is the error.
+pub(crate) fn verify_segment(segment: &Segment) -> Result<(), TextError> {
     let mut terms = 0u64;
     let mut positions = Vec::new();
     for b in 0..segment.block_count() {

@@ -111,7 +111,7 @@ fn a_segment_cut_short_or_replaced_by_garbage_is_refused() {
     assert_damaged(dir.path(), &name, "bytes added at the end", &good);
     std::fs::remove_file(&path).unwrap();
     match read_all(dir.path()) {
-        Err(TextError::Io { path: missing, .. }) => assert!(missing.ends_with(&name)),
+        Err(TextError::Damaged { path: missing, .. }) => assert!(missing.ends_with(&name)),
         other => panic!("a missing segment: {other:?}"),
     }
 }
