@@ -139,7 +139,7 @@ fn setup<R: Runtime>(app: &mut App<R>) -> Result<(), Box<dyn std::error::Error>>
     let geometry = install_state(app, &data_dir)?;
     window::open_main(app, geometry)?;
     #[cfg(target_os = "linux")]
-    crate::appearance::follow_desktop(app.handle());
+    crate::appearance::follow_desktop();
     exit::end_on_signals(app.handle().clone());
     Ok(())
 }
