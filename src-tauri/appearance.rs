@@ -72,9 +72,10 @@ fn follow(bus: &gio::DBusConnection) {
 /// The portal's colour scheme in a value (`Read` wraps it in one more variant than `SettingChanged`): 0 no
 /// preference, 1 prefers dark, 2 prefers light.
 fn scheme(value: &Variant) -> Option<u32> {
-    match value.as_variant() {
-        Some(inner) => scheme(&inner),
-        None => value.get::<u32>(),
+    if value.is::<Variant>() {
+        value.as_variant().and_then(|inner| scheme(&inner))
+    } else {
+        value.get::<u32>()
     }
 }
 
