@@ -51,6 +51,11 @@ fn interpret_scripts() {
     }
 }
 
+/// How long the store must go unused before the memory its connections cache is given back: a second without a
+/// call is a designer reading what the app shows; the next call reads its pages again from the system's file cache
+/// (docs/choices.md, "The desktop app").
+const IDLE_RELEASE_AFTER: Duration = Duration::from_secs(1);
+
 /// The data directory: `SEARCH_STUDIO_DATA_DIR`, else the OS data directory's `search-studio` (README).
 pub fn data_dir() -> Option<PathBuf> {
     std::env::var_os("SEARCH_STUDIO_DATA_DIR")
@@ -134,7 +139,7 @@ fn setup<R: Runtime>(app: &mut App<R>) -> Result<(), Box<dyn std::error::Error>>
     let geometry = install_state(app, &data_dir)?;
     window::open_main(app, geometry)?;
     #[cfg(target_os = "linux")]
-    crate::appearance::follow_desktop(app.handle());
+    crate::appearance::follow_desktop();
     exit::end_on_signals(app.handle().clone());
     Ok(())
 }
@@ -156,6 +161,7 @@ pub fn context<R: Runtime>() -> tauri::Context<R> {
 pub fn run() {
     paint_on_the_cpu();
     interpret_scripts();
+    studio_local::release_memory_when_idle(IDLE_RELEASE_AFTER);
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
         .with_writer(std::io::stderr)

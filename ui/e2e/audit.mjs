@@ -86,14 +86,19 @@ for (const theme of ['light', 'dark']) {
     const settings = page.getByRole('button', { name: 'Settings', exact: true });
     if (await settings.count()) {
       await settings.click();
+      // The dialogs and panels below are parts loaded when first opened: audited once they are there.
+      await until('the settings dialog open', () => page.getByRole('dialog').isVisible());
       await audit(page, `with the settings dialog open (${theme})`);
       await page.keyboard.press('Escape');
     }
     await page.getByTestId('a11y-badge').click();
     await page.getByRole('button', { name: 'Inspect' }).click();
+    await until('the accessibility panel and the list of parts shown', async () =>
+      (await page.locator('#a11y-panel').isVisible()) && (await page.locator('.parts-list').isVisible()));
     await audit(page, `with the accessibility panel and Inspect open (${theme})`);
     await page.getByRole('button', { name: 'Inspect' }).click();
     await page.getByRole('button', { name: 'Compare' }).click();
+    await until('the comparison shown', () => page.getByTestId('compare').isVisible());
     await audit(page, `while comparing (${theme})`);
     await page.getByRole('button', { name: 'Compare' }).click();
     await page.getByTestId('a11y-badge').click();

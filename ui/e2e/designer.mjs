@@ -124,7 +124,8 @@ test('accessibility: an unreadable pair is found, opens its field, and the badge
   await until('one finding counted in the header', async () => (await badge()) === '1');
   await page.getByTestId('a11y-badge').click();
   const finding = page.getByTestId('a11y-findings').locator('li');
-  assertEqual(await finding.count(), 1, 'findings listed');
+  // The panel is a part of its own, loaded when first opened.
+  await until('the finding listed in the panel', async () => (await finding.count()) === 1);
   const text = await finding.first().textContent();
   assertEqual(/^Title: “.+” is drawn #1a3d8f on #0d47a1: 1\.\d\d:1, needs 4\.5:1\. Change “Navbar text” or “Navbar background”/.test(text), true, `the finding names the part, its colours as drawn and its ratio (${text})`);
   await page.locator('.vision-choice select').selectOption('protanopia');

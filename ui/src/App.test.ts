@@ -279,7 +279,7 @@ describe('preferences and keyboard', () => {
     expect(document.querySelector('svg.vision-filters')).toBeNull();
     expect(host.style.filter).toBe('');
     await fireEvent.click(screen.getByTestId('a11y-badge'));
-    await fireEvent.change(screen.getByLabelText('Show the preview with'), { target: { value: 'deuteranopia' } });
+    await fireEvent.change(await screen.findByLabelText('Show the preview with'), { target: { value: 'deuteranopia' } });
     await waitFor(() => expect(host.style.filter).toContain('#sim-deuteranopia'));
     expect(document.querySelector('svg.vision-filters filter#sim-deuteranopia')).not.toBeNull();
     await fireEvent.change(screen.getByLabelText('Show the preview with'), { target: { value: 'normal' } });

@@ -1,9 +1,11 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
-import { handOverSignIn } from './lib/backend/websignin';
+import { SIGNED_IN_PATH } from './lib/backend/signedin';
 import './app.css';
 
 // In the sign-in popup, the provider's answer goes to the editor's window and the popup closes; the app itself
-// starts only elsewhere.
-const app = handOverSignIn() ? undefined : mount(App, { target: document.getElementById('app')! });
+// starts only elsewhere. The hand-over's code is a chunk of its own, which the editor's window never loads.
+const inSignInPopup = location.pathname === SIGNED_IN_PATH;
+if (inSignInPopup) void import('./lib/backend/websignin').then(({ handOverSignIn }) => handOverSignIn());
+const app = inSignInPopup ? undefined : mount(App, { target: document.getElementById('app')! });
 export default app;

@@ -11,17 +11,19 @@ mod configs;
 mod connections;
 pub mod demo;
 mod error;
+mod idle;
 mod import;
 pub mod recover;
 mod store;
 
 pub use backend::{os_caller, LocalBackend};
 pub use error::StoreError;
+pub use idle::release_memory_when_idle;
 pub use import::{
     import_concepts, import_documents, import_fed, Feed, ImportReport, LineError, BATCH as IMPORT_BATCH,
     MAX_REPORTED_ERRORS,
 };
-pub use store::{Store, DB_FILE, DOCUMENTS_FILE, TEXT_DIR, TEXT_FILE};
+pub use store::{Conn, Store, DB_FILE, DOCUMENTS_FILE, TEXT_DIR, TEXT_FILE};
 pub use studio_engine::{self as search, search_spaces, threads, EnginePath, PathsTaken, SearchEngine, Tuning};
 
 /// The data directory when neither `--data-dir` nor `SEARCH_STUDIO_DATA_DIR` names one: the OS data

@@ -14,6 +14,7 @@
 //! schema version in `user_version`, a copy of the file before an existing store is migrated. A migration
 //! crate would add its own bookkeeping table to the file a designer's work lives in, and nothing we need.
 
+use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -23,6 +24,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::connections::{Closing, Connections};
 use crate::error::StoreError;
+use crate::idle::InUse;
 
 /// The precious file's name inside the data directory.
 pub const DB_FILE: &str = "studio.db";
@@ -72,6 +74,27 @@ pub struct Store {
     path: PathBuf,
     documents: PathBuf,
     text_dir: PathBuf,
+}
+
+/// A connection of the pool, given back when dropped; counted as in use until then (crate::idle).
+pub struct Conn {
+    // Dropped in this order: the connection goes back to the pool before the store counts as idle.
+    conn: PooledConnection<Connections>,
+    _in_use: InUse,
+}
+
+impl Deref for Conn {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        &self.conn
+    }
+}
+
+impl DerefMut for Conn {
+    fn deref_mut(&mut self) -> &mut Connection {
+        &mut self.conn
+    }
 }
 
 impl Store {
@@ -140,11 +163,11 @@ impl Store {
     }
 
     /// A connection from the pool, for one unit of work; [`StoreError::Closed`] once the store is closed.
-    pub fn conn(&self) -> Result<PooledConnection<Connections>, StoreError> {
+    pub fn conn(&self) -> Result<Conn, StoreError> {
         if self.closing.is_closed() {
             return Err(StoreError::Closed { path: self.path.display().to_string() });
         }
-        Ok(self.pool.get()?)
+        Ok(Conn { conn: self.pool.get()?, _in_use: InUse::start() })
     }
 
     /// Closes the store at a clean exit, for every clone of it: the logs are written into their files and

@@ -9,6 +9,7 @@ mod closing;
 mod configurations;
 mod demo;
 mod faults;
+mod idle_memory;
 mod import;
 mod migrations;
 mod odd_input;

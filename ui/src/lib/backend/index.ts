@@ -1,6 +1,6 @@
 // Picks the Backend at start: the desktop shell when running inside Tauri, else HTTP against the origin.
 import type { Backend } from './Backend';
-import { createHttpBackend, type HttpOptions } from './http';
+import type { HttpOptions } from './http';
 
 export function isDesktop(): boolean {
   return typeof window !== 'undefined' && '__TAURI_INTERNALS__' in window;
@@ -11,6 +11,8 @@ export async function pickBackend(askToken: HttpOptions['askToken']): Promise<Ba
     const { createTauriBackend } = await import('./tauri');
     return createTauriBackend();
   }
+  // The browser's backend is a chunk of its own too: the desktop app never loads it.
+  const { createHttpBackend } = await import('./http');
   return createHttpBackend({ askToken });
 }
 

@@ -6,8 +6,9 @@
 // opener checks `state` and exchanges the code for tokens itself, so the PKCE verifier never leaves its memory.
 import { grant, type SessionProvider, type Tokens } from './webtokens';
 
-/** The page the provider sends the popup back to; `studio serve` answers it with the app. */
-export const SIGNED_IN_PATH = '/signed-in';
+import { SIGNED_IN_PATH } from './signedin';
+
+export { SIGNED_IN_PATH };
 /** Tells the popup's message from any other a window may receive. */
 const MESSAGE_TYPE = 'search-studio.signed-in';
 /** The OpenAPI extension of the security scheme that names the web UI's client. */
