@@ -5,7 +5,9 @@
 //! The index holds no text: each document is its row number (`documents.num`) with its terms, positions and
 //! sizes, which is all the searches read. An import hands its documents' text to an [`Indexer`] as it writes
 //! them; a builder on a thread of its own turns them into segment files while the import writes the next ones,
-//! and the import makes them live when it ends (with the rows it replaced taken out). The store's upkeep merges
+//! and the import makes them live when it ends (with the rows it replaced taken out). An import that fails (its
+//! input breaks off, a write is refused) makes live what it committed, and takes out again what it handed over
+//! since ([`Indexer::finish_committed`]). The store's upkeep merges
 //! the segments afterwards ([`merge`]).
 //!
 //! `text_state` says how far the index has got, and counts the imports building it: an import cut short (a crash,
@@ -157,7 +159,8 @@ pub fn settle(dir: &Path, conn: &mut Connection) -> Result<bool, EngineError> {
         Err(e) if e.needs_rebuild() => None,
         Err(e) => return Err(e.into()),
     };
-    if building == 0 && indexed_to == last && held == Some(documents as u64) {
+    // `indexed_to` may lie past the last document: rows handed to the index by a batch that was not committed.
+    if building == 0 && indexed_to >= last && held == Some(documents as u64) {
         return Ok(false);
     }
     let writer = match Writer::of(dir, Duration::ZERO, true) {
@@ -252,12 +255,18 @@ pub enum Job {
     Add { row: i64, fields: [String; 3] },
     /// A row replaced: out of the index when the import ends.
     Remove { row: i64 },
+    /// Everything handed before was committed to the documents file.
+    Committed,
 }
 
 /// What a builder's thread made of the jobs it was handed.
 struct Built {
     segments: Vec<NewSegment>,
+    /// The rows replaced by what was committed.
     removed: Vec<u64>,
+    /// The rows added, and replaced, since the last commit.
+    uncommitted: (Vec<u64>, Vec<u64>),
+    /// The largest row handed.
     last: i64,
 }
 
@@ -294,20 +303,26 @@ impl Indexer {
             .name(crate::threads::IMPORT_TEXT.into())
             .spawn(move || {
                 let mut removed = Vec::new();
+                let mut uncommitted: (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
                 let mut last = 0;
                 for job in receive {
                     match job {
                         Job::Add { row, fields: [title, description, body] } => {
                             builder.add(row as u64, [&title, &description, &body])?;
+                            uncommitted.0.push(row as u64);
                             last = row;
                         }
-                        Job::Remove { row } => removed.push(row as u64),
+                        Job::Remove { row } => uncommitted.1.push(row as u64),
+                        Job::Committed => {
+                            uncommitted.0.clear();
+                            removed.append(&mut uncommitted.1);
+                        }
                     }
                 }
                 if abandoned.load(Ordering::Relaxed) {
                     return Err(stopped("the import failed"));
                 }
-                Ok(Built { segments: builder.finish()?, removed, last })
+                Ok(Built { segments: builder.finish()?, removed, uncommitted, last })
             })
             .map_err(|e| stopped(&format!("no thread: {e}")))?;
         Ok(Indexer { writer: None, send: Some(send), thread: Some(thread), abandon })
@@ -337,8 +352,26 @@ impl Indexer {
     /// The import ended with every batch written and on disk: what the builder made becomes live, the rows the
     /// import replaced are taken out, and the import is no longer counted among those building the index (on
     /// `conn`).
-    pub fn finish(mut self, conn: &Connection) -> Result<(), EngineError> {
-        let built = self.built()?;
+    pub fn finish(self, conn: &Connection) -> Result<(), EngineError> {
+        self.make_live(conn, true)
+    }
+
+    /// The import stopped after what it last reported [`Job::Committed`]: what it committed becomes live as
+    /// [`Indexer::finish`] makes it, and what it handed over since is taken out again (its documents are not in
+    /// the documents file, and the rows it replaced still are).
+    pub fn finish_committed(self, conn: &Connection) -> Result<(), EngineError> {
+        self.make_live(conn, false)
+    }
+
+    fn make_live(mut self, conn: &Connection, all: bool) -> Result<(), EngineError> {
+        let mut built = self.built()?;
+        if all {
+            built.removed.append(&mut built.uncommitted.1);
+        } else {
+            // Numbers handed to the index are never given again (`indexed_to` below), so these rows cannot come
+            // back with other text.
+            built.removed.append(&mut built.uncommitted.0);
+        }
         if let Some(writer) = &self.writer {
             let mut index = writer.index();
             index.add(built.segments)?;

@@ -161,21 +161,30 @@ pub fn import_fed(
         return Err(StoreError::EmptySearchSpace);
     }
     let mut conn = store.conn()?;
-    // Failing, the import drops its indexer: nothing it built goes live, and the import stays counted among those
-    // building the index, so that the next open builds the index again from the documents.
     let mut indexer = Indexer::start(store.text_dir(), &conn, TEXT_QUEUE)?;
     let mut lines = Lines::new(feed);
-    let (report, told) = with_checkpoints(store, &mut conn, LOG_LIMIT, |conn, checkpoints| {
+    let written = with_checkpoints(store, &mut conn, LOG_LIMIT, |conn, checkpoints| {
         import_lines(store, conn, checkpoints, &mut indexer, search_space, &mut lines, on_progress)
-    })?;
-    // Only once every batch is in the documents file and on disk (above) does the index take the import's text.
-    indexer.finish(&conn)?;
+    });
+    let (report, told) = match written {
+        // Only once every batch is in the documents file and on disk does the index take the import's text.
+        Ok(written) => {
+            indexer.finish(&conn)?;
+            written
+        }
+        // The batches committed stay, and their text goes live; what came after is dropped. Where even that
+        // fails (a full disk), the import stays counted among those building the index, and the next open builds
+        // it again from the documents.
+        Err(e) => {
+            match indexer.finish_committed(&conn) {
+                Ok(()) => new_text(&mut conn, search_space)?,
+                Err(f) => tracing::warn!("the failed import's text is left for the next open to index: {f}"),
+            }
+            return Err(e);
+        }
+    };
     if report.imported > 0 {
-        // An index of the search space built while the import ran read the text's sizes without the import's
-        // documents: it is built again.
-        let tx = conn.transaction()?;
-        bump_generation(&tx, search_space)?;
-        tx.commit()?;
+        new_text(&mut conn, search_space)?;
     }
     let read = lines.number();
     // Told at least once, an empty input too.
@@ -184,6 +193,15 @@ pub fn import_fed(
         lines.source().stored(read)?;
     }
     Ok(report)
+}
+
+/// After the import's text went live: an index of the search space built while the import ran read the text's
+/// sizes without the import's documents, so it is built again.
+fn new_text(conn: &mut rusqlite::Connection, search_space: &str) -> Result<(), StoreError> {
+    let tx = conn.transaction()?;
+    bump_generation(&tx, search_space)?;
+    tx.commit()?;
+    Ok(())
 }
 
 fn import_lines(
@@ -229,6 +247,7 @@ fn import_lines(
             bump_generation(&tx, search_space)?;
         }
         tx.commit()?;
+        indexer.push(Job::Committed)?;
         unsynced.push_back((checkpoints.committed(), lines.number()));
         last_commit = Instant::now();
         let mut on_disk = checkpoints.stored();
