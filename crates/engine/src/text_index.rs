@@ -46,6 +46,13 @@ const MERGE_THREADS: usize = 2;
 /// from every document takes the builder's default, fewer and larger segments.
 const IMPORT_BUDGET: usize = 32 << 20;
 
+/// Jobs an import hands its builder at a time (one at a time, the builder, faster than the import, emptied the
+/// channel after each document and slept until the next). The builder hands each batch back once it has read
+/// it, and the import frees the text in it or fills it again: text freed on another thread than the one that
+/// allocated it waits for a lock of the allocator's, on which the two threads kept a quarter of both cores idle
+/// (docs/performance-journal.md).
+const HANDOVER: usize = 128;
+
 /// The index's directory for the documents file `documents`.
 pub fn text_dir(documents: &Path) -> PathBuf {
     documents.with_file_name(TEXT_DIR)
@@ -274,7 +281,11 @@ struct Built {
 /// them; [`Indexer::finish`] makes what it built live.
 pub struct Indexer {
     writer: Option<Arc<Writer>>,
-    send: Option<mpsc::SyncSender<Job>>,
+    send: Option<mpsc::SyncSender<Vec<Job>>>,
+    /// The batches the builder has read, handed back.
+    back: mpsc::Receiver<Vec<Job>>,
+    /// The jobs not yet handed over.
+    pending: Vec<Job>,
     thread: Option<JoinHandle<Result<Built, EngineError>>>,
     /// Set when the import failed: the builder drops what it holds rather than write it.
     abandon: Arc<AtomicBool>,
@@ -282,7 +293,7 @@ pub struct Indexer {
 
 impl Indexer {
     /// Counts the import among those building the index in `dir` (on `conn`, before the import writes anything)
-    /// and starts its builder, which lags at most `queue` documents behind the import. Waits for another process
+    /// and starts its builder, which lags at most `queue` documents behind the import (and [`HANDOVER`] more). Waits for another process
     /// writing the index (an import, a merge) to end.
     pub fn start(dir: &Path, conn: &Connection, queue: usize) -> Result<Indexer, EngineError> {
         let writer = Writer::of(dir, WRITER_WAIT, false)?
@@ -296,7 +307,8 @@ impl Indexer {
 
     fn thread(mut builder: Builder, queue: usize) -> Result<Indexer, EngineError> {
         // Bounded: the import waits rather than hold more than `queue` documents' text while the builder lags.
-        let (send, receive) = mpsc::sync_channel::<Job>(queue);
+        let (send, receive) = mpsc::sync_channel::<Vec<Job>>(queue.div_ceil(HANDOVER));
+        let (hand_back, back) = mpsc::channel::<Vec<Job>>();
         let abandon = Arc::new(AtomicBool::new(false));
         let abandoned = abandon.clone();
         let thread = std::thread::Builder::new()
@@ -305,19 +317,23 @@ impl Indexer {
                 let mut removed = Vec::new();
                 let mut uncommitted: (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
                 let mut last = 0;
-                for job in receive {
-                    match job {
-                        Job::Add { row, fields: [title, description, body] } => {
-                            builder.add(row as u64, [&title, &description, &body])?;
-                            uncommitted.0.push(row as u64);
-                            last = row;
-                        }
-                        Job::Remove { row } => uncommitted.1.push(row as u64),
-                        Job::Committed => {
-                            uncommitted.0.clear();
-                            removed.append(&mut uncommitted.1);
+                for jobs in receive {
+                    for job in &jobs {
+                        match *job {
+                            Job::Add { row, fields: [ref title, ref description, ref body] } => {
+                                builder.add(row as u64, [title, description, body])?;
+                                uncommitted.0.push(row as u64);
+                                last = row;
+                            }
+                            Job::Remove { row } => uncommitted.1.push(row as u64),
+                            Job::Committed => {
+                                uncommitted.0.clear();
+                                removed.append(&mut uncommitted.1);
+                            }
                         }
                     }
+                    // An import that is gone frees nothing more: the batch is freed here.
+                    let _ = hand_back.send(jobs);
                 }
                 if abandoned.load(Ordering::Relaxed) {
                     return Err(stopped("the import failed"));
@@ -325,12 +341,26 @@ impl Indexer {
                 Ok(Built { segments: builder.finish()?, removed, uncommitted, last })
             })
             .map_err(|e| stopped(&format!("no thread: {e}")))?;
-        Ok(Indexer { writer: None, send: Some(send), thread: Some(thread), abandon })
+        let pending = Vec::with_capacity(HANDOVER);
+        Ok(Indexer { writer: None, send: Some(send), back, pending, thread: Some(thread), abandon })
     }
 
-    /// Hands over `job`. Fails with the builder's error when it stopped.
+    /// Hands over `job` (with the next ones, [`HANDOVER`] at a time). Fails with the builder's error when it
+    /// stopped.
     pub fn push(&mut self, job: Job) -> Result<(), EngineError> {
-        if self.send.as_ref().is_none_or(|s| s.send(job).is_err()) {
+        self.pending.push(job);
+        if self.pending.len() < HANDOVER {
+            return Ok(());
+        }
+        // The batches handed back are freed here, on the thread that allocated their text, but for one to fill.
+        let mut next = None;
+        for mut read in self.back.try_iter() {
+            read.clear();
+            next = Some(read);
+        }
+        let next = next.unwrap_or_else(|| Vec::with_capacity(HANDOVER));
+        let jobs = std::mem::replace(&mut self.pending, next);
+        if self.send.as_ref().is_none_or(|s| s.send(jobs).is_err()) {
             return Err(match self.built() {
                 Err(e) => e,
                 Ok(_) => stopped("its thread ended"),
@@ -339,9 +369,13 @@ impl Indexer {
         Ok(())
     }
 
-    /// Waits for the builder to write what it was handed.
+    /// Waits for the builder to write what it was handed (the jobs pending too, unless the import was abandoned).
     fn built(&mut self) -> Result<Built, EngineError> {
-        self.send.take();
+        let pending = std::mem::take(&mut self.pending);
+        if let Some(send) = self.send.take().filter(|_| !pending.is_empty() && !self.abandon.load(Ordering::Relaxed)) {
+            // A builder that stopped says why below.
+            let _ = send.send(pending);
+        }
         match self.thread.take().map(JoinHandle::join) {
             None => Err(stopped("it was stopped before")),
             Some(Ok(built)) => built,
