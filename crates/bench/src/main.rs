@@ -4,6 +4,11 @@
 
 mod desktop;
 
+/// The allocator of the `studio` command, which the engines compared here run with (docs/choices.md, "The
+/// allocator"): both sides of every comparison allocate through it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

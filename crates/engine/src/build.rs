@@ -3,11 +3,11 @@
 //! order, and the text sizes the full-text index counted, all inside one read transaction.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use roaring::RoaringBitmap;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, Row};
+use rustc_hash::FxHashMap;
 use serde::Deserialize;
 use studio_model::ALL_CONCEPTS_FIELD;
 use studio_text::Snapshot;
@@ -37,7 +37,7 @@ impl SpaceIndex {
         let hierarchy = Hierarchy::load(&tx, space)?;
         let all_field = labels.iter().position(|(f, _)| f == ALL_CONCEPTS_FIELD);
         let mut builders: Vec<FieldBuilder> = labels.iter().map(|(f, _)| FieldBuilder::new(f)).collect();
-        let field_by_id: HashMap<String, usize> = labels.iter().enumerate().map(|(i, (f, _))| (f.clone(), i)).collect();
+        let field_by_id: FxHashMap<String, usize> = labels.iter().enumerate().map(|(i, (f, _))| (f.clone(), i)).collect();
         // One scan of the space's documents: each one's row, id and date, and every refiner of its facet list at
         // any depth (the derived all-concepts group is made here again, from the concept fields). Until the
         // documents are put in result order, a document is numbered by its place in the scan.
@@ -152,8 +152,8 @@ struct FieldBuilder {
     id: String,
     concept: bool,
     values: Vec<(String, Option<String>)>,
-    by_uri: HashMap<String, u32>,
-    by_label: HashMap<String, u32>,
+    by_uri: FxHashMap<String, u32>,
+    by_label: FxHashMap<String, u32>,
     pairs: Vec<(u32, u32)>,
 }
 
@@ -163,14 +163,15 @@ impl FieldBuilder {
             id: id.to_owned(),
             concept: id.starts_with(CONCEPT_PREFIX),
             values: Vec::new(),
-            by_uri: HashMap::new(),
-            by_label: HashMap::new(),
+            by_uri: FxHashMap::default(),
+            by_label: FxHashMap::default(),
             pairs: Vec::new(),
         }
     }
 
-    /// The value keyed by `uri` (when non-empty) or else by `label`, added when new.
-    fn value(&mut self, label: &str, uri: Option<&str>) -> u32 {
+    /// The value keyed by `uri` (when non-empty) or else by `label`, added when new with the label `named`
+    /// gives (asked only then: a concept's is looked up in the scheme).
+    fn value(&mut self, label: &str, uri: Option<&str>, named: impl FnOnce() -> String) -> u32 {
         let uri = uri.filter(|u| !u.is_empty());
         let found = match uri {
             Some(u) => self.by_uri.get(u),
@@ -180,7 +181,7 @@ impl FieldBuilder {
             return v;
         }
         let v = self.values.len() as u32;
-        self.values.push((label.to_owned(), uri.map(str::to_owned)));
+        self.values.push((named(), uri.map(str::to_owned)));
         match uri {
             Some(u) => self.by_uri.insert(u.to_owned(), v),
             None => self.by_label.insert(label.to_owned(), v),
@@ -189,11 +190,11 @@ impl FieldBuilder {
     }
 
     fn annotate(&mut self, doc: u32, label: &str, value: Option<&str>, hierarchy: &Hierarchy) {
-        let label = match (value, self.concept) {
-            (Some(uri), true) => hierarchy.label(uri).unwrap_or(label),
-            _ => label,
-        };
-        let v = self.value(label, value);
+        let concept = self.concept;
+        let v = self.value(label, value, || match value {
+            Some(uri) if concept => hierarchy.label(uri).unwrap_or(label).to_owned(),
+            _ => label.to_owned(),
+        });
         self.pairs.push((doc, v));
     }
 
@@ -208,7 +209,7 @@ impl FieldBuilder {
             let Some(uri) = self.values[child as usize].1.clone() else { continue };
             for broader in hierarchy.broader(&uri) {
                 let label = hierarchy.label(broader).unwrap_or(broader);
-                let parent = self.value(label, Some(broader));
+                let parent = self.value(label, Some(broader), || label.to_owned());
                 links.push((child, parent));
             }
         }

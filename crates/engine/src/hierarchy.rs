@@ -2,9 +2,8 @@
 //! document nesting) joined with those of the global scheme (import-concepts), the search space's own
 //! label winning.
 
-use std::collections::HashMap;
-
 use rusqlite::Connection;
+use rustc_hash::FxHashMap;
 
 use crate::error::EngineError;
 
@@ -31,8 +30,8 @@ impl ValueKey {
 /// Concept labels and broader links of one search space.
 #[derive(Debug, Default)]
 pub(crate) struct Hierarchy {
-    labels: HashMap<String, String>,
-    broader: HashMap<String, Vec<String>>,
+    labels: FxHashMap<String, String>,
+    broader: FxHashMap<String, Vec<String>>,
 }
 
 impl Hierarchy {
