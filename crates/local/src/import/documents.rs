@@ -1,10 +1,11 @@
 //! Importing documents: one JSON object per line, shaped as the API's Document (docs/api.md, Documents) plus an optional `content`.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::io::{BufRead, Read};
 use std::time::{Duration, Instant};
 
 use rusqlite::{params, OptionalExtension, Transaction};
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Deserialize;
 use studio_model::{FacetGroup, Refiner, ALL_CONCEPTS_FIELD};
 
@@ -64,9 +65,10 @@ struct IncomingRefiner {
 /// What one import has already written, so that repeated labels and links are not rewritten per document.
 #[derive(Default)]
 struct Seen {
-    concept_labels: HashMap<String, String>,
-    broader: HashSet<(String, String)>,
-    field_labels: HashMap<String, String>,
+    concept_labels: FxHashMap<String, String>,
+    /// Per concept, the broader ones written.
+    broader: FxHashMap<String, FxHashSet<String>>,
+    field_labels: FxHashMap<String, String>,
     /// The lowest row number the next document may have: above every number this import handed to the index,
     /// and every one it had been handed before (`text_index::next_row`), since numbers are never used twice.
     next_row: i64,
@@ -373,13 +375,12 @@ fn write_concepts(
                 seen.concept_labels.insert(uri.to_owned(), r.label.clone());
             }
             if let Some(parent) = parent.filter(|p| *p != uri) {
-                let link = (uri.to_owned(), parent.to_owned());
-                if !seen.broader.contains(&link) {
+                if !seen.broader.get(uri).is_some_and(|written| written.contains(parent)) {
                     tx.prepare_cached(
                         "INSERT OR IGNORE INTO concept_broader (scope, narrower, broader) VALUES (?1, ?2, ?3)",
                     )?
                     .execute(params![space, uri, parent])?;
-                    seen.broader.insert(link);
+                    seen.broader.entry(uri.to_owned()).or_default().insert(parent.to_owned());
                 }
             }
         }
@@ -392,10 +393,10 @@ fn write_concepts(
 
 /// The derived union of a document's concept annotations: URI in `label`, name in `value` (docs/api.md, Documents).
 fn all_concepts(groups: &[FacetGroup]) -> FacetGroup {
-    fn walk(refiners: &[Refiner], seen: &mut HashSet<String>, out: &mut Vec<Refiner>) {
+    fn walk<'a>(refiners: &'a [Refiner], seen: &mut FxHashSet<&'a str>, out: &mut Vec<Refiner>) {
         for r in refiners {
             if let Some(uri) = r.value.as_deref().filter(|v| !v.is_empty()) {
-                if seen.insert(uri.to_owned()) {
+                if seen.insert(uri) {
                     out.push(Refiner { count: 1, label: uri.to_owned(), value: Some(r.label.clone()), children: None });
                 }
             }
@@ -404,7 +405,7 @@ fn all_concepts(groups: &[FacetGroup]) -> FacetGroup {
             }
         }
     }
-    let mut seen = HashSet::new();
+    let mut seen = FxHashSet::default();
     let mut facets = Vec::new();
     for g in groups.iter().filter(|g| g.field.starts_with(CONCEPT_PREFIX)) {
         walk(&g.facets, &mut seen, &mut facets);
