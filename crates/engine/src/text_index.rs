@@ -293,8 +293,8 @@ pub struct Indexer {
 
 impl Indexer {
     /// Counts the import among those building the index in `dir` (on `conn`, before the import writes anything)
-    /// and starts its builder, which lags at most `queue` documents behind the import (and [`HANDOVER`] more). Waits for another process
-    /// writing the index (an import, a merge) to end.
+    /// and starts its builder, which lags at most `queue` documents behind the import (and [`HANDOVER`] more).
+    /// Waits for another process writing the index (an import, a merge) to end.
     pub fn start(dir: &Path, conn: &Connection, queue: usize) -> Result<Indexer, EngineError> {
         let writer = Writer::of(dir, WRITER_WAIT, false)?
             .ok_or_else(|| EngineError::IndexerStopped("another writer holds the index".into()))?;
