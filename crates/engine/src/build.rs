@@ -239,13 +239,16 @@ fn annotate(
 /// Per dense number (as in `rowids`), the tokens the full-text index counted in the document's fields; a row it
 /// does not hold counts as empty.
 fn text_lengths(text: &Snapshot, rowids: &[i64]) -> Vec<u32> {
-    rowids
-        .iter()
-        .map(|&row| {
-            let sizes = text.field_sizes(row as u64).unwrap_or_default();
-            u32::try_from(sizes.iter().map(|&s| u64::from(s)).sum::<u64>()).unwrap_or(u32::MAX)
-        })
-        .collect()
+    let mut by_row: Vec<(u64, u32)> =
+        rowids.iter().enumerate().map(|(dense, &row)| (row as u64, dense as u32)).collect();
+    by_row.sort_unstable();
+    let rows: Vec<u64> = by_row.iter().map(|&(row, _)| row).collect();
+    let mut lengths = vec![0u32; rowids.len()];
+    for ((_, dense), sizes) in by_row.into_iter().zip(text.field_sizes_of(&rows)) {
+        let tokens = sizes.unwrap_or_default().iter().map(|&s| u64::from(s)).sum::<u64>();
+        lengths[dense as usize] = u32::try_from(tokens).unwrap_or(u32::MAX);
+    }
+    lengths
 }
 
 /// Collects the annotations of one field while the index is built.

@@ -54,3 +54,22 @@ fn a_second_writer_waits_for_the_first_and_opens_once_it_is_gone() {
     drop(first);
     waiting.join().unwrap().expect("opened once the first writer let go");
 }
+
+#[test]
+fn the_sizes_of_many_rows_are_each_row_s_sizes() {
+    let corpus = Corpus::new(11, 300);
+    let dir = tempfile::tempdir().unwrap();
+    let mut index = TextIndex::open(dir.path()).unwrap();
+    // Two builders taking alternate batches: segments whose rows interleave, and several of each.
+    build(&mut index, &corpus.docs, 2, 16, 4 << 10);
+    index.delete(&corpus.docs.iter().step_by(5).map(|d| d.row).collect::<Vec<_>>()).unwrap();
+    let snapshot = index.snapshot();
+    assert!(snapshot.segments() > 4, "several segments: {}", snapshot.segments());
+    let last = corpus.docs.iter().map(|d| d.row).max().unwrap();
+    let mut rows: Vec<u64> = corpus.docs.iter().map(|d| d.row).chain([0, last + 1, last + 1000]).collect();
+    rows.sort_unstable();
+    rows.dedup();
+    let one_by_one: Vec<Option<[u32; 3]>> = rows.iter().map(|&r| snapshot.field_sizes(r)).collect();
+    assert!(one_by_one.iter().any(Option::is_none) && one_by_one.iter().any(|s| s.is_some_and(|s| s[2] > 0)));
+    assert_eq!(snapshot.field_sizes_of(&rows), one_by_one);
+}
