@@ -1,23 +1,25 @@
 //! The full-text lists of a search space's most common terms, kept in memory with the index.
 //!
-//! A word in a third of a million documents is a third of a million rows of FTS5's lists: walking them and
-//! reading each row's positions to score it took most of a search's 60–120 ms at that size, before any facet
-//! was counted. For the terms in at least a twentieth of the space's documents (and at least 20,000: the
-//! defaults of [`Tuning::common_terms_share`] and [`Tuning::common_terms_documents`]), the index keeps each term's documents as a bitmap and, per document, the weighted
-//! frequency bm25 reads (title 5, description 2, body 1 per occurrence). A search whose every clause is one
-//! such term then takes its matches from the bitmaps and scores them from the frequencies and the row sizes
-//! the index already holds, with FTS5's own formula and statistics: the answer is the one FTS5 would give.
+//! A word in a third of a million documents is a third of a million entries of the full-text index's postings:
+//! walking them and reading each one's positions to score it took most of a search's 60–120 ms at that size
+//! (measured with FTS5, before the engine's own index), before any facet was counted. For the terms in at least a
+//! twentieth of the space's documents (and at least 20,000: the defaults of [`Tuning::common_terms_share`] and
+//! [`Tuning::common_terms_documents`]), the index keeps each term's documents as a bitmap and, per document, the
+//! weighted frequency bm25 reads (title 5, description 2, body 1 per occurrence). A search whose every clause is
+//! one such term then takes its matches from the bitmaps and scores them from the frequencies and the row sizes
+//! the index already holds, with bm25 as FTS5 defines it and the full-text index's statistics: the answer is the
+//! one the full-text search would give.
 //!
 //! Which terms: the words in at least that share of an even sample of the space's documents (split and folded
-//! as the full-text index does), each then walked once in FTS5 to make its list (half of them by a second
-//! thread on a connection of its own); one that turns out rarer is dropped. Only words of ASCII letters and
-//! digits are kept, whose folding is plain lower case whichever way a query spells them.
+//! as the full-text index does), each then walked once in the full-text index to make its list (half of them by
+//! a second thread); one that turns out rarer is dropped. Only words of ASCII letters and digits are kept, whose
+//! folding is plain lower case whichever way a query spells them.
 //!
-//! bm25 reads store-wide statistics: the average row size and row count come from FTS5's averages record at
-//! each search ([`Totals`]); for a query of several words, each word's number of rows in the whole store is
-//! counted when its list is made and holds only while no search space's documents changed since (the sum of
-//! every space's generation). Otherwise the search goes to FTS5 as before. A query with one clause without a
-//! list next to clauses with one walks that clause alone in FTS5 (a rare word's list is short) and takes the
+//! bm25 reads store-wide statistics: the average row size and row count come from the full-text index at each
+//! search ([`Totals`]); for a query of several words, each word's number of rows in the whole store is counted
+//! when its list is made and holds only while no search space's documents changed since (the sum of every space's
+//! generation). Otherwise the search walks the full-text index. A query with one clause without a list next to
+//! clauses with one walks that clause alone in the full-text index (a rare word's list is short) and takes the
 //! others from their lists.
 
 use std::collections::HashMap;
@@ -40,8 +42,8 @@ use super::tuning::Tuning;
 use super::tuning::{EnginePath, PathsTaken};
 use crate::error::EngineError;
 
-// Why the defaults of `Tuning`: a term in fewer than 20,000 documents is walked in FTS5 in a few ms; at 1M
-// documents a word in 50,000 costs 10–20 ms in FTS5, while a twentieth instead of a tenth of the documents
+// Why the defaults of `Tuning`: a term in fewer than 20,000 documents was walked in FTS5 in a few ms; at 1M
+// documents a word in 50,000 cost 10–20 ms there, while a twentieth instead of a tenth of the documents
 // adds a third to the lists' memory (docs/performance-journal.md).
 /// Documents sampled for the terms to consider.
 const SAMPLE: u32 = 2_000;
@@ -80,10 +82,10 @@ pub(crate) fn build(conn: &mut Connection, index: &SpaceIndex, fewest: u64) -> R
 }
 
 /// The matches of `query` with the scores of those in `wanted` (all without it), when every clause of it is
-/// a term with a list in `index`, or all but one of several, which FTS5 then walks alone (a rare word next to common
-/// ones: its list is short, theirs are not walked); and, for several clauses, while the lists' row counts
-/// still hold in a store whose generations add up to `generations`. `None` otherwise. Notes the path it
-/// took in `taken`.
+/// a term with a list in `index`, or all but one of several, which the full-text index then walks alone (a rare
+/// word next to common ones: its list is short, theirs are not walked); and, for several clauses, while the lists'
+/// row counts still hold in a store whose generations add up to `generations`. `None` otherwise. Notes the path
+/// it took in `taken`.
 pub(crate) fn matches(
     text: &Snapshot,
     index: &SpaceIndex,
@@ -164,7 +166,8 @@ pub(crate) fn list_of(collected: &TermCollect) -> TermList {
     TermList { docs, small, large, store_rows: collected.rows }
 }
 
-/// The lists of `terms` in `index` that have at least `fewest` documents, each term's list walked in FTS5 once.
+/// The lists of `terms` in `index` that have at least `fewest` documents, each term's list walked in the full-text
+/// index once.
 fn walk_terms(
     text: &Snapshot,
     index: &SpaceIndex,

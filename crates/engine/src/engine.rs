@@ -2,9 +2,10 @@
 //! of the store, through an in-memory index per search space that is cached and rebuilt whenever the
 //! store's generation for that search space (or for the global concept scheme) changes, whoever wrote it.
 //!
-//! Full text stays in SQLite's FTS5 and is queried on its own; filters and counts happen in memory on
-//! roaring bitmaps. This module never writes documents; it only stores a snapshot of an index it built
-//! (a cache, see [`snapshot`]), so that the next process to open the store need not rebuild it.
+//! Full text is the engine's own index ([`crate::text_index`], beside the documents file), queried on its own; filters
+//! and counts happen in memory on roaring bitmaps. This module never writes documents; it only stores a snapshot
+//! of an index it built (a cache, see [`snapshot`]), so that the next process to open the store need not rebuild
+//! it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};

@@ -1,17 +1,16 @@
 //! Full-text matches kept for the searches that come back to the same words.
 //!
 //! A designer types words into the preview once, then clicks refiners, pages and edits settings: every one of
-//! those searches the same words again. Walking FTS5 for a common word is most of such a search at a million
-//! documents (every match is a row of FTS5's lists, about 40 ns each before it is scored), so the matches of the
+//! those searches the same words again. Walking the full-text index for a common word is most of such a search at a
+//! million documents (every match is an entry of its postings, read and scored), so the matches of the
 //! last few expressions are kept with their scores, in the index of the search space they belong to (a change
 //! of the space's documents makes a new index, and so drops them).
 //!
 //! What else a score depends on is store-wide: bm25's average row size and, for several phrases, the number of
 //! rows having each one count the documents of every search space, which an import into another space changes
 //! without touching this index. So each kept entry records the store's [`Stamp`] (the generations of every
-//! search space, which each import bumps in the transaction that writes the text index, and FTS5's averages
-//! record) and is used only while the store's is the same: a kept answer is always the answer FTS5 would give
-//! now.
+//! search space, which each import bumps, and the full-text index's statistics) and is used only while the
+//! store's is the same: a kept answer is always the answer the full-text index would give now.
 //!
 //! An entry scored only the documents its search's selections allowed; it serves a later search whose
 //! selections allow a subset of those (clicking one more refiner), and is replaced otherwise.

@@ -1,4 +1,4 @@
-//! The search operation: text candidates from FTS5 (queried on its own), facet filters as bitmap
+//! The search operation: text candidates from the full-text index (queried on its own), facet filters as bitmap
 //! AND/OR, ordering and paging, and the facet groups of the configuration.
 
 use std::borrow::Cow;

@@ -1,5 +1,5 @@
 //! Scores as FTS5's `bm25(documents_fts, 5.0, 2.0, 1.0)` gives them (lower is better), and the order of scored
-//! documents: the formula the engine's own scoring follows (FTS5 auxiliary functions in [`super::fts_functions`], the
+//! documents: the formula the engine's own scoring follows (the full-text search of [`super::text_search`], the
 //! common terms' lists, the `text` similarity plugin), and the cut of one page out of them.
 
 use std::cmp::Ordering;
