@@ -28,7 +28,7 @@ use args::{Cli, Command};
 use error::CliError;
 
 /// Imports allocate and free several small strings per field of every document, on two threads at once (the
-/// import's and its full-text builder's): mimalloc does that in about half the time glibc's allocator takes
+/// import's and its full-text builder's): with glibc's allocator that was a third of the import thread's time
 /// (docs/choices.md, "The allocator").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
