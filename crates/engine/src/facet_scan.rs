@@ -2,18 +2,17 @@
 //! the refiners of its facet list annotated into the builders of its fields, SQLite's reading of the rows and the
 //! parsing of the facet lists side by side on two threads.
 
-use std::borrow::Cow;
 use std::sync::{mpsc, Mutex};
 
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, Row};
 use rustc_hash::FxHashMap;
-use serde::Deserialize;
 use studio_model::ALL_CONCEPTS_FIELD;
 
 use crate::error::EngineError;
 use crate::field_builder::FieldBuilder;
 use crate::hierarchy::Hierarchy;
+use crate::stored_facets::{self, StoredRefiner};
 
 /// Facet lists a chunk of the scan holds when it goes to the annotating thread, and chunks that may wait for it.
 const CHUNK_DOCS: usize = 512;
@@ -129,34 +128,12 @@ impl<'h> Annotator<'h> {
 
     /// Annotates document `doc` with its facet list `json` (nothing when it cannot be read).
     fn facet_list(&mut self, doc: u32, json: &str) {
-        let groups: Vec<StoredGroup> = serde_json::from_str(json).unwrap_or_default();
-        for group in groups.iter().filter(|g| g.field != ALL_CONCEPTS_FIELD) {
+        for group in stored_facets::parse(json).unwrap_or_default() {
             let Some(&fi) = self.field_by_id.get(&*group.field) else { continue };
             let all = self.all_field.filter(|_| self.builders[fi].concept);
             annotate(&mut self.builders, fi, all, doc, &group.facets, self.hierarchy);
         }
     }
-}
-
-/// A facet group as a document's stored facet list holds it, its strings borrowed from the row where they need no
-/// unescaping.
-#[derive(Deserialize)]
-struct StoredGroup<'a> {
-    #[serde(borrow)]
-    field: Cow<'a, str>,
-    #[serde(borrow, default)]
-    facets: Vec<StoredRefiner<'a>>,
-}
-
-/// A refiner of a stored facet list, with the refiners below it.
-#[derive(Deserialize)]
-struct StoredRefiner<'a> {
-    #[serde(borrow, default)]
-    label: Cow<'a, str>,
-    #[serde(borrow, default)]
-    value: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    children: Option<Vec<StoredRefiner<'a>>>,
 }
 
 /// Annotates document `doc` with `refiners` of field `fi` at any depth, and, for a concept field, the

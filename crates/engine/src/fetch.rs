@@ -3,10 +3,11 @@
 //! getRecommendations all return their documents through [`documents`].
 
 use rusqlite::{Connection, OptionalExtension};
-use studio_model::{Config, Document, FacetGroup};
+use studio_model::{Config, Document};
 
 use super::index::SpaceIndex;
 use super::shape::DocumentShape;
+use super::stored_facets;
 use crate::error::EngineError;
 
 /// The documents with these dense numbers, in the given order, shaped by `config` (its details and facets).
@@ -56,7 +57,7 @@ pub(crate) fn each(
             out.push(None);
             continue;
         };
-        let mut facet_list: Vec<FacetGroup> = serde_json::from_str(&facet_list)?;
+        let mut facet_list = stored_facets::to_groups(&facet_list)?;
         let document_details = shape.apply(&mut facet_list)?;
         out.push(Some(Document {
             id,

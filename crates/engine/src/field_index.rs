@@ -6,11 +6,9 @@ use std::collections::HashMap;
 
 use roaring::RoaringBitmap;
 use studio_model::FacetKind;
+pub(crate) use studio_model::CONCEPT_PREFIX;
 
 use super::hierarchy::ValueKey;
-
-/// Prefix of facet fields whose values are concept URIs.
-pub(crate) const CONCEPT_PREFIX: &str = "dyn_uri_";
 
 /// What kind of values a field holds, from its id's prefix.
 pub(crate) fn kind_of(field: &str) -> FacetKind {

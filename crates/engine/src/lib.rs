@@ -38,6 +38,7 @@ mod similar;
 mod snapshot;
 mod spaces;
 mod stamp;
+pub mod stored_facets;
 mod tally;
 mod term_lists;
 #[cfg(test)]

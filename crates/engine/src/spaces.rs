@@ -4,7 +4,7 @@
 //! uri or by the bare id.
 
 use rusqlite::Connection;
-use studio_model::{FacetField, SearchSpace, ALL_CONCEPTS_FIELD};
+use studio_model::{FacetField, SearchSpace, ALL_CONCEPTS_FIELD, ALL_CONCEPTS_LABEL};
 
 use super::field_index::{kind_of, CONCEPT_PREFIX};
 use super::field_names::FIELD_URI_PREFIX;
@@ -34,7 +34,7 @@ pub(crate) fn fields_of(conn: &Connection, space: &str) -> Result<Vec<FacetField
         .map(|row| row.map(|(field, label)| field_of(field, label)))
         .collect::<Result<_, _>>()?;
     if fields.iter().any(|f| f.field.starts_with(CONCEPT_PREFIX)) {
-        fields.push(field_of(ALL_CONCEPTS_FIELD.to_owned(), "All concepts".to_owned()));
+        fields.push(field_of(ALL_CONCEPTS_FIELD.to_owned(), ALL_CONCEPTS_LABEL.to_owned()));
         fields.sort_by(|a, b| a.field.cmp(&b.field));
     }
     Ok(fields)

@@ -161,7 +161,7 @@ impl TestFiles {
                     doc.description,
                     doc.body,
                     doc.date,
-                    serde_json::to_string(&groups).unwrap()
+                    crate::stored_facets::to_stored(&groups).unwrap()
                 ],
             )
             .unwrap();

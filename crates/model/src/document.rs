@@ -12,6 +12,12 @@ use crate::config::Extra;
 /// refiners carry the concept URI in `label` and the name in `value`, the reverse of every other group.
 pub const ALL_CONCEPTS_FIELD: &str = "dyn_uri_all_concepts";
 
+/// The name of the [`ALL_CONCEPTS_FIELD`] group.
+pub const ALL_CONCEPTS_LABEL: &str = "All concepts";
+
+/// Prefix of the facet fields whose values are concepts (their URIs in `value`).
+pub const CONCEPT_PREFIX: &str = "dyn_uri_";
+
 /// A search result, similar document or recommendation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase", default)]

@@ -21,7 +21,7 @@ pub use config::{
 pub use document::{
     Document, Explanation, FacetField, FacetGroup, FacetHealth, FacetKind, FieldHealth, Reason, RecommendQuery,
     Recommendations, Refiner, SearchRequest, SearchResponse, SearchSpace, SelectedFacet, SimilarQuery,
-    ALL_CONCEPTS_FIELD, MAX_REASONS,
+    ALL_CONCEPTS_FIELD, ALL_CONCEPTS_LABEL, CONCEPT_PREFIX, MAX_REASONS,
 };
 pub use error::{BackendError, ErrorCode, FieldError};
 pub use merge::{merge_create, merge_update, with_overrides};

@@ -7,17 +7,15 @@ use std::time::{Duration, Instant};
 use rusqlite::{params, OptionalExtension, Transaction};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Deserialize;
-use studio_model::{FacetGroup, Refiner, ALL_CONCEPTS_FIELD};
+use studio_model::{FacetGroup, Refiner, ALL_CONCEPTS_FIELD, CONCEPT_PREFIX};
 
 use super::checkpoint::{sync_documents_log, with_checkpoints, Checkpoints, LOG_LIMIT};
 use super::lines::Lines;
 use super::report::{bump_generation, ImportReport, BATCH};
 use crate::error::StoreError;
 use crate::store::Store;
+use studio_engine::stored_facets;
 use studio_engine::text_index::{self, Indexer, Job};
-
-/// Prefix of facet fields whose values are concept URIs.
-pub(crate) const CONCEPT_PREFIX: &str = "dyn_uri_";
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -304,11 +302,7 @@ fn write_document(
         let facets = g.facets.unwrap_or_default().into_iter().map(convert).collect();
         groups.push(FacetGroup { field: g.field, label, facets });
     }
-    let all = all_concepts(&groups);
-    if !all.facets.is_empty() {
-        groups.push(all);
-    }
-    let facet_list = serde_json::to_string(&groups)?;
+    let facet_list = stored_facets::to_stored(&groups)?;
     // Above every row stored, too: another import may have written before this batch (within it, none can). Read
     // after the delete above, which took the documents file for writing: a read first would make this a read
     // transaction to be upgraded, which fails at once when another import wrote meanwhile.
@@ -339,7 +333,7 @@ fn write_document(
         num,
     ])?;
     indexer.push(Job::Add { row: num, fields })?;
-    for g in groups.iter().filter(|g| g.field != ALL_CONCEPTS_FIELD && g.field.starts_with(CONCEPT_PREFIX)) {
+    for g in groups.iter().filter(|g| g.field.starts_with(CONCEPT_PREFIX)) {
         write_concepts(tx, space, &g.facets, None, seen)?;
     }
     Ok(())
@@ -389,28 +383,6 @@ fn write_concepts(
         }
     }
     Ok(())
-}
-
-/// The derived union of a document's concept annotations: URI in `label`, name in `value` (docs/api.md, Documents).
-fn all_concepts(groups: &[FacetGroup]) -> FacetGroup {
-    fn walk<'a>(refiners: &'a [Refiner], seen: &mut FxHashSet<&'a str>, out: &mut Vec<Refiner>) {
-        for r in refiners {
-            if let Some(uri) = r.value.as_deref().filter(|v| !v.is_empty()) {
-                if seen.insert(uri) {
-                    out.push(Refiner { count: 1, label: uri.to_owned(), value: Some(r.label.clone()), children: None });
-                }
-            }
-            if let Some(children) = &r.children {
-                walk(children, seen, out);
-            }
-        }
-    }
-    let mut seen = FxHashSet::default();
-    let mut facets = Vec::new();
-    for g in groups.iter().filter(|g| g.field.starts_with(CONCEPT_PREFIX)) {
-        walk(&g.facets, &mut seen, &mut facets);
-    }
-    FacetGroup { field: ALL_CONCEPTS_FIELD.to_owned(), label: "All concepts".to_owned(), facets }
 }
 
 #[cfg(test)]
