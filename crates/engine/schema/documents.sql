@@ -8,7 +8,8 @@
 -- change in step.
 
 -- One imported document. `num` is the rowid shared with the full-text index; `facet_list` is the
--- facetList as imported, with the derived dyn_uri_all_concepts group in place of any imported one.
+-- facetList as imported, kept without what can be made again (crates/engine/src/stored_facets.rs: the derived
+-- dyn_uri_all_concepts group, null values and children, counts of 1; lists written in full before read alike).
 CREATE TABLE documents (
     num          INTEGER PRIMARY KEY,
     search_space TEXT NOT NULL,

@@ -183,7 +183,7 @@ fn walk_terms(
         if list.docs.len() >= fewest {
             lists.insert(term.clone(), list);
         }
-        frequencies = collected.frequencies;
+        frequencies = collected.into_frequencies();
     }
     Ok(lists)
 }

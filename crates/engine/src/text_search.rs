@@ -79,13 +79,22 @@ pub(crate) struct TermCollect {
     pub large: HashMap<u32, u32>,
     /// Rows of the whole store having the term.
     pub rows: u64,
+    /// A bit per dense number (least significant first), set while the term's rows are walked and made into
+    /// `docs` at once: the rows come in the store's order, not the index's, and a bitmap grown one document at a
+    /// time in that order moved its arrays at every insert (two fifths of the common terms' build at 1M).
+    bits: Vec<u8>,
 }
 
 impl TermCollect {
     /// A collection for `index`, reusing the frequencies' memory of an earlier one.
     pub(crate) fn new(index: &SpaceIndex, mut frequencies: Vec<u8>) -> TermCollect {
         frequencies.resize(index.rowids.len(), 0);
-        TermCollect { docs: RoaringBitmap::new(), frequencies, large: HashMap::new(), rows: 0 }
+        TermCollect { docs: RoaringBitmap::new(), frequencies, large: HashMap::new(), rows: 0, bits: Vec::new() }
+    }
+
+    /// Hands back the frequencies' memory for the next collection.
+    pub(crate) fn into_frequencies(self) -> Vec<u8> {
+        self.frequencies
     }
 }
 
@@ -98,10 +107,14 @@ pub(crate) fn term_list(
 ) -> Result<(), EngineError> {
     let found = snapshot.phrase(phrase)?;
     into.rows = found.rows.len() as u64;
+    into.bits.clear();
+    into.bits.resize(index.rowids.len().div_ceil(8), 0);
     for (&row, &f) in found.rows.iter().zip(&found.frequencies) {
         let Some(DocRow { dense, .. }) = index.row(row as i64) else { continue };
         let f = weighted(f);
-        into.docs.insert(dense);
+        if let Some(byte) = into.bits.get_mut(dense as usize / 8) {
+            *byte |= 1 << (dense % 8);
+        }
         if let Some(slot) = into.frequencies.get_mut(dense as usize) {
             *slot = f.min(u32::from(u8::MAX)) as u8;
         }
@@ -109,6 +122,7 @@ pub(crate) fn term_list(
             into.large.insert(dense, f);
         }
     }
+    into.docs = RoaringBitmap::from_lsb0_bytes(0, &into.bits);
     Ok(())
 }
 
