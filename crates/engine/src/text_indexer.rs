@@ -12,10 +12,14 @@ use studio_text::{Builder, NewSegment};
 use crate::error::EngineError;
 use crate::text_writer::{Writer, WRITER_WAIT};
 
-/// What an import's builder holds in memory before it writes a segment: an import's memory stays within a few
-/// tens of MB whatever the size of its file (the upkeep merges the segments afterwards). Building the index again
-/// from every document takes the builder's default, fewer and larger segments.
+/// What an import's builder holds in memory before it writes a segment: 32 MB for its first eight segments, so
+/// that an import of up to a few hundred MB of documents stays within a few tens of MB, then 128 MB, so that a large
+/// one writes a quarter as many segments for the upkeep to merge (at a million documents about 45 instead of 150;
+/// docs/performance-journal.md). Building the index again from every document takes the builder's default, fewer
+/// and larger segments.
 const IMPORT_BUDGET: usize = 32 << 20;
+const LARGE_IMPORT_AFTER: usize = 8;
+const LARGE_IMPORT_BUDGET: usize = 128 << 20;
 
 /// Jobs an import hands its builder at a time (one at a time, the builder, faster than the import, emptied the
 /// channel after each document and slept until the next). The builder hands each batch back once it has read
@@ -67,7 +71,8 @@ impl Indexer {
     pub fn start(dir: &Path, conn: &Connection, queue: usize) -> Result<Indexer, EngineError> {
         let writer = Writer::of(dir, WRITER_WAIT, false)?
             .ok_or_else(|| EngineError::IndexerStopped("another writer holds the index".into()))?;
-        let builder = writer.index().builder().budget(IMPORT_BUDGET);
+        let builder =
+            writer.index().builder().budget(IMPORT_BUDGET).budget_after(LARGE_IMPORT_AFTER, LARGE_IMPORT_BUDGET);
         conn.execute("UPDATE text_state SET building = building + 1", [])?;
         let mut indexer = Indexer::thread(builder, queue)?;
         indexer.writer = Some(writer);

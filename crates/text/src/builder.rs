@@ -8,8 +8,9 @@
 //! go to memory in one sequential stream and each term's postings are touched once a batch, not once a token:
 //! what made FTS5's build slow was a hash table's random accesses at every token.
 //!
-//! A builder holds its documents in memory up to its budget ([`Builder::budget`], 256 MB unless told), then
-//! writes them as a segment and goes on with the next documents; [`Builder::finish`] writes what is left and
+//! A builder holds its documents in memory up to its budget ([`Builder::budget`], 256 MB unless told, and
+//! another once it has written a number of segments, [`Builder::budget_after`]), then writes them as a segment and
+//! goes on with the next documents; [`Builder::finish`] writes what is left and
 //! returns every segment written, each complete and on disk, none of them live yet
 //! ([`crate::TextIndex::add`]).
 
@@ -55,6 +56,8 @@ pub struct Builder {
     dir: PathBuf,
     ids: Arc<AtomicU64>,
     budget: usize,
+    /// Segments written after which the budget is the second number.
+    later: Option<(usize, usize)>,
     terms: Interner,
     postings: Vec<TermPostings>,
     rows: Vec<u64>,
@@ -77,6 +80,7 @@ impl Builder {
             dir,
             ids,
             budget: DEFAULT_BUDGET,
+            later: None,
             terms: Interner::default(),
             postings: Vec::new(),
             rows: Vec::new(),
@@ -96,6 +100,20 @@ impl Builder {
         self
     }
 
+    /// The same builder holding at most about `bytes` once it has written `segments` segments.
+    pub fn budget_after(mut self, segments: usize, bytes: usize) -> Builder {
+        self.later = Some((segments, bytes.max(1)));
+        self
+    }
+
+    /// What the builder holds before it writes the segment under way.
+    fn budget_now(&self) -> usize {
+        match self.later {
+            Some((segments, bytes)) if self.written.len() >= segments => bytes,
+            _ => self.budget,
+        }
+    }
+
     /// Adds the document `row` (above every row added before) with its fields: title, description, body.
     /// Writes a segment first when the documents held reach the budget.
     pub fn add(&mut self, row: u64, fields: [&str; 3]) -> Result<(), TextError> {
@@ -110,7 +128,7 @@ impl Builder {
             return Err(TextError::DocumentTooLarge { row, bytes: text, most: MAX_DOCUMENT_BYTES });
         }
         // Each token of a document takes a byte and a separator, so it brings at most that many new terms.
-        if self.memory() >= self.budget
+        if self.memory() >= self.budget_now()
             || self.terms.len() + text / 2 + 1 >= MAX_TERMS
             || self.rows.len() >= u32::MAX as usize
         {

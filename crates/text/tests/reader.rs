@@ -73,3 +73,28 @@ fn the_sizes_of_many_rows_are_each_row_s_sizes() {
     assert!(one_by_one.iter().any(Option::is_none) && one_by_one.iter().any(|s| s.is_some_and(|s| s[2] > 0)));
     assert_eq!(snapshot.field_sizes_of(&rows), one_by_one);
 }
+
+#[test]
+fn a_builder_s_later_budget_writes_larger_segments_that_answer_alike() {
+    let corpus = Corpus::new(13, 400);
+    let built = |later: Option<usize>| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut index = TextIndex::open(dir.path()).unwrap();
+        let mut builder = index.builder().budget(16 << 10);
+        if let Some(bytes) = later {
+            builder = builder.budget_after(2, bytes);
+        }
+        for d in &corpus.docs {
+            builder.add(d.row, d.fields()).unwrap();
+        }
+        let segments = builder.finish().unwrap();
+        let count = segments.len();
+        index.add(segments).unwrap();
+        (count, answers(&index.snapshot()))
+    };
+    let (small, answered) = built(None);
+    let (grown, answered_grown) = built(Some(64 << 20));
+    assert!(small > 3, "the small budget alone writes many segments ({small})");
+    assert_eq!(grown, 3, "two segments on the first budget, then everything else in one");
+    assert_eq!(answered_grown, answered);
+}
