@@ -12,7 +12,7 @@ use studio_model::{FacetGroup, Refiner, ALL_CONCEPTS_FIELD, ALL_CONCEPTS_LABEL, 
 
 /// A facet group as stored, its strings borrowed where they need no unescaping.
 #[derive(Serialize, Deserialize)]
-pub(crate) struct Group<'a> {
+pub(crate) struct StoredGroup<'a> {
     #[serde(borrow)]
     pub(crate) field: Cow<'a, str>,
     #[serde(borrow, default, skip_serializing_if = "str::is_empty")]
@@ -52,10 +52,10 @@ pub fn to_stored(groups: &[FacetGroup]) -> Result<String, serde_json::Error> {
             children: r.children.as_ref().map(|c| c.iter().map(refiner).collect()),
         }
     }
-    let stored: Vec<Group> = groups
+    let stored: Vec<StoredGroup> = groups
         .iter()
         .filter(|g| g.field != ALL_CONCEPTS_FIELD)
-        .map(|g| Group {
+        .map(|g| StoredGroup {
             field: Cow::Borrowed(&g.field),
             label: Cow::Borrowed(&g.label),
             facets: g.facets.iter().map(refiner).collect(),
@@ -66,8 +66,8 @@ pub fn to_stored(groups: &[FacetGroup]) -> Result<String, serde_json::Error> {
 
 /// The stored groups of a facet list, borrowed from `json`; an all-concepts group written by an earlier version is
 /// left out.
-pub(crate) fn parse(json: &str) -> Result<Vec<Group<'_>>, serde_json::Error> {
-    let mut groups: Vec<Group> = serde_json::from_str(json)?;
+pub(crate) fn parse(json: &str) -> Result<Vec<StoredGroup<'_>>, serde_json::Error> {
+    let mut groups: Vec<StoredGroup> = serde_json::from_str(json)?;
     groups.retain(|g| g.field != ALL_CONCEPTS_FIELD);
     Ok(groups)
 }

@@ -7,6 +7,7 @@
 
 mod checkpoint;
 mod concepts;
+mod document;
 mod documents;
 mod lines;
 mod report;
