@@ -13,6 +13,7 @@ pub mod demo;
 mod error;
 mod idle;
 mod import;
+mod inspect;
 pub mod recover;
 mod store;
 

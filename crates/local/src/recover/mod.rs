@@ -30,13 +30,12 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use crate::backup;
-use crate::check::{inspect, inspect_text_index};
 use crate::error::StoreError;
+use crate::inspect::{inspect, inspect_text_index, open_read_only};
 use crate::store::{Store, DB_FILE};
 use crate::store::{DOCUMENTS_FILE, TEXT_DIR, TEXT_FILE};
 pub use lost::LostDocuments;
 use merge::{join_rows, parse, Merged, Precious};
-use salvage::open_read_only;
 
 /// What `recover` did.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, TS)]

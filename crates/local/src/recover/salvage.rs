@@ -5,23 +5,12 @@
 //! A table is walked in rowid order; when a step fails the walk seeks past the failing rowid and goes on.
 //! (The bundled SQLite has no `.recover` extension, so this is the portable way.)
 
-use std::path::Path;
-use std::time::Duration;
-
 use rusqlite::types::Value;
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::Connection;
 
 /// Failing seeks after which a walk gives up on the rest of a table (a damaged page can claim any rowid
 /// as the last, so a known last rowid is no bound on its own).
 const MAX_FAILED_STEPS: usize = 100_000;
-
-/// Opens `path` read-only, with SQLite's extra checks of each page's cells on.
-pub(crate) fn open_read_only(path: &Path) -> rusqlite::Result<Connection> {
-    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
-    conn.busy_timeout(Duration::from_secs(5))?;
-    conn.execute_batch("PRAGMA cell_size_check = ON;")?;
-    Ok(conn)
-}
 
 /// The rows of one table that could be read, with the names of their columns.
 #[derive(Debug, Default)]
