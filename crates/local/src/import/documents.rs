@@ -12,9 +12,10 @@ use crate::error::StoreError;
 use crate::store::Store;
 use studio_engine::text_index::{self, Indexer, Job};
 
-/// Documents the full-text index's builder may lag behind the import: their text waits in memory meanwhile (a few
-/// MB of a typical import's).
-const TEXT_QUEUE: usize = 1_000;
+/// Documents the full-text index's builder may lag behind the import: their text waits in memory meanwhile (about
+/// 13 MB of the benchmark's documents at most). Enough for the import to go on while the builder writes a segment
+/// (at 1M documents 1,000 left the import waiting 3 s of its 27; docs/performance-journal.md).
+const TEXT_QUEUE: usize = 4_000;
 
 /// A fed import commits when its input pauses, but not more often than this.
 const FED_COMMIT_EVERY: Duration = Duration::from_millis(250);
