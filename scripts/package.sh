@@ -31,7 +31,9 @@ if [ -d "$stage/dist-before" ] && diff -r -q "$stage/dist-before" ui/dist >/dev/
   rm -rf ui/dist
   mv "$stage/dist-before" ui/dist
 fi
-cargo build --release --locked -p search-studio -p studio-cli
+cargo build --release --locked -p studio-cli
+# The desktop app, its start's code placed together (profiled under valgrind, linked again: about a minute).
+bash scripts/desktop-release.sh
 # No benchmark hook is packaged: a build with the desktop's `bench-hooks` feature (docs/performance.md) prints the
 # benchmark's mark (studio_model::marks::FIRST_RESULTS_LINE), so its binary holds the mark's text; the build above
 # has not the feature, and this says so should it ever have.

@@ -12,6 +12,7 @@
 mod display;
 mod launch;
 mod memory;
+pub mod start_order;
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
@@ -38,9 +39,9 @@ const TARGET_FIRST_RESULTS_S: f64 = 0.6;
 /// How a desktop run goes.
 #[derive(Debug, Clone)]
 pub struct DesktopOptions {
-    /// The app binary (a release build for the benchmark: `cargo build --release -p search-studio --features bench-hooks`).
+    /// The app binary (a release build for the benchmark: `bash scripts/desktop-release.sh --bench-hooks`).
     pub app: PathBuf,
-    /// The empty window's binary (a release build: `cargo build --release -p studio-empty-window`).
+    /// The empty window's binary (a release build, made by the same script).
     pub floor: PathBuf,
     /// Launch rounds (first launch, everyday launch, empty window); medians and maxima are over these.
     pub launches: usize,
@@ -329,7 +330,7 @@ mod tests {
 
         let refused = run(&DesktopOptions::new(app.clone())).unwrap_err();
         assert!(matches!(&refused, BenchError::NoHooks(p) if p == &app), "{refused}");
-        assert!(refused.to_string().contains("--features bench-hooks"), "says how to build it: {refused}");
+        assert!(refused.to_string().contains("desktop-release.sh --bench-hooks"), "says how to build it: {refused}");
         assert!(!marks_first_results(&app).unwrap());
 
         let mut built = b"\x7fELF ...".to_vec();

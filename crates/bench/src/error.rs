@@ -73,13 +73,13 @@ pub enum BenchError {
     #[error("the desktop app {} ended ({status}) before showing results; its log ends with:\n{log}", app.display())]
     AppEnded { app: PathBuf, status: std::process::ExitStatus, log: String },
     /// The empty window the desktop app is measured beside is not built.
-    #[error("no empty window at {}: build it with `cargo build --release -p studio-empty-window` (it is looked for beside the app), or name it with --floor", .0.display())]
+    #[error("no empty window at {}: build it with `bash scripts/desktop-release.sh --bench-hooks` (it is looked for beside the app), or name it with --floor", .0.display())]
     NoFloor(PathBuf),
     /// The desktop app showed no results in time.
     #[error("the desktop app {} showed no results within {seconds} s; its log ends with:\n{log}", app.display())]
     NoResults { app: PathBuf, seconds: u64, log: String },
     /// The desktop app was built without the benchmark's hooks, so it never says when its results are shown.
-    #[error("{} is not built for the benchmark: it never says when its first results are shown. Build it with `cargo build --release -p search-studio --features bench-hooks` (docs/performance.md, \"The desktop app as a whole\")", .0.display())]
+    #[error("{} is not built for the benchmark: it never says when its first results are shown. Build it with `bash scripts/desktop-release.sh --bench-hooks` (docs/performance.md, \"The desktop app as a whole\")", .0.display())]
     NoHooks(PathBuf),
     /// `--preview` needs the built web UI.
     #[error("the web UI is not built in {}/dist (run: bash scripts/test-ui.sh build)", .0.display())]
@@ -114,6 +114,18 @@ pub enum BenchError {
     /// it would overlap what is timed next, or be work moved off the clock.
     #[error("background work is running {when}: {threads} (it would overlap a timed phase)")]
     Overlap { when: String, threads: String },
+    /// `--start-order` profiles the app under valgrind's callgrind, which could not be run.
+    #[error("cannot run valgrind's callgrind (install the valgrind package): {0}")]
+    NoValgrind(std::io::Error),
+    /// `callgrind_control` could not write out the profile of the app's launch.
+    #[error("callgrind did not write out its profile of the app's launch: {0}")]
+    DumpFailed(String),
+    /// A profiled launch kept the processor busy for longer than it may take.
+    #[error("{} was still busy after {seconds} s, so its launch never ended; is another program holding it up?", app.display())]
+    NeverQuiet { app: PathBuf, seconds: u64 },
+    /// The profile names none of the app's functions: its binary has no symbol table.
+    #[error("the profile names none of the functions of {}: build it without stripping its symbols", .0.display())]
+    NoFunctions(PathBuf),
     /// A process's memory summary has no `Pss:` line.
     #[error("{} has no Pss: line", .0.display())]
     NoPss(PathBuf),

@@ -28,7 +28,8 @@ use studio_bench::{BenchError, BenchOptions, BenchReport, Comparator};
 /// whole): time to the first results shown and the idle memory of its process tree, over --launches launches,
 /// each round also launching an empty Tauri window (--floor, by default studio-empty-window beside APP) for the
 /// memory's floor. APP must be built for the benchmark; build both with
-/// `cargo build --release -p search-studio -p studio-empty-window --features search-studio/bench-hooks`.
+/// `bash scripts/desktop-release.sh --bench-hooks` (the release build, its start's code placed together as the
+/// packaged app's is). --start-order FILE writes the functions APP's start runs to FILE for that script.
 ///
 /// --preview DIR times settings edits in the web UI's preview (headless Chromium) over a store kept with --dir
 /// (docs/performance.md, The preview's answer to an edit).
@@ -82,6 +83,11 @@ struct Args {
     /// release build) [default: studio-empty-window in APP's directory]
     #[arg(long, value_name = "PATH", requires = "desktop")]
     floor: Option<PathBuf>,
+    /// With --desktop: instead of measuring, write to FILE the functions of APP (any build with its symbols) that
+    /// its everyday launch runs, profiled under valgrind's callgrind, for the linker to place together
+    /// (scripts/desktop-release.sh)
+    #[arg(long, value_name = "FILE", requires = "desktop", conflicts_with_all = ["launches", "floor", "json"])]
+    start_order: Option<PathBuf>,
     /// Time settings edits in the web UI's preview over the benchmark store in DIR (kept with --dir, e.g.
     /// DIR/docs-1000000) instead of the engines
     #[arg(long, value_name = "DIR", conflicts_with = "desktop")]
@@ -231,6 +237,11 @@ fn run(mut args: Args) -> Result<(), BenchError> {
     }
     if let Some(dir) = &args.kept {
         return run_kept(dir, &args);
+    }
+    if let (Some(app), Some(out)) = (&args.desktop, &args.start_order) {
+        let count = desktop::start_order::write(app, out)?;
+        println!("{count} functions of {}'s start written to {}", app.display(), out.display());
+        return Ok(());
     }
     if let Some(app) = &args.desktop {
         return run_desktop(app, &args);

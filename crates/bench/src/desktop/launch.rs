@@ -38,7 +38,7 @@ pub struct Program<'a> {
 }
 
 /// The last lines of a program's log, for an error message.
-fn log_tail(log: &Path) -> String {
+pub fn log_tail(log: &Path) -> String {
     let text = std::fs::read_to_string(log).unwrap_or_default();
     let lines: Vec<&str> = text.lines().collect();
     lines[lines.len().saturating_sub(8)..].join("\n")
@@ -46,7 +46,7 @@ fn log_tail(log: &Path) -> String {
 
 /// Ends the program as closing its window does (SIGTERM: the app takes its exit backup and closes the store),
 /// or kills it when it has not ended within 20 s.
-fn stop(child: &mut Child) {
+pub fn stop(child: &mut Child) {
     let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
     let deadline = Instant::now() + Duration::from_secs(20);
     while Instant::now() < deadline {
