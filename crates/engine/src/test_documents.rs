@@ -122,7 +122,7 @@ impl TestFiles {
     /// generation and adds their text to the full-text index.
     pub(crate) fn import(&self, space: &str, documents: &[TestDocument]) {
         let mut conn = self.conn();
-        let mut indexer = Indexer::start(&self.text_dir(), &conn, 64).expect("the full-text index's writer");
+        let mut indexer = Indexer::start(&self.text_dir(), &conn).expect("the full-text index's writer");
         let tx = conn.transaction().expect("a transaction");
         let mut num = crate::text_index::next_row(&tx).expect("the next row") - 1;
         for doc in documents {

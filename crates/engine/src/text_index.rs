@@ -29,6 +29,7 @@ use studio_text::{Reader, Snapshot, TextError};
 
 use crate::error::EngineError;
 
+use crate::text_indexer::Lag;
 pub use crate::text_indexer::{Indexer, Job};
 use crate::text_writer::{Writer, WRITER_WAIT};
 
@@ -161,7 +162,7 @@ fn build(writer: &Writer, conn: &mut Connection) -> Result<(), EngineError> {
     let mut index = writer.index();
     index.clear()?;
     let tx = conn.transaction()?;
-    let mut indexer = Indexer::thread(index.builder(), 256)?;
+    let mut indexer = Indexer::thread(index.builder(), Lag::of(256))?;
     let mut last = 0;
     {
         let mut stmt = tx.prepare("SELECT num, title, description, body FROM documents ORDER BY num")?;

@@ -21,6 +21,27 @@ const IMPORT_BUDGET: usize = 32 << 20;
 const LARGE_IMPORT_AFTER: usize = 8;
 const LARGE_IMPORT_BUDGET: usize = 128 << 20;
 
+/// How far an import may run ahead of its builder, in documents whose text waits in memory meanwhile: 1,000 while
+/// the builder holds [`IMPORT_BUDGET`], 4,000 once it holds the larger budget and stops longer to write each segment
+/// (at a million documents 1,000 left the import waiting 3 s of its 27, while 4,000 from the start let an import of
+/// 100 MB grow by 4 to 7 MB more; docs/performance-journal.md).
+const IMPORT_LAG: Lag = Lag { first: 1_000, later: 4_000 };
+
+/// How many documents (jobs) an import may have handed its builder that the builder has not read yet: `first`
+/// while the builder writes its first segments, `later` once it holds its later budget.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Lag {
+    pub(crate) first: usize,
+    pub(crate) later: usize,
+}
+
+impl Lag {
+    /// The same lag throughout.
+    pub(crate) fn of(jobs: usize) -> Lag {
+        Lag { first: jobs, later: jobs }
+    }
+}
+
 /// Jobs an import hands its builder at a time (one at a time, the builder, faster than the import, emptied the
 /// channel after each document and slept until the next). The builder hands each batch back once it has read
 /// it, and the import frees the text in it or fills it again: text freed on another thread than the one that
@@ -57,6 +78,11 @@ pub struct Indexer {
     send: Option<mpsc::SyncSender<Vec<Job>>>,
     /// The batches the builder has read, handed back.
     back: mpsc::Receiver<Vec<Job>>,
+    lag: Lag,
+    /// Jobs handed to the builder and not handed back yet.
+    unread: usize,
+    /// Set by the builder once it holds its later budget.
+    later: Arc<AtomicBool>,
     /// The jobs not yet handed over.
     pending: Vec<Job>,
     thread: Option<JoinHandle<Result<Built, EngineError>>>,
@@ -66,25 +92,28 @@ pub struct Indexer {
 
 impl Indexer {
     /// Counts the import among those building the index in `dir` (on `conn`, before the import writes anything)
-    /// and starts its builder, which lags at most `queue` documents behind the import (and [`HANDOVER`] more).
-    /// Waits for another process writing the index (an import, a merge) to end.
-    pub fn start(dir: &Path, conn: &Connection, queue: usize) -> Result<Indexer, EngineError> {
+    /// and starts its builder, which lags at most [`IMPORT_LAG`] documents behind the import (and [`HANDOVER`]
+    /// more). Waits for another process writing the index (an import, a merge) to end.
+    pub fn start(dir: &Path, conn: &Connection) -> Result<Indexer, EngineError> {
         let writer = Writer::of(dir, WRITER_WAIT, false)?
             .ok_or_else(|| EngineError::IndexerStopped("another writer holds the index".into()))?;
         let builder =
             writer.index().builder().budget(IMPORT_BUDGET).budget_after(LARGE_IMPORT_AFTER, LARGE_IMPORT_BUDGET);
         conn.execute("UPDATE text_state SET building = building + 1", [])?;
-        let mut indexer = Indexer::thread(builder, queue)?;
+        let mut indexer = Indexer::thread(builder, IMPORT_LAG)?;
         indexer.writer = Some(writer);
         Ok(indexer)
     }
 
-    pub(crate) fn thread(mut builder: Builder, queue: usize) -> Result<Indexer, EngineError> {
-        // Bounded: the import waits rather than hold more than `queue` documents' text while the builder lags.
-        let (send, receive) = mpsc::sync_channel::<Vec<Job>>(queue.div_ceil(HANDOVER));
+    pub(crate) fn thread(mut builder: Builder, lag: Lag) -> Result<Indexer, EngineError> {
+        // The import waits in `push` rather than hold more than the lag's documents' text while the builder lags;
+        // the channel has room for the most it may hold.
+        let (send, receive) = mpsc::sync_channel::<Vec<Job>>(lag.first.max(lag.later).div_ceil(HANDOVER) + 1);
         let (hand_back, back) = mpsc::channel::<Vec<Job>>();
         let abandon = Arc::new(AtomicBool::new(false));
         let abandoned = abandon.clone();
+        let later = Arc::new(AtomicBool::new(false));
+        let on_later = later.clone();
         let thread = std::thread::Builder::new()
             .name(crate::threads::IMPORT_TEXT.into())
             .spawn(move || {
@@ -106,6 +135,9 @@ impl Indexer {
                             }
                         }
                     }
+                    if builder.on_later_budget() {
+                        on_later.store(true, Ordering::Relaxed);
+                    }
                     // An import that is gone frees nothing more: the batch is freed here.
                     let _ = hand_back.send(jobs);
                 }
@@ -116,7 +148,16 @@ impl Indexer {
             })
             .map_err(|e| stopped(&format!("no thread: {e}")))?;
         let pending = Vec::with_capacity(HANDOVER);
-        Ok(Indexer { writer: None, send: Some(send), back, pending, thread: Some(thread), abandon })
+        let (writer, thread) = (None, Some(thread));
+        Ok(Indexer { writer, send: Some(send), back, lag, unread: 0, later, pending, thread, abandon })
+    }
+
+    /// A batch the builder has read, handed back: no longer counted, and its text freed here, on the thread that
+    /// allocated it.
+    fn read_back(&mut self, mut read: Vec<Job>) -> Vec<Job> {
+        self.unread = self.unread.saturating_sub(read.len());
+        read.clear();
+        read
     }
 
     /// Hands over `job` (with the next ones, [`HANDOVER`] at a time). Fails with the builder's error when it
@@ -126,21 +167,34 @@ impl Indexer {
         if self.pending.len() < HANDOVER {
             return Ok(());
         }
-        // The batches handed back are freed here, on the thread that allocated their text, but for one to fill.
+        // The batches handed back are freed, but for one to fill.
         let mut next = None;
-        for mut read in self.back.try_iter() {
-            read.clear();
-            next = Some(read);
+        while let Ok(read) = self.back.try_recv() {
+            next = Some(self.read_back(read));
         }
         let next = next.unwrap_or_else(|| Vec::with_capacity(HANDOVER));
         let jobs = std::mem::replace(&mut self.pending, next);
+        self.unread += jobs.len();
         if self.send.as_ref().is_none_or(|s| s.send(jobs).is_err()) {
-            return Err(match self.built() {
-                Err(e) => e,
-                Ok(_) => stopped("its thread ended"),
-            });
+            return Err(self.stopped_builder());
+        }
+        let lag = if self.later.load(Ordering::Relaxed) { self.lag.later } else { self.lag.first };
+        while self.unread > lag {
+            match self.back.recv() {
+                Ok(read) => drop(self.read_back(read)),
+                // The builder's thread ended: it says why.
+                Err(_) => return Err(self.stopped_builder()),
+            }
         }
         Ok(())
+    }
+
+    /// Why the builder stopped taking jobs.
+    fn stopped_builder(&mut self) -> EngineError {
+        match self.built() {
+            Err(e) => e,
+            Ok(_) => stopped("its thread ended"),
+        }
     }
 
     /// The segments the builder wrote of everything it was handed, for the index built again from the documents.

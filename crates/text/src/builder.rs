@@ -190,6 +190,11 @@ impl Builder {
             + self.batch.len() * 16
     }
 
+    /// Whether the builder holds the later budget of [`Builder::budget_after`] now, having written its segments.
+    pub fn on_later_budget(&self) -> bool {
+        self.later.is_some_and(|(segments, _)| self.written.len() >= segments)
+    }
+
     /// Documents held in memory, not yet written.
     pub fn docs_held(&self) -> usize {
         self.rows.len()

@@ -12,11 +12,6 @@ use crate::error::StoreError;
 use crate::store::Store;
 use studio_engine::text_index::{self, Indexer, Job};
 
-/// Documents the full-text index's builder may lag behind the import: their text waits in memory meanwhile (about
-/// 13 MB of the benchmark's documents at most). Enough for the import to go on while the builder writes a segment
-/// (at 1M documents 1,000 left the import waiting 3 s of its 27; docs/performance-journal.md).
-const TEXT_QUEUE: usize = 4_000;
-
 /// A fed import commits when its input pauses, but not more often than this.
 const FED_COMMIT_EVERY: Duration = Duration::from_millis(250);
 
@@ -100,7 +95,7 @@ pub fn import_fed(
         return Err(StoreError::EmptySearchSpace);
     }
     let mut conn = store.conn()?;
-    let mut indexer = Indexer::start(store.text_dir(), &conn, TEXT_QUEUE)?;
+    let mut indexer = Indexer::start(store.text_dir(), &conn)?;
     let mut lines = Lines::new(feed);
     let written = with_checkpoints(store, &mut conn, LOG_LIMIT, |conn, checkpoints| {
         import_lines(store, conn, checkpoints, &mut indexer, search_space, &mut lines, on_progress)
