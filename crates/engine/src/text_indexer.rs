@@ -75,7 +75,7 @@ struct Built {
 /// them; [`Indexer::finish`] makes what it built live.
 pub struct Indexer {
     writer: Option<Arc<Writer>>,
-    send: Option<mpsc::SyncSender<Vec<Job>>>,
+    send: Option<mpsc::Sender<Vec<Job>>>,
     /// The batches the builder has read, handed back.
     back: mpsc::Receiver<Vec<Job>>,
     lag: Lag,
@@ -106,9 +106,9 @@ impl Indexer {
     }
 
     pub(crate) fn thread(mut builder: Builder, lag: Lag) -> Result<Indexer, EngineError> {
-        // The import waits in `push` rather than hold more than the lag's documents' text while the builder lags;
-        // the channel has room for the most it may hold.
-        let (send, receive) = mpsc::sync_channel::<Vec<Job>>(lag.first.max(lag.later).div_ceil(HANDOVER) + 1);
+        // Unbounded: the import waits in `push`, for batches handed back, rather than hold more than the lag's
+        // documents' text while the builder lags.
+        let (send, receive) = mpsc::channel::<Vec<Job>>();
         let (hand_back, back) = mpsc::channel::<Vec<Job>>();
         let abandon = Arc::new(AtomicBool::new(false));
         let abandoned = abandon.clone();
@@ -147,9 +147,17 @@ impl Indexer {
                 Ok(Built { segments: builder.finish()?, removed, uncommitted, last })
             })
             .map_err(|e| stopped(&format!("no thread: {e}")))?;
-        let pending = Vec::with_capacity(HANDOVER);
-        let (writer, thread) = (None, Some(thread));
-        Ok(Indexer { writer, send: Some(send), back, lag, unread: 0, later, pending, thread, abandon })
+        Ok(Indexer {
+            writer: None,
+            send: Some(send),
+            back,
+            lag,
+            unread: 0,
+            later,
+            pending: Vec::with_capacity(HANDOVER),
+            thread: Some(thread),
+            abandon,
+        })
     }
 
     /// A batch the builder has read, handed back: no longer counted, and its text freed here, on the thread that

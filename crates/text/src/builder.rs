@@ -109,7 +109,7 @@ impl Builder {
     /// What the builder holds before it writes the segment under way.
     fn budget_now(&self) -> usize {
         match self.later {
-            Some((segments, bytes)) if self.written.len() >= segments => bytes,
+            Some((_, bytes)) if self.on_later_budget() => bytes,
             _ => self.budget,
         }
     }

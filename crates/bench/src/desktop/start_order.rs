@@ -78,26 +78,19 @@ fn wait_until_quiet(child: &mut Child, app: &Path, log: &Path) -> Result<(), Ben
     }
 }
 
-/// Spawns `program` with `args` on `display`, with the app's data directory `data`, its output to `log`.
-fn spawn(program: &OsStr, args: &[&OsStr], display: &Display, data: &Path, log: &Path) -> Result<Child, BenchError> {
+/// A command for `program` on `display`, with the app's data directory `data`, its output to `log`.
+fn command(program: &OsStr, display: &Display, data: &Path, log: &Path) -> Result<Command, BenchError> {
     let log_file = std::fs::File::create(log).map_err(BenchError::file("write", log))?;
-    Command::new(program)
-        .args(args)
+    let mut command = Command::new(program);
+    command
         .env("DISPLAY", &display.name)
         .env("SEARCH_STUDIO_DATA_DIR", data)
         // The benchmark's build prints its mark when asked, as in the launches it measures (others ignore it).
         .env(MARK_FIRST_RESULTS, "1")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(log_file)
-        .spawn()
-        .map_err(|source| {
-            if program == "valgrind" {
-                BenchError::NoValgrind(source)
-            } else {
-                BenchError::AppStart { app: PathBuf::from(program), source }
-            }
-        })
+        .stderr(log_file);
+    Ok(command)
 }
 
 /// The functions of `object` that a callgrind record (written with `--compress-strings=no --demangle=no`) names, in the
@@ -169,7 +162,9 @@ fn profile(app: &Path, display: &Display, scratch: &Path) -> Result<String, Benc
     let data = scratch.join("data");
     std::fs::create_dir_all(&data).map_err(BenchError::file("create", &data))?;
     let log = scratch.join("first.log");
-    let mut first = spawn(app.as_os_str(), &[], display, &data, &log)?;
+    let mut first = command(app.as_os_str(), display, &data, &log)?
+        .spawn()
+        .map_err(|source| BenchError::AppStart { app: app.to_owned(), source })?;
     let quiet = wait_until_quiet(&mut first, app, &log);
     stop(&mut first);
     quiet?;
@@ -185,9 +180,12 @@ fn profile(app: &Path, display: &Display, scratch: &Path) -> Result<String, Benc
         &out_file,
         "--",
     ];
-    let args: Vec<&OsStr> = options.iter().map(OsStr::new).chain([app.as_os_str()]).collect();
     let log = scratch.join("callgrind.log");
-    let mut child = spawn(OsStr::new("valgrind"), &args, display, &data, &log)?;
+    let mut child = command(OsStr::new("valgrind"), display, &data, &log)?
+        .args(options)
+        .arg(app)
+        .spawn()
+        .map_err(BenchError::NoValgrind)?;
     let dumped = wait_until_quiet(&mut child, app, &log).and_then(|()| dump(child.id()));
     stop(&mut child);
     dumped?;
