@@ -58,4 +58,5 @@ command_list![
     store::open_store_as_is,
     store::open_folder,
     store::backup_settings,
+    window::first_screen_ready,
 ];

@@ -14,6 +14,7 @@ pub mod settings;
 pub mod store;
 pub mod sync;
 pub mod tasks;
+pub mod window;
 
 /// Makes [`handler`] from the command list.
 macro_rules! command_list {

@@ -215,9 +215,17 @@ export async function openDriver(dataDir, env = {}) {
   return driver;
 }
 
+/**
+ * The app's session once its window is shown: the window is created hidden and shown with its first screen
+ * (src-tauri/window.rs), and WebDriver's commands need it shown, as a person does (a hidden window's page has no
+ * size, and a window resized while hidden is then never drawn).
+ */
 export async function openApp(driver) {
   const session = await Session.start(driver, app);
-  await waitUntil(async () => (await session.bodyText()).includes('Search Studio'), 'the app to render');
+  await waitUntil(
+    async () => (await session.execute(`return document.visibilityState === 'visible' && document.body.innerText.includes('Search Studio');`)),
+    'the app to render',
+  );
   return session;
 }
 

@@ -72,6 +72,7 @@ export function fakeDesktop(connections: Connection[] = [LOCAL], current = conne
     }),
     openStoreAsIs: vi.fn(async () => {}),
     openFolder: vi.fn(async (_folder: Folder) => {}),
+    firstScreenReady: vi.fn(async () => {}),
     backupSettings: vi.fn(async (): Promise<BackupSettings> => ({ folder: `${settings.dataDir}/backups`, count: 0, newest: null })),
     getSettings: vi.fn(async () => ({ ...settings })),
     pickFile: vi.fn(async () => '/data/news.jsonl'),

@@ -119,6 +119,8 @@ export interface Desktop {
   openFolder(folder: Folder): Promise<void>;
   /** Where the automatic backups are, how many, and when the newest was taken. */
   backupSettings(): Promise<BackupSettings>;
+  /** The first screen is complete: the window, hidden until then, is shown with it. */
+  firstScreenReady(): Promise<void>;
   /** The settings, for their data directory. */
   getSettings(): Promise<DesktopSettings>;
   /** Opens the system's file dialog; null when the user cancelled. */

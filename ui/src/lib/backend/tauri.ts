@@ -34,6 +34,7 @@ const desktop: Desktop = {
   openStoreAsIs: shell.openStoreAsIs,
   openFolder: shell.openFolder,
   backupSettings: shell.backupSettings,
+  firstScreenReady: shell.firstScreenReady,
   getSettings: shell.getSettings,
   async pickFile() {
     const chosen = await open({

@@ -27,6 +27,11 @@ export class Part<P extends AnyProps> {
     private readonly importer: () => Promise<{ default: Component<P> }>,
   ) {}
 
+  /** Shown, or why not: loaded, or its load failed. */
+  get settled(): boolean {
+    return this.component !== null || this.failed !== null;
+  }
+
   /** Starts loading the part, once; again after a failure only through `retry`. */
   load(): void {
     if (this.#loading || this.component || this.failed) return;

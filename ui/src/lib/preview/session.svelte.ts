@@ -21,6 +21,8 @@ export class SearchState {
   query = $state('');
   selected: SelectedFacet[] = $state([]);
   start = $state(0);
+  /** A preview has shown an answer to a search of this state: its results, or why there are none. */
+  answered = $state(false);
 
   isSelected(field: string, label: string, value: string | null): boolean {
     return this.selected.some((s) => s.field === field && (value !== null ? s.value === value : s.label === label));
@@ -127,7 +129,10 @@ export class PreviewSession {
       if (seq !== this.#seq) return;
       this.error = BackendError.from(e).message;
     } finally {
-      if (seq === this.#seq) this.loading = false;
+      if (seq === this.#seq) {
+        this.loading = false;
+        this.state.answered = true;
+      }
     }
   }
 }

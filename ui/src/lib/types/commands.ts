@@ -113,6 +113,11 @@ export function shellCommands(invoke: Invoke) {
     openFolder: (folder: Folder): Promise<void> => invoke<void>('open_folder', { folder }),
     /** Where the automatic backups are, how many, and when the newest was taken. */
     backupSettings: (): Promise<BackupSettings> => invoke<BackupSettings>('backup_settings', {}),
+    /**
+     * The UI's first screen is complete (the preview's first answer, the recovery screen, a sign-in, or what could
+     * not be loaded): shows the main window, created hidden so that its first paint is that screen.
+     */
+    firstScreenReady: (): Promise<void> => invoke<void>('first_screen_ready', {}),
   };
 }
 
