@@ -10,7 +10,8 @@ use utoipa::ToSchema;
 
 use crate::config::Configuration;
 use crate::document::{
-    Document, FacetHealth, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery,
+    Document, FacetHealth, RecommendQuery, Recommendations, SearchPage, SearchRequest, SearchResponse, SearchSpace,
+    SimilarQuery,
 };
 use crate::error::{BackendError, FieldError};
 use crate::offers::Offers;
@@ -92,6 +93,12 @@ pub trait Backend: Send + Sync {
     async fn recommendations(&self, id: i32, query: RecommendQuery) -> Result<Recommendations, BackendError>;
     /// Operation 9.
     async fn search(&self, id: i32, request: SearchRequest) -> Result<SearchResponse, BackendError>;
+    /// Operation 9 with each document of the page as the backend wrote it, for a pull's copy. By default the
+    /// documents of [`Backend::search`] written anew; a remote server's answer is read without reading them.
+    async fn search_page(&self, id: i32, request: SearchRequest) -> Result<SearchPage, BackendError> {
+        let answer = self.search(id, request).await?;
+        SearchPage::written(answer).map_err(|e| BackendError::Internal(format!("cannot write a document: {e}")))
+    }
     /// Makes a configuration the active one.
     async fn set_active(&self, caller: &Caller, id: i32) -> Result<Configuration, BackendError>;
     /// The configurations whose `visible` is true.

@@ -161,6 +161,25 @@ pub struct SearchResponse {
     pub total: i64,
 }
 
+/// One page of the search operation's answer with each document as the backend wrote it: what a pull copies
+/// into the local store, without reading every document into a [`Document`] and writing it again.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct SearchPage {
+    pub facets: Vec<FacetGroup>,
+    /// The page's documents, each the JSON written for it.
+    pub result: Vec<Box<serde_json::value::RawValue>>,
+    pub total: i64,
+}
+
+impl SearchPage {
+    /// The page of a typed answer, its documents written anew.
+    pub fn written(answer: SearchResponse) -> Result<Self, serde_json::Error> {
+        let result = answer.result.iter().map(serde_json::value::to_raw_value).collect::<Result<_, _>>()?;
+        Ok(SearchPage { facets: answer.facets, result, total: answer.total })
+    }
+}
+
 /// Query parameters of getSimilar.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, IntoParams, TS)]
 #[into_params(parameter_in = Query)]

@@ -20,7 +20,7 @@ pub use config::{
 };
 pub use document::{
     Document, Explanation, FacetField, FacetGroup, FacetHealth, FacetKind, FieldHealth, Reason, RecommendQuery,
-    Recommendations, Refiner, SearchRequest, SearchResponse, SearchSpace, SelectedFacet, SimilarQuery,
+    Recommendations, Refiner, SearchPage, SearchRequest, SearchResponse, SearchSpace, SelectedFacet, SimilarQuery,
     ALL_CONCEPTS_FIELD, ALL_CONCEPTS_LABEL, CONCEPT_PREFIX, MAX_REASONS,
 };
 pub use error::{BackendError, ErrorCode, FieldError};

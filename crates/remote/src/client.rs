@@ -11,7 +11,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use studio_model::{
     Backend, BackendError, Caller, Configuration, ConfigurationList, Document, Extension, FacetHealth, LogEntry,
-    Offers, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
+    Offers, RecommendQuery, Recommendations, SearchPage, SearchRequest, SearchResponse, SearchSpace, SimilarQuery,
+    WriteOutcome,
 };
 
 use crate::error::RemoteError;
@@ -35,6 +36,12 @@ pub struct RemoteBackend {
 
 fn config_path(id: i32, rest: &str) -> String {
     format!("/api/configurations/{id}{rest}")
+}
+
+/// The search operation's request: a POST, but it only reads, so it is retried like a GET.
+fn search_call(id: i32, request: &SearchRequest) -> Result<Call, RemoteError> {
+    let body = serde_json::to_value(request).map_err(|e| RemoteError::Client(format!("search body: {e}")))?;
+    Ok(Call::with_body(Method::POST, config_path(id, "/search"), body, Repeat::Safe))
 }
 
 impl RemoteBackend {
@@ -156,10 +163,14 @@ impl Backend for RemoteBackend {
         Ok(self.transport.send(call).await?)
     }
 
-    /// Operation 9. A POST, but it only reads, so it is retried like a GET.
+    /// Operation 9.
     async fn search(&self, id: i32, request: SearchRequest) -> Result<SearchResponse, BackendError> {
-        let body = serde_json::to_value(&request).map_err(|e| RemoteError::Client(format!("search body: {e}")))?;
-        Ok(self.transport.send(Call::with_body(Method::POST, config_path(id, "/search"), body, Repeat::Safe)).await?)
+        Ok(self.transport.send(search_call(id, &request)?).await?)
+    }
+
+    /// Operation 9 as [`RemoteBackend::search`], the page's documents kept as the server wrote them.
+    async fn search_page(&self, id: i32, request: SearchRequest) -> Result<SearchPage, BackendError> {
+        Ok(self.transport.send(search_call(id, &request)?).await?)
     }
 
     /// Makes a configuration the active one (`POST /api/configurations/{id}/set`). Not repeated after the

@@ -13,11 +13,10 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use studio_local::{import_concepts, import_fed, Feed, LocalBackend, Store, StoreError};
-use studio_model::{
-    Backend, Caller, Configuration, Document, Refiner, SearchRequest, SearchResponse, ALL_CONCEPTS_FIELD,
-};
+use studio_model::{Backend, Caller, Configuration, Refiner, SearchPage, SearchRequest, ALL_CONCEPTS_FIELD};
 use tokio::runtime::Handle;
 use tokio::sync::mpsc::{self, error::TryRecvError};
 
@@ -124,10 +123,18 @@ fn concept_lines(groups: &[studio_model::FacetGroup]) -> Vec<u8> {
     out
 }
 
-fn document_lines(docs: &[Document]) -> Result<Vec<u8>, SyncError> {
-    let mut out = Vec::new();
+/// A JSON line per document, each as the server wrote it: read into nothing and written again, which was most
+/// of a pull's own work. A document written over several lines (another server's indented JSON) is written
+/// again on one.
+fn document_lines(docs: &[Box<RawValue>]) -> Result<Vec<u8>, SyncError> {
+    let mut out = Vec::with_capacity(docs.iter().map(|d| d.get().len() + 1).sum());
     for d in docs {
-        serde_json::to_writer(&mut out, d)?;
+        let json = d.get();
+        if json.contains(['\n', '\r']) {
+            serde_json::to_writer(&mut out, &serde_json::from_str::<Value>(json)?)?;
+        } else {
+            out.extend_from_slice(json.as_bytes());
+        }
         out.push(b'\n');
     }
     Ok(out)
@@ -140,7 +147,7 @@ pub async fn import_lines(remote: &dyn Backend, remote_id: i32) -> Result<(Vec<u
     let config = remote.get_configuration(remote_id).await?;
     let (mut concepts, mut lines, mut start) = (Vec::new(), Vec::new(), 0i64);
     loop {
-        let answer = remote.search(remote_id, page_request(&config, start, start == 0)).await?;
+        let answer = remote.search_page(remote_id, page_request(&config, start, start == 0)).await?;
         if start == 0 {
             concepts = concept_lines(&answer.facets);
         }
@@ -274,7 +281,7 @@ async fn fetch(
     cancel: &AtomicBool,
     stop: &AtomicBool,
 ) -> Result<(), SyncError> {
-    let search = |at: i64, with_facets: bool| remote.search(remote_id, page_request(config, at, with_facets));
+    let search = |at: i64, with_facets: bool| remote.search_page(remote_id, page_request(config, at, with_facets));
     let mut first = true;
     loop {
         if cancel.load(Ordering::Relaxed) {
@@ -308,7 +315,7 @@ async fn fetch(
 /// Sends the page of `answer` (from offset `start`, which it moves past it) to the writer. Returns whether pages
 /// follow it and the writer still takes them.
 async fn deliver(
-    answer: SearchResponse,
+    answer: SearchPage,
     with_concepts: bool,
     start: &mut i64,
     pages: &mpsc::Sender<Page>,
@@ -427,5 +434,24 @@ impl Feed for PageFeed {
         // The progress is shown while the pull runs; once it returned, no one listens.
         let _ = self.told.send((self.at.next as u64, self.at.total as u64));
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_document_becomes_one_line_as_written_even_an_indented_one() {
+        let page: SearchPage = serde_json::from_str(
+            "{\"total\": 2, \"result\": [{\"id\":\"a\",\"title\":\"One\"}, {\n  \"id\": \"b\",\n  \"title\": \"Two\\nlines\"\r\n}]}",
+        )
+        .unwrap();
+        let lines = String::from_utf8(document_lines(&page.result).unwrap()).unwrap();
+        let lines: Vec<&str> = lines.lines().collect();
+        assert_eq!(lines[0], "{\"id\":\"a\",\"title\":\"One\"}");
+        assert_eq!(lines.len(), 2);
+        let second: Value = serde_json::from_str(lines[1]).unwrap();
+        assert_eq!(second, json!({"id": "b", "title": "Two\nlines"}));
     }
 }
