@@ -123,9 +123,9 @@ fn concept_lines(groups: &[studio_model::FacetGroup]) -> Vec<u8> {
     out
 }
 
-/// A JSON line per document, each as the server wrote it: read into nothing and written again, which was most
-/// of a pull's own work. A document written over several lines (another server's indented JSON) is written
-/// again on one.
+/// A JSON line per document, each as the server wrote it (reading every document into a `Document` and writing
+/// it out again took a sixth of a pull's CPU). A document written over several lines (another server's indented
+/// JSON) is written again on one.
 fn document_lines(docs: &[Box<RawValue>]) -> Result<Vec<u8>, SyncError> {
     let mut out = Vec::with_capacity(docs.iter().map(|d| d.get().len() + 1).sum());
     for d in docs {
