@@ -22,35 +22,6 @@ use crate::secrets::KeyringAccess;
 use crate::state::{Tasks, PROGRESS_EVENT};
 use crate::window;
 
-/// Sets an environment variable for WebKit's processes, unless the user has set it already. Called before any
-/// thread or WebKit process starts, so that WebKit's processes inherit it.
-fn default_env(variable: &str, value: &str) {
-    if std::env::var_os(variable).is_none() {
-        std::env::set_var(variable, value);
-    }
-}
-
-/// On Linux, WebKitGTK's web process paints into shared memory instead of GL buffers (its DMA-BUF renderer
-/// off): the editor is a page of forms and a preview, which the CPU paints without effort, while the GL path kept
-/// about 120 MB more in the web process (on a machine without a GPU, Mesa's software GL) and slowed the first
-/// results (docs/performance-journal.md, "The desktop app as a whole").
-fn paint_on_the_cpu() {
-    if cfg!(target_os = "linux") {
-        default_env("WEBKIT_DISABLE_DMABUF_RENDERER", "1");
-    }
-}
-
-/// WebKit's JavaScript engine runs the page's scripts in its interpreter, with no just-in-time compiler
-/// (JavaScriptCore's `useJIT` option): the page's scripts run cold at the launch and in short bursts at each
-/// edit, and measured no slower there without the compilers, whose code and data held about 16 MB more in the
-/// idle web process, and 25 MB more after a series of edits (docs/performance-journal.md, "The desktop app beside
-/// an empty window"; docs/choices.md, "The desktop app").
-fn interpret_scripts() {
-    if cfg!(target_os = "linux") {
-        default_env("JSC_useJIT", "0");
-    }
-}
-
 /// glibc's allocator gives the threads that allocate at the same time heaps of their own, up to eight per core;
 /// the app's threads (the async runtime's, the store's pool, the full-text index's, GTK's) each kept one, partly
 /// used. One per core is as many as can allocate at once: about a megabyte less in the idle app
@@ -186,8 +157,7 @@ pub fn context<R: Runtime>() -> tauri::Context<R> {
 /// Runs the desktop app.
 pub fn run() {
     one_heap_per_core();
-    paint_on_the_cpu();
-    interpret_scripts();
+    studio_model::webkit::set_env();
     studio_local::release_memory_when_idle(IDLE_RELEASE_AFTER);
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))

@@ -230,7 +230,7 @@ export async function openApp(driver) {
 }
 
 // WebKit's screenshot waits for the next frame the page paints. The app paints on the CPU (src-tauri/startup.rs,
-// paint_on_the_cpu), and then a page that does not change (the recovery screen) paints no further frame and
+// studio_model::webkit), and then a page that does not change (the recovery screen) paints no further frame and
 // the screenshot never answers: one almost transparent pixel in a corner changes until the screenshot is taken.
 const TICK = `
   const tick = document.createElement('div');

@@ -13,6 +13,7 @@ pub mod marks;
 mod merge;
 mod offers;
 mod rules;
+pub mod webkit;
 
 pub use backend::{Backend, Caller, ConfigurationList, LogAction, LogEntry, WriteOutcome};
 pub use config::{
