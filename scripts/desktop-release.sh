@@ -62,7 +62,7 @@ fi
 # (an Xvfb, not the user's screen) and a D-Bus session of their own, as the benchmark's do.
 start_order() {
   local binary=$1 order=$1.start-order
-  dbus-run-session -- env -u DISPLAY -u WAYLAND_DISPLAY \
+  with_session_bus env -u DISPLAY -u WAYLAND_DISPLAY \
     target/release/studio-bench --desktop "$binary" --start-order "$order" >&2
   rm -f "$order".*
   local linked

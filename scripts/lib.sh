@@ -98,6 +98,41 @@ start_xvfb() {
   fi
 }
 
+# Runs a command on a D-Bus session bus of its own (dbus-run-session) and a runtime directory of its own
+# (XDG_RUNTIME_DIR), then ends every program the bus started for it. The desktop app's start asks the bus for
+# the desktop portals; they outlive their bus (the document portal does not even end when asked to), keep its
+# FUSE file system mounted and hold open the output they inherited, so that a `| tee` after this would wait
+# for ever. The document portal mounts its file system in the runtime directory, detached here at the end.
+with_session_bus() {
+  local runtime rc
+  runtime=$(mktemp -d)
+  XDG_RUNTIME_DIR=$runtime dbus-run-session -- bash -c '"$@"; rc=$?; end_bus_peers; exit $rc' bash "$@"
+  rc=$?
+  fusermount3 -u -z "$runtime/doc" 2>/dev/null
+  rm -rf --one-file-system "$runtime"
+  return "$rc"
+}
+
+# Ends the programs connected to the session bus (D-Bus names them; a caller is not one of them): asked to
+# (SIGTERM) first, killed after 3 s.
+end_bus_peers() {
+  local bus=(dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus) name pid pids=()
+  for name in $("${bus[@]}" org.freedesktop.DBus.ListNames | grep -o '":[^"]*"' | tr -d '"'); do
+    pid=$("${bus[@]}" org.freedesktop.DBus.GetConnectionUnixProcessID "string:$name" 2>/dev/null | awk '$1 == "uint32" {print $2}')
+    [ -n "$pid" ] && pids+=("$pid")
+  done
+  [ ${#pids[@]} -eq 0 ] && return 0
+  echo "ending what the session bus started: $(ps -o comm= -p "$(IFS=,; echo "${pids[*]}")" | tr '\n' ' ')" >&2
+  kill "${pids[@]}" 2>/dev/null
+  for _ in $(seq 30); do
+    kill -0 "${pids[@]}" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  kill -9 "${pids[@]}" 2>/dev/null
+  return 0
+}
+export -f end_bus_peers
+
 # Runs a cargo command with the workspace's own crates compiled by clippy-driver, which lints a crate while it
 # compiles it, with every lint and warning an error (-D warnings, as `cargo clippy -- -D warnings`): cargo's
 # RUSTC_WORKSPACE_WRAPPER is scripts/lint-rustc, which hands rustc's command line and -D warnings to clippy-driver.

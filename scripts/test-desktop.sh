@@ -17,9 +17,10 @@ start_xvfb || { echo "desktop-e2e: 0 passed, 1 failed, 0 skipped"; exit 1; }
 log=$(mktemp)
 trap 'rm -f "$log"; kill "$XVFB_PID" 2>/dev/null' EXIT
 # Bounded: a hung window or driver must fail this part, not the whole run.
-# One D-Bus session bus for the whole run (dbus-run-session stops it at the end): without it every app
-# started a bus of its own through X11 autolaunch, left running after the app was killed.
-E2E_DISPLAY=$XVFB_DISPLAY dbus-run-session -- timeout 900 node --test --test-reporter=tap src-tauri/e2e/ 2>&1 | tee "$log"
+# One D-Bus session bus for the whole run, stopped at the end with what it started (scripts/lib.sh,
+# with_session_bus): without it every app started a bus of its own through X11 autolaunch, left running after
+# the app was killed.
+E2E_DISPLAY=$XVFB_DISPLAY with_session_bus timeout 900 node --test --test-reporter=tap src-tauri/e2e/ 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 passed=$(grep -E '^# pass [0-9]+' "$log" | awk '{print $3}' | tail -1)
 failed=$(grep -E '^# fail [0-9]+' "$log" | awk '{print $3}' | tail -1)
