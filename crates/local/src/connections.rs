@@ -97,6 +97,20 @@ impl Closing {
     }
 }
 
+impl crate::idle::Caches for Pool<Connections> {
+    fn drop_cached_pages(&self) {
+        // Every idle connection taken at once, so that none is taken twice; one the pool opens meanwhile for a
+        // caller has nothing cached yet.
+        let idle: Vec<_> = std::iter::from_fn(|| self.try_get()).take(self.max_size() as usize).collect();
+        for conn in &idle {
+            // The pages of the files it has attached too. A connection that cannot drop them only keeps them.
+            if let Err(e) = conn.execute_batch("PRAGMA shrink_memory") {
+                tracing::debug!("an idle connection kept its cached pages: {e}");
+            }
+        }
+    }
+}
+
 /// SQLite's connection manager, which opens nothing once the store is closed and closes every connection
 /// given back then.
 pub struct Connections {

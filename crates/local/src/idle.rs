@@ -1,10 +1,11 @@
 //! Memory given back while the process sits idle (the desktop app between a designer's actions): once no
-//! connection of any store has been in use for a while, SQLite drops the pages its connections cache and the C
-//! allocator returns the freed memory to the system. The next call reads its pages again from the operating
-//! system's file cache (microseconds a page). Off unless the process asks for it
-//! ([`release_memory_when_idle`]): a server under steady load keeps its caches.
+//! connection of any store has been in use for a while, each idle connection of every open store drops the pages
+//! it caches (each connection has a cache of its own: .cargo/config.toml) and the C allocator returns the freed
+//! memory to the system. The next call reads its pages again from the operating system's file cache
+//! (microseconds a page). Off unless the process asks for it ([`release_memory_when_idle`]): a server under
+//! steady load keeps its caches.
 
-use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
 /// What the watcher needs to know: how many connections are in use, and since when none has been.
@@ -17,6 +18,22 @@ struct State {
 }
 
 static STATE: Mutex<State> = Mutex::new(State { after: None, in_use: 0, idle_since: None });
+
+/// What caches pages and can drop them: a store's pool of connections.
+pub(crate) trait Caches: Send + Sync {
+    /// Drops the pages its idle connections cache.
+    fn drop_cached_pages(&self);
+}
+
+/// The caches of the stores open in the process (a closed and dropped store's entry is gone at the next one).
+static CACHES: Mutex<Vec<Weak<dyn Caches>>> = Mutex::new(Vec::new());
+
+/// Has `cache` dropped at each release, for as long as it is held elsewhere.
+pub(crate) fn register(cache: Weak<dyn Caches>) {
+    let mut caches = CACHES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    caches.retain(|c| c.strong_count() > 0);
+    caches.push(cache);
+}
 static CHANGED: Condvar = Condvar::new();
 static WATCHER: OnceLock<()> = OnceLock::new();
 
@@ -79,15 +96,13 @@ fn watch() {
     }
 }
 
-/// Drops SQLite's cached pages (those of every connection in the process that no statement holds) and has the
-/// C allocator give the freed memory back; without the second step the pages' memory would stay with the
-/// process, only free for its next allocations.
+/// Drops the pages every open store's idle connections cache and has the C allocator give the freed memory back;
+/// without the second step the pages' memory would stay with the process, only free for its next allocations.
 fn release() {
-    // SAFETY: `sqlite3_release_memory` takes no pointer and is safe to call from any thread at any time in
-    // SQLite's serialized threading mode, the mode rusqlite's bundled SQLite is built in; it frees only pages
-    // no statement is using.
-    unsafe {
-        rusqlite::ffi::sqlite3_release_memory(i32::MAX);
+    let caches: Vec<Arc<dyn Caches>> =
+        CACHES.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).iter().filter_map(Weak::upgrade).collect();
+    for cache in caches {
+        cache.drop_cached_pages();
     }
     trim_heap();
 }

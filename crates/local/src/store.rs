@@ -16,6 +16,7 @@
 
 use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use r2d2::{Pool, PooledConnection};
@@ -24,7 +25,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::connections::{Closing, Connections};
 use crate::error::StoreError;
-use crate::idle::InUse;
+use crate::idle::{self, InUse};
 
 /// The precious file's name inside the data directory.
 pub const DB_FILE: &str = "studio.db";
@@ -69,7 +70,9 @@ const CLOSE_WAIT: Duration = Duration::from_secs(10);
 /// A pool of connections to one store. Cheap to clone; closing one clone closes the store for all.
 #[derive(Clone)]
 pub struct Store {
-    pool: Pool<Connections>,
+    /// Held here only: the pages its connections cache are dropped while the process is idle (crate::idle) for as
+    /// long as a clone of the store is.
+    pool: Arc<Pool<Connections>>,
     closing: Closing,
     path: PathBuf,
     documents: PathBuf,
@@ -135,6 +138,8 @@ impl Store {
             .connection_timeout(Duration::from_secs(30))
             .build(closing.manager(manager))
             .map_err(|source| StoreError::Open { path: path.display().to_string(), source })?;
+        let pool = Arc::new(pool);
+        idle::register(Arc::downgrade(&pool) as Weak<dyn idle::Caches>);
         let store = Store { pool, closing, path: path.to_owned(), documents, text_dir };
         store.migrate().map_err(|e| e.at(path))?;
         // A store whose index cannot be built now (a damaged documents file, a full disk) still opens: its

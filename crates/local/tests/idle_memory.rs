@@ -49,3 +49,22 @@ fn an_idle_store_gives_its_cached_pages_back_and_answers_the_same_after() {
     );
     assert_eq!(total(&store), 8_000_000, "the same answer from the files");
 }
+
+#[test]
+fn sqlite_is_built_with_a_page_cache_per_connection() {
+    // One cache shared by every connection of the process (SQLite's memory management) has them wait for each
+    // other's every page; the build turns it off (.cargo/config.toml), and the release above works without it.
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_dir(dir.path()).unwrap();
+    let options: Vec<String> = store
+        .conn()
+        .unwrap()
+        .prepare("SELECT compile_options FROM pragma_compile_options")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(options.iter().any(|o| o.starts_with("THREADSAFE=")), "the options are listed: {options:?}");
+    assert!(!options.iter().any(|o| o == "ENABLE_MEMORY_MANAGEMENT"), "{options:?}");
+}
