@@ -32,10 +32,7 @@ pub(crate) fn each(
     let shape = DocumentShape::new(index, config);
     // One read of the store for the whole list, so that its documents come from one state of it, and the file's
     // shared lock is taken once rather than once per document.
-    let _one_read = match conn.is_autocommit() {
-        true => Some(conn.unchecked_transaction()?),
-        false => None,
-    };
+    let _one_read = conn.is_autocommit().then(|| conn.unchecked_transaction()).transpose()?;
     let mut stmt = conn.prepare_cached(
         "SELECT id, link, title, description, date, image, type, facet_list FROM documents WHERE num = ?1",
     )?;

@@ -18,22 +18,6 @@ struct State {
 }
 
 static STATE: Mutex<State> = Mutex::new(State { after: None, in_use: 0, idle_since: None });
-
-/// What caches pages and can drop them: a store's pool of connections.
-pub(crate) trait Caches: Send + Sync {
-    /// Drops the pages its idle connections cache.
-    fn drop_cached_pages(&self);
-}
-
-/// The caches of the stores open in the process (a closed and dropped store's entry is gone at the next one).
-static CACHES: Mutex<Vec<Weak<dyn Caches>>> = Mutex::new(Vec::new());
-
-/// Has `cache` dropped at each release, for as long as it is held elsewhere.
-pub(crate) fn register(cache: Weak<dyn Caches>) {
-    let mut caches = CACHES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    caches.retain(|c| c.strong_count() > 0);
-    caches.push(cache);
-}
 static CHANGED: Condvar = Condvar::new();
 static WATCHER: OnceLock<()> = OnceLock::new();
 
@@ -50,6 +34,22 @@ pub fn release_memory_when_idle(after: Duration) {
         let _ = std::thread::Builder::new().name("idle-memory".into()).spawn(watch);
     });
     CHANGED.notify_all();
+}
+
+/// What caches pages and can drop them: a store's pool of connections.
+pub(crate) trait Caches: Send + Sync {
+    /// Drops the pages its idle connections cache.
+    fn drop_cached_pages(&self);
+}
+
+/// The caches of the stores open in the process (a closed and dropped store's entry is gone at the next one).
+static CACHES: Mutex<Vec<Weak<dyn Caches>>> = Mutex::new(Vec::new());
+
+/// Has `cache` dropped at each release, for as long as it is held elsewhere.
+pub(crate) fn register(cache: Weak<dyn Caches>) {
+    let mut caches = CACHES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    caches.retain(|c| c.strong_count() > 0);
+    caches.push(cache);
 }
 
 /// Held with each connection handed out by a store ([`crate::Store::conn`]).
