@@ -122,7 +122,7 @@ end_bus_peers() {
     [ -n "$pid" ] && pids+=("$pid")
   done
   [ ${#pids[@]} -eq 0 ] && return 0
-  echo "ending what the session bus started: $(ps -o comm= -p "$(IFS=,; echo "${pids[*]}")" | tr '\n' ' ')" >&2
+  echo "ending what the session bus started: $(cd /proc && cat "${pids[@]/%//comm}" 2>/dev/null | tr '\n' ' ')" >&2
   kill "${pids[@]}" 2>/dev/null
   for _ in $(seq 30); do
     kill -0 "${pids[@]}" 2>/dev/null || return 0
