@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use rusqlite::Connection;
 use studio_model::{
-    Config, Document, FacetHealth, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SimilarQuery,
-    RECOMMENDERS, SIMILARITY_PLUGINS,
+    Config, Document, FacetHealth, RecommendQuery, Recommendations, SearchPage, SearchRequest, SearchResponse,
+    SimilarQuery, RECOMMENDERS, SIMILARITY_PLUGINS,
 };
 
 use crate::error::EngineError;
@@ -154,7 +154,32 @@ impl SearchEngine {
         request: &SearchRequest,
     ) -> Result<SearchResponse, EngineError> {
         let index = self.index(conn, &config.search_space)?;
-        run::search(conn, &index, config, request, self.tuned())
+        let found = run::search(conn, &index, config, request, self.tuned())?;
+        Ok(SearchResponse {
+            concepts: Vec::new(),
+            result: fetch::documents(conn, &index, config, &found.page)?,
+            facets: found.facets,
+            message: String::new(),
+            total: found.total,
+        })
+    }
+
+    /// Operation 9 as [`SearchEngine::search`], each document of the page written straight from the store: what a
+    /// server sends, without making every document a [`Document`] first.
+    pub fn search_page(
+        &self,
+        conn: &mut Connection,
+        config: &Config,
+        request: &SearchRequest,
+    ) -> Result<SearchPage, EngineError> {
+        let index = self.index(conn, &config.search_space)?;
+        let found = run::search(conn, &index, config, request, self.tuned())?;
+        Ok(SearchPage {
+            result: fetch::written(conn, &index, config, &found.page)?.into_iter().flatten().collect(),
+            facets: found.facets,
+            message: String::new(),
+            total: found.total,
+        })
     }
 
     /// The facet health of the facet fields of `space` (docs/api.md, Facet health).

@@ -3,11 +3,11 @@
 //! getRecommendations all return their documents through [`documents`].
 
 use rusqlite::{Connection, OptionalExtension};
+use serde_json::value::RawValue;
 use studio_model::{Config, Document};
 
 use super::index::SpaceIndex;
 use super::shape::DocumentShape;
-use super::stored_facets;
 use crate::error::EngineError;
 
 /// The documents with these dense numbers, in the given order, shaped by `config` (its details and facets).
@@ -22,13 +22,28 @@ pub(crate) fn documents(
 }
 
 /// As [`documents`], one entry per number: `None` for a document deleted since the index was built, so that
-/// what was worked out per number (an explanation) stays with its document.
+/// what was worked out per number (an explanation) stays with its document. Each is its written form read
+/// back ([`written`]): the one shaping of a document.
 pub(crate) fn each(
     conn: &Connection,
     index: &SpaceIndex,
     config: &Config,
     docs: &[u32],
 ) -> Result<Vec<Option<Document>>, EngineError> {
+    let mut out = Vec::with_capacity(docs.len());
+    for doc in written(conn, index, config, docs)? {
+        out.push(doc.map(|d| serde_json::from_str(d.get())).transpose()?);
+    }
+    Ok(out)
+}
+
+/// As [`each`], each document as written for the API (docs/api.md, Documents) straight from its row.
+pub(crate) fn written(
+    conn: &Connection,
+    index: &SpaceIndex,
+    config: &Config,
+    docs: &[u32],
+) -> Result<Vec<Option<Box<RawValue>>>, EngineError> {
     let shape = DocumentShape::new(index, config);
     // One read of the store for the whole list, so that its documents come from one state of it, and the file's
     // shared lock is taken once rather than once per document.
@@ -42,43 +57,38 @@ pub(crate) fn each(
             out.push(None);
             continue;
         };
-        let row = stmt
-            .query_row([rowid], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, f64>(4)?,
-                    r.get::<_, Option<String>>(5)?,
-                    r.get::<_, String>(6)?,
-                    r.get::<_, String>(7)?,
-                ))
-            })
-            .optional()?;
-        let Some((id, link, title, description, date, image, kind, facet_list)) = row else {
+        let mut rows = stmt.query([rowid])?;
+        let Some(r) = rows.next()? else {
             out.push(None);
             continue;
         };
-        let mut facet_list = stored_facets::to_groups(&facet_list)?;
-        let document_details = shape.apply(&mut facet_list)?;
-        out.push(Some(Document {
-            id,
-            link,
-            title,
-            description,
-            date,
-            empty: false,
-            image,
-            search_space_id: index.space.clone(),
-            kind,
-            document_details,
-            facet_list,
-            explanation: None,
-            extra: Default::default(),
-        }));
+        let text = |i: usize| r.get_ref(i)?.as_str().map_err(rusqlite::Error::from);
+        let row = StoredRow {
+            id: text(0)?,
+            link: text(1)?,
+            title: text(2)?,
+            description: text(3)?,
+            date: r.get(4)?,
+            image: r.get_ref(5)?.as_str_or_null().map_err(rusqlite::Error::from)?,
+            kind: text(6)?,
+            facet_list: text(7)?,
+        };
+        out.push(Some(shape.write(&row, &index.space)?));
     }
     Ok(out)
+}
+
+/// A document's row as the store keeps it, its texts borrowed from the row read.
+pub(crate) struct StoredRow<'r> {
+    pub(crate) id: &'r str,
+    pub(crate) link: &'r str,
+    pub(crate) title: &'r str,
+    pub(crate) description: &'r str,
+    pub(crate) date: f64,
+    pub(crate) image: Option<&'r str>,
+    pub(crate) kind: &'r str,
+    /// As stored (crates/engine/src/stored_facets.rs).
+    pub(crate) facet_list: &'r str,
 }
 
 /// The full text of one document (title, description, body), for the `text` similarity plugin.

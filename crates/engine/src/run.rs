@@ -5,11 +5,10 @@ use std::borrow::Cow;
 
 use roaring::RoaringBitmap;
 use rusqlite::Connection;
-use studio_model::{Config, FacetGroup, FacetSetting, SearchRequest, SearchResponse};
+use studio_model::{Config, FacetGroup, FacetSetting, SearchRequest};
 
 use super::counting::{count_all, cut_of, CountJob};
 use super::facets::{facet_group, shown_values};
-use super::fetch;
 use super::field_index::FieldIndex;
 use super::field_names::{item_name, resolve_field};
 use super::index::SpaceIndex;
@@ -80,6 +79,14 @@ impl Membership {
     }
 }
 
+/// What a search found: the facet groups, the dense numbers of the page's documents in order, and how many match.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Found {
+    pub(crate) facets: Vec<FacetGroup>,
+    pub(crate) page: Vec<u32>,
+    pub(crate) total: i64,
+}
+
 /// Runs a search of `config` over `index`, with the thresholds of `tuned`.
 pub(crate) fn search(
     conn: &Connection,
@@ -87,7 +94,7 @@ pub(crate) fn search(
     config: &Config,
     request: &SearchRequest,
     tuned: Tuned,
-) -> Result<SearchResponse, EngineError> {
+) -> Result<Found, EngineError> {
     let query = TextQuery::parse(request.input.as_deref().unwrap_or(""));
     let filters = filters(index, request);
     // The documents every selection allows; None without selections.
@@ -166,11 +173,5 @@ pub(crate) fn search(
             },
         })
         .collect();
-    Ok(SearchResponse {
-        concepts: Vec::new(),
-        facets,
-        result: fetch::documents(conn, index, config, &page)?,
-        message: String::new(),
-        total: result.len() as i64,
-    })
+    Ok(Found { facets, page, total: result.len() as i64 })
 }

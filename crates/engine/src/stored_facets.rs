@@ -1,14 +1,17 @@
 //! A document's facet list as the documents file keeps it (`documents.facet_list`): the API's facet groups
 //! (docs/api.md, Documents) as JSON, without what the rest makes again: the derived all-concepts group, a `null`
 //! value or `children`, and a count of 1. The import writes it ([`to_stored`]); the index build's scan reads it
-//! borrowed ([`parse`]), and a result's document owned, with its all-concepts group made again ([`to_groups`]).
+//! borrowed ([`parse`]), and a result's document is written from it with its texts as stored ([`parse_raw`]) and
+//! its all-concepts group made again ([`all_concepts`]; crates/engine/src/shape.rs writes the document).
 //! Facet lists written before this form (every count and null spelled out, the all-concepts group kept) read
 //! alike.
 
 use std::borrow::Cow;
 
-use serde::{Deserialize, Serialize};
-use studio_model::{FacetGroup, Refiner, ALL_CONCEPTS_FIELD, ALL_CONCEPTS_LABEL, CONCEPT_PREFIX};
+use rustc_hash::FxHashSet;
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::value::RawValue;
+use studio_model::{FacetGroup, Refiner, WrittenRefiner, ALL_CONCEPTS_FIELD, CONCEPT_PREFIX};
 
 /// A facet group as stored, its strings borrowed where they need no unescaping.
 #[derive(Serialize, Deserialize)]
@@ -72,40 +75,103 @@ pub(crate) fn parse(json: &str) -> Result<Vec<StoredGroup<'_>>, serde_json::Erro
     Ok(groups)
 }
 
-/// A document's facet groups in the API's shape: the stored ones, then the all-concepts group made from them when
-/// they hold a concept.
-pub(crate) fn to_groups(json: &str) -> Result<Vec<FacetGroup>, serde_json::Error> {
-    fn refiner(r: StoredRefiner) -> Refiner {
-        Refiner {
-            count: r.count,
-            label: r.label.into_owned(),
-            value: r.value.map(Cow::into_owned),
-            children: r.children.map(|c| c.into_iter().map(refiner).collect()),
+/// A facet group as stored, read to be written again: its label and its refiners' texts kept as the facet list
+/// wrote them (JSON strings, escaped), so that writing a result's document copies them instead of reading each
+/// into a `String` and escaping it again. An absent label is the empty one.
+#[derive(Deserialize)]
+pub(crate) struct RawGroup<'a> {
+    #[serde(borrow)]
+    pub(crate) field: Cow<'a, str>,
+    #[serde(borrow, default)]
+    pub(crate) label: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    pub(crate) facets: Vec<RawRefiner<'a>>,
+}
+
+/// A refiner as stored, its texts kept as written; `value` is `None` for a `null` or absent one.
+#[derive(Deserialize)]
+pub(crate) struct RawRefiner<'a> {
+    #[serde(default = "one")]
+    pub(crate) count: i64,
+    #[serde(borrow, default)]
+    pub(crate) label: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    pub(crate) value: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    pub(crate) children: Option<Vec<RawRefiner<'a>>>,
+}
+
+/// A text to write: a JSON string as the facet list wrote it, or text of the engine's own.
+#[derive(Clone, Copy)]
+pub(crate) enum Text<'a> {
+    Stored(&'a RawValue),
+    Plain(&'a str),
+}
+
+impl<'a> Text<'a> {
+    /// A stored text; an absent one is empty.
+    pub(crate) fn stored(raw: Option<&'a RawValue>) -> Text<'a> {
+        raw.map_or(Text::Plain(""), Text::Stored)
+    }
+}
+
+impl Serialize for Text<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Text::Stored(raw) => raw.serialize(serializer),
+            Text::Plain(text) => text.serialize(serializer),
         }
     }
-    let mut groups: Vec<FacetGroup> = parse(json)?
-        .into_iter()
-        .map(|g| FacetGroup {
-            field: g.field.into_owned(),
-            label: g.label.into_owned(),
-            facets: g.facets.into_iter().map(refiner).collect(),
-        })
-        .collect();
-    let all = all_concepts(&groups);
-    if !all.facets.is_empty() {
-        groups.push(all);
+}
+
+impl PartialEq for Text<'_> {
+    /// Whether the two read the same. A text is always stored as serde_json writes it, so two stored texts are
+    /// compared as written.
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Text::Stored(a), Text::Stored(b)) => a.get() == b.get(),
+            (Text::Plain(a), Text::Plain(b)) => a == b,
+            (Text::Stored(raw), Text::Plain(text)) | (Text::Plain(text), Text::Stored(raw)) => {
+                serde_json::from_str::<Cow<str>>(raw.get()).is_ok_and(|read| read == *text)
+            }
+        }
     }
+}
+
+impl Serialize for RawRefiner<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        WrittenRefiner {
+            count: self.count,
+            label: Text::stored(self.label),
+            value: self.value.map(Text::Stored),
+            children: self.children.as_ref(),
+        }
+        .serialize(serializer)
+    }
+}
+
+/// The stored groups of a facet list, their texts kept as written; an all-concepts group written by an earlier
+/// version is left out.
+pub(crate) fn parse_raw(json: &str) -> Result<Vec<RawGroup<'_>>, serde_json::Error> {
+    let mut groups: Vec<RawGroup> = serde_json::from_str(json)?;
+    groups.retain(|g| g.field != ALL_CONCEPTS_FIELD);
     Ok(groups)
 }
 
-/// The derived union of a document's concept annotations at any depth, each concept once: URI in `label`, name in
-/// `value` (docs/api.md, Documents).
-fn all_concepts(groups: &[FacetGroup]) -> FacetGroup {
-    fn walk<'a>(refiners: &'a [Refiner], seen: &mut rustc_hash::FxHashSet<&'a str>, out: &mut Vec<Refiner>) {
+/// A concept of the derived all-concepts group: its URI and its name, as stored.
+#[derive(Clone, Copy)]
+pub(crate) struct Concept<'a> {
+    pub(crate) uri: &'a RawValue,
+    pub(crate) name: Option<&'a RawValue>,
+}
+
+/// The derived union of a document's concept annotations at any depth, each concept once, in the order met.
+pub(crate) fn all_concepts<'a>(groups: &[RawGroup<'a>]) -> Vec<Concept<'a>> {
+    fn walk<'a>(refiners: &[RawRefiner<'a>], seen: &mut FxHashSet<&'a str>, out: &mut Vec<Concept<'a>>) {
         for r in refiners {
-            if let Some(uri) = r.value.as_deref().filter(|v| !v.is_empty()) {
-                if seen.insert(uri) {
-                    out.push(Refiner { count: 1, label: uri.to_owned(), value: Some(r.label.clone()), children: None });
+            if let Some(uri) = r.value.filter(|v| v.get() != "\"\"") {
+                if seen.insert(uri.get()) {
+                    out.push(Concept { uri, name: r.label });
                 }
             }
             if let Some(children) = &r.children {
@@ -113,61 +179,21 @@ fn all_concepts(groups: &[FacetGroup]) -> FacetGroup {
             }
         }
     }
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut facets = Vec::new();
+    let mut seen = FxHashSet::default();
+    let mut out = Vec::new();
     for g in groups.iter().filter(|g| g.field.starts_with(CONCEPT_PREFIX)) {
-        walk(&g.facets, &mut seen, &mut facets);
+        walk(&g.facets, &mut seen, &mut out);
     }
-    FacetGroup { field: ALL_CONCEPTS_FIELD.to_owned(), label: ALL_CONCEPTS_LABEL.to_owned(), facets }
+    out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::{to_groups, to_stored};
-    use serde_json::json;
-    use studio_model::FacetGroup;
-
-    fn groups(value: serde_json::Value) -> Vec<FacetGroup> {
-        serde_json::from_value(value).unwrap()
-    }
-
-    /// A topic with a narrower one below it, an author, and a count other than 1.
-    fn annotated() -> Vec<FacetGroup> {
-        groups(json!([
-            {"field": "dyn_uri_topic", "label": "Topic", "facets": [
-                {"count": 1, "label": "Energy", "value": "urn:energy", "children": [
-                    {"count": 1, "label": "Solar", "value": "urn:solar", "children": null}
-                ]}
-            ]},
-            {"field": "dyn_lit_author", "label": "Author", "facets": [
-                {"count": 3, "label": "Ana Orta", "value": null, "children": null},
-                {"count": 1, "label": "", "value": "", "children": null}
-            ]}
-        ]))
-    }
-
-    fn with_all_concepts(mut list: Vec<FacetGroup>) -> Vec<FacetGroup> {
-        list.extend(groups(json!([{"field": "dyn_uri_all_concepts", "label": "All concepts", "facets": [
-            {"count": 1, "label": "urn:energy", "value": "Energy", "children": null},
-            {"count": 1, "label": "urn:solar", "value": "Solar", "children": null}
-        ]}])));
-        list
-    }
-
-    #[test]
-    fn a_stored_facet_list_reads_back_as_written_with_its_all_concepts_group() {
-        let stored = to_stored(&with_all_concepts(annotated())).unwrap();
-        assert!(!stored.contains("null") && !stored.contains("all_concepts"), "{stored}");
-        assert!(!stored.contains("\"count\":1"), "{stored}");
-        assert_eq!(to_groups(&stored).unwrap(), with_all_concepts(annotated()));
-    }
-
-    #[test]
-    fn a_facet_list_stored_in_full_reads_alike() {
-        let full = serde_json::to_string(&with_all_concepts(annotated())).unwrap();
-        assert_eq!(to_groups(&full).unwrap(), with_all_concepts(annotated()));
-        let literal = groups(json!([{"field": "dyn_lit_genre", "label": "Genre", "facets": [{"label": "Essay"}]}]));
-        let read = to_groups(&to_stored(&literal).unwrap()).unwrap();
-        assert_eq!((read.len(), read[0].facets[0].count), (1, 0), "no concept, no all-concepts group");
+impl Serialize for Concept<'_> {
+    /// As a refiner of the all-concepts group: URI in `label`, name in `value` (docs/api.md, Documents).
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        WrittenRefiner { count: 1, label: Text::Stored(self.uri), value: Some(Text::stored(self.name)), children: NONE }
+            .serialize(serializer)
     }
 }
+
+/// No children, written as `null`.
+pub(crate) const NONE: Option<&[RawRefiner<'static>]> = None;

@@ -9,7 +9,7 @@ use rusqlite::Connection;
 use serde_json::Value;
 use studio_model::{
     Backend, BackendError, Caller, Configuration, ConfigurationList, Document, FacetHealth, LogEntry, RecommendQuery,
-    Recommendations, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
+    Recommendations, SearchPage, SearchRequest, SearchResponse, SearchSpace, SimilarQuery, WriteOutcome,
 };
 
 use crate::configs;
@@ -122,14 +122,22 @@ impl Backend for LocalBackend {
         let engine = self.engine.clone();
         self.run(move |c| {
             let started = Instant::now();
-            let stored = configs::get(c, id)?;
-            let config = match &request.config {
-                Some(overrides) => studio_model::with_overrides(&stored, overrides),
-                None => stored,
-            };
+            let config = configured(c, id, &request)?;
             let mut answer = engine.search(c, &config.config, &request).map_err(StoreError::from)?;
             answer.message = took(started);
             Ok(answer)
+        })
+        .await
+    }
+
+    async fn search_page(&self, id: i32, request: SearchRequest) -> Result<SearchPage, BackendError> {
+        let engine = self.engine.clone();
+        self.run(move |c| {
+            let started = Instant::now();
+            let config = configured(c, id, &request)?;
+            let mut page = engine.search_page(c, &config.config, &request).map_err(StoreError::from)?;
+            page.message = took(started);
+            Ok(page)
         })
         .await
     }
@@ -161,6 +169,15 @@ impl Backend for LocalBackend {
         let (engine, space) = (self.engine.clone(), space.to_owned());
         self.run(move |c| Ok(engine.facet_health(c, &space).map_err(StoreError::from)?)).await
     }
+}
+
+/// Configuration `id` with the settings of `request` (an editor's unsaved ones) over its stored ones.
+fn configured(c: &Connection, id: i32, request: &SearchRequest) -> Result<Configuration, BackendError> {
+    let stored = configs::get(c, id)?;
+    Ok(match &request.config {
+        Some(overrides) => studio_model::with_overrides(&stored, overrides),
+        None => stored,
+    })
 }
 
 /// `took N ms`, the message of a search answer.

@@ -180,6 +180,7 @@ async fn odd_input_never_fails_and_paging_follows_the_configuration() {
 /// x1 has literal, hierarchical concept and numeric values; x2 shares an author and a concept with it.
 const SHAPED: &str = r#"{"id": "x1", "title": "shaped", "date": 2000, "facetList": [{"field": "dyn_lit_author", "label": "Author", "facets": [{"count": 1, "label": "Ana", "value": null}, {"count": 1, "label": "Ben", "value": null}]}, {"field": "dyn_uri_topic", "label": "Topic", "facets": [{"count": 3, "label": "Energy", "value": "urn:energy", "children": [{"count": 1, "label": "Solar", "value": "urn:solar"}]}]}, {"field": "dyn_flt_sentiment", "label": "Sentiment", "facets": [{"count": 1, "label": "0.25", "value": null}]}]}
 {"id": "x2", "title": "other", "date": 1000, "facetList": [{"field": "dyn_lit_author", "label": "Author", "facets": [{"label": "Ana"}]}, {"field": "dyn_uri_topic", "label": "Topic", "facets": [{"label": "Solar", "value": "urn:solar"}]}]}
+{"id": "x3 \"odd\"", "title": "odd \u00e9\n", "description": "tab\there", "date": 1000.5, "facetList": [{"field": "dyn_lit_author", "label": "Author \"", "facets": [{"label": "Zo\u00eb \"Q\" \\ \ud83c\udf1e", "value": null}, {"label": "Zo\u00eb \"Q\" \\ \ud83c\udf1e"}]}, {"field": "dyn_uri_topic", "label": "Topic", "facets": [{"count": 2, "label": "Wind \"n\"", "value": "urn:wind?q=\"1\"", "children": [{"label": "", "value": ""}, {"label": "Gust\u0001", "value": "urn:gust"}]}]}]}
 "#;
 
 fn shaped_config() -> Value {
@@ -287,4 +288,54 @@ async fn a_search_with_config_overrides_shapes_documents_by_them() {
     // Without the overrides the stored configuration shapes them again.
     let stored = backend.search(id, SearchRequest::default()).await.unwrap();
     assert_eq!(doc(&stored.result, "x1").document_details.len(), 5);
+}
+
+/// Every search of `requests` answers alike typed and written as a server sends it: the same facets and total,
+/// and each document of the page written exactly as the typed one writes.
+async fn written_alike(backend: &LocalBackend, id: i32, requests: &[SearchRequest]) {
+    for request in requests {
+        let typed = backend.search(id, request.clone()).await.unwrap();
+        let page = backend.search_page(id, request.clone()).await.unwrap();
+        assert_eq!((&page.facets, page.total), (&typed.facets, typed.total), "{request:?}");
+        let written: Vec<&str> = page.result.iter().map(|d| d.get()).collect();
+        let typed_written: Vec<String> = typed.result.iter().map(|d| serde_json::to_string(d).unwrap()).collect();
+        assert_eq!(written, typed_written, "{request:?}");
+        // The page writes as the typed answer does, its message aside.
+        let mut as_sent = serde_json::to_value(&page).unwrap();
+        as_sent["message"] = json!(typed.message);
+        assert_eq!(as_sent, serde_json::to_value(&typed).unwrap(), "{request:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_page_written_straight_from_the_store_is_the_typed_answer_written() {
+    let (_dir, backend, id) = backend_with(SHAPED, shaped_config()).await;
+    let overrides = json!({"details": {"detailsToShow": [detail("dyn_lit_author", "Feeling", true)]}});
+    let requests = [
+        SearchRequest::default(),
+        SearchRequest { input: Some("odd".into()), ..Default::default() },
+        select("dyn_uri_topic", "urn:wind?q=\"1\""),
+        SearchRequest { start: Some(1), ..Default::default() },
+        SearchRequest { config: Some(overrides), ..Default::default() },
+    ];
+    written_alike(&backend, id, &requests).await;
+    let odd = backend.search_page(id, SearchRequest { input: Some("odd".into()), ..Default::default() }).await.unwrap();
+    assert_eq!(odd.total, 1);
+    let written: Value = serde_json::from_str(odd.result[0].get()).unwrap();
+    assert_eq!(written["id"], "x3 \"odd\"");
+    let zoe =
+        |count: i64| json!({"count": count, "label": "Zo\u{eb} \"Q\" \\ \u{1F31E}", "value": null, "children": null});
+    assert_eq!(written["facetList"][0]["facets"], json!([zoe(0), zoe(0)]), "the refiners as imported");
+    assert_eq!(written["documentDetails"][0]["facets"], json!([zoe(1)]), "a value given twice is one detail");
+    assert_eq!(
+        written["facetList"][2]["facets"],
+        json!([
+            {"count": 1, "label": "urn:wind?q=\"1\"", "value": "Wind \"n\"", "children": null},
+            {"count": 1, "label": "urn:gust", "value": "Gust\u{1}", "children": null}
+        ]),
+        "the all-concepts group leaves out an empty value"
+    );
+
+    let (_other_dir, hierarchy, id) = self::backend().await;
+    written_alike(&hierarchy, id, &[SearchRequest::default(), select("dyn_uri_topic", "urn:B")]).await;
 }

@@ -22,7 +22,8 @@ pub use config::{
 pub use document::{
     Document, Explanation, FacetField, FacetGroup, FacetHealth, FacetKind, FieldHealth, Reason, RecommendQuery,
     Recommendations, Refiner, SearchPage, SearchRequest, SearchResponse, SearchSpace, SelectedFacet, SimilarQuery,
-    ALL_CONCEPTS_FIELD, ALL_CONCEPTS_LABEL, CONCEPT_PREFIX, MAX_REASONS,
+    WrittenAnswer, WrittenDocument, WrittenGroup, WrittenRefiner, ALL_CONCEPTS_FIELD, ALL_CONCEPTS_LABEL,
+    CONCEPT_PREFIX, MAX_REASONS,
 };
 pub use error::{BackendError, ErrorCode, FieldError};
 pub use merge::{merge_create, merge_update, with_overrides};

@@ -130,7 +130,7 @@ fn document_lines(docs: &[Box<RawValue>]) -> Result<Vec<u8>, SyncError> {
     let mut out = Vec::with_capacity(docs.iter().map(|d| d.get().len() + 1).sum());
     for d in docs {
         let json = d.get();
-        if json.contains(['\n', '\r']) {
+        if memchr::memchr2(b'\n', b'\r', json.as_bytes()).is_some() {
             serde_json::to_writer(&mut out, &serde_json::from_str::<Value>(json)?)?;
         } else {
             out.extend_from_slice(json.as_bytes());

@@ -5,7 +5,9 @@ use std::time::Instant;
 use axum::extract::State;
 use axum::{Extension, Json};
 use serde::Serialize;
-use studio_model::{Document, RecommendQuery, Recommendations, SearchRequest, SearchResponse, SimilarQuery};
+use studio_model::{
+    Document, RecommendQuery, Recommendations, SearchPage, SearchRequest, SearchResponse, SimilarQuery,
+};
 use utoipa::ToSchema;
 
 use utoipa_axum::router::OpenApiRouter;
@@ -69,7 +71,7 @@ pub async fn search(
     Extension(p): Extension<Principal>,
     ConfigId(id): ConfigId,
     body: JsonBody,
-) -> Result<Json<SearchResponse>, AppError> {
+) -> Result<Json<SearchPage>, AppError> {
     s.authorize(&p, Operation::Search, id).await?;
     let request: SearchRequest = body.typed()?;
     // The preview's settings may name another search space: the caller must be allowed to use that one too.
@@ -82,7 +84,9 @@ pub async fn search(
         return Err(AppError::bad_request(format!("field `start` must be 0 or more (it was {start})")));
     }
     let start = Instant::now();
-    let mut answer = s.backend.search(id, request).await?;
+    // Written as a `SearchResponse` is, its documents as the backend wrote them (the local engine writes them
+    // straight from the store).
+    let mut answer = s.backend.search_page(id, request).await?;
     answer.message = took(start);
     Ok(Json(answer))
 }
