@@ -96,6 +96,39 @@ fn reimporting_an_id_replaces_the_document() {
 }
 
 #[test]
+fn an_import_into_an_empty_space_replaces_an_id_met_again_its_own_or_another_imports() {
+    // Into a space that holds no document an import writes each document at once; an id met again must still
+    // replace the row before it, whether this import wrote it or another one writing to the space meanwhile.
+    let (dir, store) = store();
+    let lines = |word: &str, ids: std::ops::Range<u32>| -> String {
+        ids.map(|i| format!("{{\"id\": \"d{i}\", \"title\": \"{word} {i}\"}}\n")).collect()
+    };
+    let own = format!("{}{}", lines("first", 0..10), lines("again", 5..10));
+    assert_eq!(import_documents(&store, "s", own.as_bytes(), &mut |_| {}).unwrap().imported, 15);
+    let engine = SearchEngine::new();
+    assert_eq!(search(&store, &engine, "s", "").total, 10);
+    assert_eq!((search(&store, &engine, "s", "first").total, search(&store, &engine, "s", "again").total), (5, 5));
+
+    // Two imports at once into another empty space, their ids overlapping, in batches that interleave.
+    let other = Store::open_dir(dir.path()).unwrap();
+    let (a, b) = (lines("alpha", 0..12_000), lines("beta", 6_000..18_000));
+    let (ra, rb) = std::thread::scope(|s| {
+        let ra = s.spawn(|| import_documents(&store, "t", a.as_bytes(), &mut |_| {}));
+        let rb = s.spawn(|| import_documents(&other, "t", b.as_bytes(), &mut |_| {}));
+        (ra.join().unwrap().unwrap(), rb.join().unwrap().unwrap())
+    });
+    assert_eq!((ra.imported, rb.imported), (12_000, 12_000));
+    let (total, alpha, beta) = (
+        search(&store, &engine, "t", "").total,
+        search(&store, &engine, "t", "alpha").total,
+        search(&store, &engine, "t", "beta").total,
+    );
+    assert_eq!(total, 18_000, "each id once");
+    assert_eq!(alpha + beta, total, "no replaced document's text is left: {alpha} alpha, {beta} beta");
+    assert!(alpha >= 6_000 && beta >= 6_000, "{alpha} alpha, {beta} beta");
+}
+
+#[test]
 fn concept_lines_load_labels_and_hierarchy_and_bad_ones_are_skipped() {
     let (_dir, store) = store();
     let concepts = "{\"uri\": \"urn:a\", \"label\": \"Animals\"}\n{\"uri\": \"urn:b\", \"label\": \"Birds\", \"broader\": [\"urn:a\"]}\n{\"label\": \"no uri\"}\nnope\n";

@@ -8,6 +8,7 @@ use studio_engine::stored_facets;
 use studio_engine::text_index::{Indexer, Job};
 use studio_model::{FacetGroup, Refiner, ALL_CONCEPTS_FIELD, CONCEPT_PREFIX};
 
+use super::report::bump_generation;
 use crate::error::StoreError;
 
 /// One line of a documents import.
@@ -64,8 +65,9 @@ pub(super) struct Seen {
     /// The lowest row number the next document may have: above every number this import handed to the index,
     /// and every one it had been handed before (`text_index::next_row`), since numbers are never used twice.
     next_row: i64,
-    /// Whether the batch under way has read the documents' last row yet (its first document reads it).
-    rows_read: bool,
+    /// Whether the search space held no document when the import began (known at its first batch): its documents
+    /// are then written at once, and only one that meets a stored id looks for the row it replaces.
+    space_was_empty: Option<bool>,
 }
 
 impl Seen {
@@ -74,9 +76,23 @@ impl Seen {
         Seen { next_row, ..Seen::default() }
     }
 
-    /// A new batch: its first document reads the documents' last row again.
-    pub(super) fn new_batch(&mut self) {
-        self.rows_read = false;
+    /// A new batch of `space` in `tx`: its first statement moves the space's generation (every committed batch
+    /// does), which takes the documents file for writing, and then the rows another import may have stored
+    /// before this batch are read again (within it, none can). A read first would make the batch a read
+    /// transaction to be upgraded, which fails at once when another import wrote meanwhile.
+    pub(super) fn new_batch(&mut self, tx: &Transaction, space: &str) -> Result<(), StoreError> {
+        bump_generation(tx, space)?;
+        let last: i64 =
+            tx.prepare_cached("SELECT coalesce(max(num), 0) FROM documents")?.query_row([], |r| r.get(0))?;
+        self.next_row = self.next_row.max(last + 1);
+        if self.space_was_empty.is_none() {
+            let held = tx
+                .prepare_cached("SELECT 1 FROM documents WHERE search_space = ?1 LIMIT 1")?
+                .query_row([space], |_| Ok(()))
+                .optional()?;
+            self.space_was_empty = Some(held.is_none());
+        }
+        Ok(())
     }
 }
 
@@ -88,14 +104,6 @@ pub(super) fn write_document(
     seen: &mut Seen,
     indexer: &mut Indexer,
 ) -> Result<(), StoreError> {
-    let replaced: Option<i64> = tx
-        .prepare_cached("DELETE FROM documents WHERE search_space = ?1 AND id = ?2 RETURNING num")?
-        .query_row(params![space, doc.id], |r| r.get(0))
-        .optional()?;
-    // Any row, one of this import's too: the index takes the import's removals out after its documents.
-    if let Some(row) = replaced {
-        indexer.push(Job::Remove { row })?;
-    }
     let mut groups: Vec<FacetGroup> = Vec::new();
     for g in doc.facet_list.unwrap_or_default() {
         if g.field.is_empty() || g.field == ALL_CONCEPTS_FIELD {
@@ -114,40 +122,60 @@ pub(super) fn write_document(
         groups.push(FacetGroup { field: g.field, label, facets });
     }
     let facet_list = stored_facets::to_stored(&groups)?;
-    // Above every row stored, too: another import may have written before this batch (within it, none can). Read
-    // after the delete above, which took the documents file for writing: a read first would make this a read
-    // transaction to be upgraded, which fails at once when another import wrote meanwhile.
-    if !seen.rows_read {
-        let last: i64 =
-            tx.prepare_cached("SELECT coalesce(max(num), 0) FROM documents")?.query_row([], |r| r.get(0))?;
-        seen.next_row = seen.next_row.max(last + 1);
-        seen.rows_read = true;
-    }
     let num = seen.next_row;
     seen.next_row = num + 1;
     let fields = [doc.title.unwrap_or_default(), doc.description.unwrap_or_default(), doc.content.unwrap_or_default()];
-    tx.prepare_cached(
-        "INSERT INTO documents (search_space, id, title, description, body, link, date, image, type, facet_list, num)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-    )?
-    .execute(params![
-        space,
-        doc.id,
-        fields[0],
-        fields[1],
-        fields[2],
-        doc.link.unwrap_or_default(),
-        doc.date.unwrap_or(0.0),
-        doc.image,
-        doc.kind.unwrap_or_else(|| "User".to_owned()),
-        facet_list,
-        num,
-    ])?;
+    let insert = || {
+        tx.prepare_cached(
+            "INSERT INTO documents (search_space, id, title, description, body, link, date, image, type, facet_list,
+             num) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        )?
+        .execute(params![
+            space,
+            doc.id,
+            fields[0],
+            fields[1],
+            fields[2],
+            doc.link.as_deref().unwrap_or_default(),
+            doc.date.unwrap_or(0.0),
+            doc.image,
+            doc.kind.as_deref().unwrap_or("User"),
+            facet_list,
+            num,
+        ])
+    };
+    let replace = || -> Result<Option<i64>, StoreError> {
+        let replaced = tx
+            .prepare_cached("DELETE FROM documents WHERE search_space = ?1 AND id = ?2 RETURNING num")?
+            .query_row(params![space, doc.id], |r| r.get(0))
+            .optional()?;
+        insert()?;
+        Ok(replaced)
+    };
+    // Into a space that was empty, a document is written at once; only an id met before (this import's own, or
+    // another import's since) fails the insert and looks for the row it replaces.
+    let replaced = match seen.space_was_empty {
+        Some(true) => match insert() {
+            Ok(_) => None,
+            Err(e) if is_duplicate(&e) => replace()?,
+            Err(e) => return Err(e.into()),
+        },
+        _ => replace()?,
+    };
+    // Any row, one of this import's too: the index takes the import's removals out after its documents.
+    if let Some(row) = replaced {
+        indexer.push(Job::Remove { row })?;
+    }
     indexer.push(Job::Add { row: num, fields })?;
     for g in groups.iter().filter(|g| g.field.starts_with(CONCEPT_PREFIX)) {
         write_concepts(tx, space, &g.facets, None, seen)?;
     }
     Ok(())
+}
+
+/// Whether `e` is a write refused because the search space already holds the document's id.
+fn is_duplicate(e: &rusqlite::Error) -> bool {
+    e.sqlite_error().is_some_and(|e| e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE)
 }
 
 fn convert(r: IncomingRefiner) -> Refiner {

@@ -155,9 +155,10 @@ fn import_lines(
     let mut last_commit = Instant::now();
     let mut done = false;
     while !done {
-        // Deferred: the batch takes the documents file for writing at its first statement.
+        // Deferred: the batch takes the documents file for writing at its first statement, which moves the
+        // search space's generation (`new_batch`); a batch that writes no document is rolled back with it.
         let tx = conn.transaction()?;
-        seen.new_batch();
+        seen.new_batch(&tx, search_space)?;
         let mut in_batch = 0;
         let mut waiting = false;
         while in_batch < BATCH {
@@ -178,9 +179,10 @@ fn import_lines(
             in_batch += 1;
         }
         if in_batch > 0 {
-            bump_generation(&tx, search_space)?;
+            tx.commit()?;
+        } else {
+            tx.rollback()?;
         }
-        tx.commit()?;
         indexer.push(Job::Committed)?;
         unsynced.push_back((checkpoints.committed(), lines.number()));
         last_commit = Instant::now();
