@@ -223,22 +223,36 @@ pub async fn pull(
         last: false,
         stop: stop.clone(),
         store: store.clone(),
-        source: source.to_owned(),
-        remote_id,
         start: next,
         at: at.clone(),
         told,
     };
     let fetching = fetch(remote, remote_id, &config, next, pages, cancel, &stop);
+    // The bookmark is saved here, off the import's thread, which goes on writing meanwhile: a bookmark is only
+    // ever saved after the documents it counts are on disk, so one lost to a power cut leaves an earlier bookmark,
+    // from which the next pull copies again what it would have skipped.
+    let (bookmarks, remote_source) = (store.clone(), source.to_owned());
     let showing = async {
-        while let Some((documents, total)) = stored.recv().await {
-            progress(documents, total);
+        while let Some(mut at) = stored.recv().await {
+            // Only the latest position of those waiting matters.
+            while let Ok(later) = stored.try_recv() {
+                at = later;
+            }
+            let (store, source) = (bookmarks.clone(), remote_source.clone());
+            let saved = at.clone();
+            if let Err(e) = blocking(move || save_bookmark(&store, &source, remote_id, &saved)).await {
+                stop.store(true, Ordering::Relaxed);
+                return Err(e);
+            }
+            progress(at.next as u64, at.total as u64);
             if cancel.load(Ordering::Relaxed) {
                 stop.store(true, Ordering::Relaxed);
             }
         }
+        Ok(())
     };
-    let (fetched, written, ()) = tokio::join!(fetching, write(feed), showing);
+    let (fetched, written, shown) = tokio::join!(fetching, write(feed), showing);
+    shown?;
     let at = written?.unwrap_or(at);
     fetched?;
     if !at.finished && cancel.load(Ordering::Relaxed) {
@@ -357,13 +371,11 @@ struct PageFeed {
     last: bool,
     stop: Arc<AtomicBool>,
     store: Store,
-    source: String,
-    remote_id: i32,
     /// The offset this run started from, and where the pull stands.
     start: i64,
     at: Position,
-    /// (documents stored, remote total) after each write on disk.
-    told: mpsc::UnboundedSender<(u64, u64)>,
+    /// Where the pull stands after each write on disk, to save as the bookmark and show.
+    told: mpsc::UnboundedSender<Position>,
 }
 
 impl PageFeed {
@@ -425,14 +437,14 @@ impl Feed for PageFeed {
         next.map(|page| self.hand(page)).is_some()
     }
 
-    /// The bookmark after `lines` documents of this run (a line per document), and the progress shown.
+    /// Where the pull stands after `lines` documents of this run (a line per document), handed on to be saved as
+    /// the bookmark and shown.
     fn stored(&mut self, lines: u64) -> Result<(), StoreError> {
         let documents = lines as i64;
         self.at.next = self.start + documents;
         self.at.finished = self.last && documents == self.handed;
-        save_bookmark(&self.store, &self.source, self.remote_id, &self.at)?;
-        // The progress is shown while the pull runs; once it returned, no one listens.
-        let _ = self.told.send((self.at.next as u64, self.at.total as u64));
+        // Saved and shown while the pull runs; once it returned, no one listens.
+        let _ = self.told.send(self.at.clone());
         Ok(())
     }
 }
