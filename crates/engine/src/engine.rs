@@ -153,14 +153,15 @@ impl SearchEngine {
         config: &Config,
         request: &SearchRequest,
     ) -> Result<SearchResponse, EngineError> {
-        let index = self.index(conn, &config.search_space)?;
-        let found = run::search(conn, &index, config, request, self.tuned())?;
+        // The page as written, read back: every operation's documents have the one shaping of `fetch::written`.
+        let page = self.search_page(conn, config, request)?;
+        let result = page.result.iter().map(|d| serde_json::from_str(d.get())).collect::<Result<_, _>>()?;
         Ok(SearchResponse {
             concepts: Vec::new(),
-            result: fetch::documents(conn, &index, config, &found.page)?,
-            facets: found.facets,
-            message: String::new(),
-            total: found.total,
+            facets: page.facets,
+            result,
+            message: page.message,
+            total: page.total,
         })
     }
 
