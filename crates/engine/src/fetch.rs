@@ -7,7 +7,7 @@ use serde_json::value::RawValue;
 use studio_model::{Config, Document};
 
 use super::index::SpaceIndex;
-use super::shape::DocumentShape;
+use super::shape::{DocumentShape, StoredRow};
 use crate::error::EngineError;
 
 /// The documents with these dense numbers, in the given order, shaped by `config` (its details and facets).
@@ -76,19 +76,6 @@ pub(crate) fn written(
         out.push(Some(shape.write(&row, &index.space)?));
     }
     Ok(out)
-}
-
-/// A document's row as the store keeps it, its texts borrowed from the row read.
-pub(crate) struct StoredRow<'r> {
-    pub(crate) id: &'r str,
-    pub(crate) link: &'r str,
-    pub(crate) title: &'r str,
-    pub(crate) description: &'r str,
-    pub(crate) date: f64,
-    pub(crate) image: Option<&'r str>,
-    pub(crate) kind: &'r str,
-    /// As stored (crates/engine/src/stored_facets.rs).
-    pub(crate) facet_list: &'r str,
 }
 
 /// The full text of one document (title, description, body), for the `text` similarity plugin.

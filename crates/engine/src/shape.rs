@@ -19,7 +19,6 @@ use studio_model::{
     Config, Extra, WrittenDocument, WrittenGroup, WrittenRefiner, ALL_CONCEPTS_FIELD, ALL_CONCEPTS_LABEL,
 };
 
-use super::fetch::StoredRow;
 use super::field_names::{item_name, resolve_field};
 use super::index::SpaceIndex;
 use super::stored_facets::{self, Concept, RawGroup, RawRefiner, Text};
@@ -90,6 +89,19 @@ impl<'a> DocumentShape<'a> {
         };
         Ok(serde_json::value::to_raw_value(&document)?)
     }
+}
+
+/// A document's row as the store keeps it, its texts borrowed from the row read.
+pub(crate) struct StoredRow<'r> {
+    pub(crate) id: &'r str,
+    pub(crate) link: &'r str,
+    pub(crate) title: &'r str,
+    pub(crate) description: &'r str,
+    pub(crate) date: f64,
+    pub(crate) image: Option<&'r str>,
+    pub(crate) kind: &'r str,
+    /// As stored (crates/engine/src/stored_facets.rs).
+    pub(crate) facet_list: &'r str,
 }
 
 /// A document's facet list as written: its stored groups, each titled as the configured facet of its field, then
