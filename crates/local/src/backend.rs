@@ -130,7 +130,7 @@ impl Backend for LocalBackend {
         .await
     }
 
-    async fn search_page(&self, id: i32, request: SearchRequest) -> Result<SearchPage, BackendError> {
+    async fn search_written(&self, id: i32, request: SearchRequest) -> Result<SearchPage, BackendError> {
         let engine = self.engine.clone();
         self.run(move |c| {
             let started = Instant::now();

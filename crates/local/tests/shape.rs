@@ -295,7 +295,7 @@ async fn a_search_with_config_overrides_shapes_documents_by_them() {
 async fn written_alike(backend: &LocalBackend, id: i32, requests: &[SearchRequest]) {
     for request in requests {
         let typed = backend.search(id, request.clone()).await.unwrap();
-        let page = backend.search_page(id, request.clone()).await.unwrap();
+        let page = backend.search_written(id, request.clone()).await.unwrap();
         assert_eq!((&page.facets, page.total), (&typed.facets, typed.total), "{request:?}");
         let written: Vec<&str> = page.result.iter().map(|d| d.get()).collect();
         let typed_written: Vec<String> = typed.result.iter().map(|d| serde_json::to_string(d).unwrap()).collect();
@@ -319,7 +319,8 @@ async fn a_page_written_straight_from_the_store_is_the_typed_answer_written() {
         SearchRequest { config: Some(overrides), ..Default::default() },
     ];
     written_alike(&backend, id, &requests).await;
-    let odd = backend.search_page(id, SearchRequest { input: Some("odd".into()), ..Default::default() }).await.unwrap();
+    let odd =
+        backend.search_written(id, SearchRequest { input: Some("odd".into()), ..Default::default() }).await.unwrap();
     assert_eq!(odd.total, 1);
     let written: Value = serde_json::from_str(odd.result[0].get()).unwrap();
     assert_eq!(written["id"], "x3 \"odd\"");

@@ -96,8 +96,14 @@ pub trait Backend: Send + Sync {
     /// Operation 9 with each document of the page as the backend wrote it, for a pull's copy. By default the
     /// documents of [`Backend::search`] written anew; a remote server's answer is read without reading them.
     async fn search_page(&self, id: i32, request: SearchRequest) -> Result<SearchPage, BackendError> {
-        let answer = self.search(id, request).await?;
-        SearchPage::written(answer).map_err(|e| BackendError::Internal(format!("cannot write a document: {e}")))
+        written(self.search(id, request).await?)
+    }
+    /// Operation 9 as a server of this API sends it: the documents in this API's shape (another server's read as
+    /// [`Backend::search`] reads them, its missing fields given their defaults), written by the backend as it
+    /// likes. By default the answer of [`Backend::search`] written; the local store writes its documents straight
+    /// from their rows.
+    async fn search_written(&self, id: i32, request: SearchRequest) -> Result<SearchPage, BackendError> {
+        written(self.search(id, request).await?)
     }
     /// Makes a configuration the active one.
     async fn set_active(&self, caller: &Caller, id: i32) -> Result<Configuration, BackendError>;
@@ -116,4 +122,9 @@ pub trait Backend: Send + Sync {
     async fn offers(&self) -> Offers {
         Offers::all()
     }
+}
+
+/// A typed search answer with its documents written.
+fn written(answer: SearchResponse) -> Result<SearchPage, BackendError> {
+    SearchPage::written(answer).map_err(|e| BackendError::Internal(format!("cannot write a document: {e}")))
 }

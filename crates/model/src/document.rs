@@ -123,6 +123,13 @@ pub struct Reason {
     pub label: String,
 }
 
+fn lenient_message<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::String(message) => message,
+        _ => String::new(),
+    })
+}
+
 fn lenient_explanation<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Explanation>, D::Error> {
     Ok(Option::<Value>::deserialize(d)?.and_then(|v| serde_json::from_value(v).ok()))
 }
@@ -279,7 +286,8 @@ pub struct SearchPage {
     pub facets: Vec<FacetGroup>,
     /// The page's documents, each the JSON written for it.
     pub result: Vec<Box<serde_json::value::RawValue>>,
-    /// `took N ms`.
+    /// `took N ms`. Read leniently: another server's `null` or other value is none.
+    #[serde(deserialize_with = "lenient_message")]
     pub message: String,
     pub total: i64,
 }
@@ -485,5 +493,7 @@ mod tests {
         assert_eq!(serde_json::to_string(&page).unwrap(), serde_json::to_string(&answer).unwrap());
         let read: SearchPage = serde_json::from_str(&serde_json::to_string(&answer).unwrap()).unwrap();
         assert_eq!((read.result.len(), read.total, read.message.as_str()), (2, 7, "took 1 ms"));
+        let other: SearchPage = serde_json::from_str(r#"{"message": null, "total": 1, "result": [{}]}"#).unwrap();
+        assert_eq!((other.result.len(), other.message.as_str()), (1, ""), "another server's null message");
     }
 }

@@ -3,8 +3,8 @@
 //! order, then the query for a GET or the body), which field of the answer the operation answers, and what
 //! a field another server leaves out reads as. All of it comes from the OpenAPI document of the routes and
 //! from the `Backend` trait; which operation a route is comes from the one backend call of its handler
-//! (`s.backend.<operation>(…)` under its `#[utoipa::path]` in `src/routes/`; `<operation>_page` is that operation
-//! with its documents as the backend wrote them), so that the UI's HTTP transport
+//! (`s.backend.<operation>(…)` under its `#[utoipa::path]` in `src/routes/`; `<operation>_written` is that
+//! operation written as the server sends it), so that the UI's HTTP transport
 //! writes no path or method of its own. This test fails when the copy is stale; run it with `UPDATE_BINDINGS=1` to write a fresh one.
 
 use std::collections::BTreeMap;
@@ -57,9 +57,9 @@ fn route_operations() -> BTreeMap<(String, String), String> {
             let [operation] = calls.as_slice() else {
                 panic!("{context}: the handler calls the backend {} times, not once", calls.len())
             };
-            // `search_page` is the search with its documents as the backend wrote them (crates/model/src/backend.rs):
-            // the same operation, answered alike, which the UI calls `search`.
-            let operation = operation.strip_suffix("_page").unwrap_or(operation);
+            // `search_written` is the search written as the server sends it (crates/model/src/backend.rs): the same
+            // operation, answered alike, which the UI calls `search`.
+            let operation = operation.strip_suffix("_written").unwrap_or(operation);
             found.insert((method, route), operation.to_owned());
         }
     }

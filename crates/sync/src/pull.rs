@@ -252,8 +252,8 @@ pub async fn pull(
         Ok(())
     };
     let (fetched, written, shown) = tokio::join!(fetching, write(feed), showing);
-    shown?;
     let at = written?.unwrap_or(at);
+    shown?;
     fetched?;
     if !at.finished && cancel.load(Ordering::Relaxed) {
         return Err(SyncError::Cancelled);

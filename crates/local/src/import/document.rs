@@ -76,10 +76,10 @@ impl Seen {
         Seen { next_row, ..Seen::default() }
     }
 
-    /// A new batch of `space` in `tx`: its first statement moves the space's generation (every committed batch
-    /// does), which takes the documents file for writing, and then the rows another import may have stored
-    /// before this batch are read again (within it, none can). A read first would make the batch a read
-    /// transaction to be upgraded, which fails at once when another import wrote meanwhile.
+    /// A new batch of `space` in `tx`, at its first document: its first statement moves the space's generation
+    /// (every batch with documents does), which takes the documents file for writing, and then the rows another
+    /// import may have stored before this batch are read again (within it, none can). A read first would make
+    /// the batch a read transaction to be upgraded, which fails at once when another import wrote meanwhile.
     pub(super) fn new_batch(&mut self, tx: &Transaction, space: &str) -> Result<(), StoreError> {
         bump_generation(tx, space)?;
         let last: i64 =

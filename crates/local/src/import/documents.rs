@@ -155,10 +155,9 @@ fn import_lines(
     let mut last_commit = Instant::now();
     let mut done = false;
     while !done {
-        // Deferred: the batch takes the documents file for writing at its first statement, which moves the
-        // search space's generation (`new_batch`); a batch that writes no document is rolled back with it.
+        // Deferred: the batch takes the documents file for writing at its first statement, once its first
+        // document is read (`new_batch`), so that it never holds the file while it waits for its input.
         let tx = conn.transaction()?;
-        seen.new_batch(&tx, search_space)?;
         let mut in_batch = 0;
         let mut waiting = false;
         while in_batch < BATCH {
@@ -174,15 +173,14 @@ fn import_lines(
                 done = true;
                 break;
             };
+            if in_batch == 0 {
+                seen.new_batch(&tx, search_space)?;
+            }
             write_document(&tx, search_space, doc, &mut seen, indexer)?;
             report.imported += 1;
             in_batch += 1;
         }
-        if in_batch > 0 {
-            tx.commit()?;
-        } else {
-            tx.rollback()?;
-        }
+        tx.commit()?;
         indexer.push(Job::Committed)?;
         unsynced.push_back((checkpoints.committed(), lines.number()));
         last_commit = Instant::now();

@@ -84,9 +84,9 @@ pub async fn search(
         return Err(AppError::bad_request(format!("field `start` must be 0 or more (it was {start})")));
     }
     let start = Instant::now();
-    // Written as a `SearchResponse` is, its documents as the backend wrote them (the local engine writes them
-    // straight from the store).
-    let mut answer = s.backend.search_page(id, request).await?;
+    // Written as a `SearchResponse` is, its documents in this API's shape as the backend writes them (the local
+    // engine straight from the store).
+    let mut answer = s.backend.search_written(id, request).await?;
     answer.message = took(start);
     Ok(Json(answer))
 }
