@@ -154,15 +154,7 @@ impl SearchEngine {
         request: &SearchRequest,
     ) -> Result<SearchResponse, EngineError> {
         // The page as written, read back: every operation's documents have the one shaping of `fetch::written`.
-        let page = self.search_page(conn, config, request)?;
-        let result = page.result.iter().map(|d| serde_json::from_str(d.get())).collect::<Result<_, _>>()?;
-        Ok(SearchResponse {
-            concepts: Vec::new(),
-            facets: page.facets,
-            result,
-            message: page.message,
-            total: page.total,
-        })
+        Ok(self.search_page(conn, config, request)?.read()?)
     }
 
     /// Operation 9 as [`SearchEngine::search`], each document of the page written straight from the store: what a

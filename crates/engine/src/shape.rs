@@ -117,7 +117,7 @@ impl Serialize for FacetList<'_, '_> {
         let all = !self.concepts.is_empty();
         let mut list = serializer.serialize_seq(Some(self.groups.len() + usize::from(all)))?;
         for g in self.groups {
-            let label = self.titles.get(&*g.field).map_or(Text::stored(g.label), |t| Text::Plain(t));
+            let label = self.titles.get(&*g.field).map_or(Text::or_empty(g.label), |t| Text::Plain(t));
             list.serialize_element(&WrittenGroup { field: Text::Plain(&g.field), label, facets: &g.facets })?;
         }
         if all {
@@ -147,7 +147,7 @@ impl Serialize for DetailValue<'_> {
 fn values_of<'a>(field: &str, groups: &[RawGroup<'a>], concepts: &[Concept<'a>]) -> Vec<DetailValue<'a>> {
     fn flatten_into<'a>(refiners: &[RawRefiner<'a>], out: &mut Vec<DetailValue<'a>>) {
         for r in refiners {
-            push(out, DetailValue { label: Text::stored(r.label), value: r.value.map(Text::Stored) });
+            push(out, DetailValue { label: Text::or_empty(r.label), value: r.value.map(Text::Stored) });
             if let Some(children) = &r.children {
                 flatten_into(children, out);
             }
@@ -161,7 +161,7 @@ fn values_of<'a>(field: &str, groups: &[RawGroup<'a>], concepts: &[Concept<'a>])
     let mut out = Vec::new();
     if field == ALL_CONCEPTS_FIELD {
         for c in concepts {
-            push(&mut out, DetailValue { label: Text::Stored(c.uri), value: Some(Text::stored(c.name)) });
+            push(&mut out, DetailValue { label: Text::Stored(c.uri), value: Some(Text::or_empty(c.name)) });
         }
     } else if let Some(group) = groups.iter().find(|g| g.field == field) {
         flatten_into(&group.facets, &mut out);

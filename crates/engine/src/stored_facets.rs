@@ -110,7 +110,7 @@ pub(crate) enum Text<'a> {
 
 impl<'a> Text<'a> {
     /// A stored text; an absent one is empty.
-    pub(crate) fn stored(raw: Option<&'a RawValue>) -> Text<'a> {
+    pub(crate) fn or_empty(raw: Option<&'a RawValue>) -> Text<'a> {
         raw.map_or(Text::Plain(""), Text::Stored)
     }
 }
@@ -142,7 +142,7 @@ impl Serialize for RawRefiner<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         WrittenRefiner {
             count: self.count,
-            label: Text::stored(self.label),
+            label: Text::or_empty(self.label),
             value: self.value.map(Text::Stored),
             children: self.children.as_ref(),
         }
@@ -190,8 +190,13 @@ pub(crate) fn all_concepts<'a>(groups: &[RawGroup<'a>]) -> Vec<Concept<'a>> {
 impl Serialize for Concept<'_> {
     /// As a refiner of the all-concepts group: URI in `label`, name in `value` (docs/api.md, Documents).
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        WrittenRefiner { count: 1, label: Text::Stored(self.uri), value: Some(Text::stored(self.name)), children: NONE }
-            .serialize(serializer)
+        WrittenRefiner {
+            count: 1,
+            label: Text::Stored(self.uri),
+            value: Some(Text::or_empty(self.name)),
+            children: NONE,
+        }
+        .serialize(serializer)
     }
 }
 

@@ -119,22 +119,20 @@ impl Backend for LocalBackend {
     }
 
     async fn search(&self, id: i32, request: SearchRequest) -> Result<SearchResponse, BackendError> {
-        let engine = self.engine.clone();
-        self.run(move |c| {
-            let started = Instant::now();
-            let config = configured(c, id, &request)?;
-            let mut answer = engine.search(c, &config.config, &request).map_err(StoreError::from)?;
-            answer.message = took(started);
-            Ok(answer)
-        })
-        .await
+        // The written page read back, as the engine's typed search does.
+        let page = self.search_written(id, request).await?;
+        page.read().map_err(|e| BackendError::Internal(format!("cannot read a written document: {e}")))
     }
 
     async fn search_written(&self, id: i32, request: SearchRequest) -> Result<SearchPage, BackendError> {
         let engine = self.engine.clone();
         self.run(move |c| {
             let started = Instant::now();
-            let config = configured(c, id, &request)?;
+            let stored = configs::get(c, id)?;
+            let config = match &request.config {
+                Some(overrides) => studio_model::with_overrides(&stored, overrides),
+                None => stored,
+            };
             let mut page = engine.search_page(c, &config.config, &request).map_err(StoreError::from)?;
             page.message = took(started);
             Ok(page)
@@ -169,15 +167,6 @@ impl Backend for LocalBackend {
         let (engine, space) = (self.engine.clone(), space.to_owned());
         self.run(move |c| Ok(engine.facet_health(c, &space).map_err(StoreError::from)?)).await
     }
-}
-
-/// Configuration `id` with the settings of `request` (an editor's unsaved ones) over its stored ones.
-fn configured(c: &Connection, id: i32, request: &SearchRequest) -> Result<Configuration, BackendError> {
-    let stored = configs::get(c, id)?;
-    Ok(match &request.config {
-        Some(overrides) => studio_model::with_overrides(&stored, overrides),
-        None => stored,
-    })
 }
 
 /// `took N ms`, the message of a search answer.

@@ -1,7 +1,7 @@
 //! Documents and the three search operations of the API (search, similar documents, recommendations), plus
 //! the search-space listing (docs/api.md, Search spaces).
 
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
@@ -18,7 +18,7 @@ pub const ALL_CONCEPTS_LABEL: &str = "All concepts";
 /// Prefix of the facet fields whose values are concepts (their URIs in `value`).
 pub const CONCEPT_PREFIX: &str = "dyn_uri_";
 
-/// A search result, similar document or recommendation. Written as [`WrittenDocument`] says.
+/// A search result, similar document or recommendation. Written as [`crate::WrittenDocument`] says.
 #[derive(Debug, Clone, PartialEq, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Document {
@@ -51,53 +51,6 @@ pub struct Document {
     #[schema(ignore)]
     #[ts(skip)]
     pub extra: Extra,
-}
-
-/// How a document is written: the one definition of its written form. A [`Document`] is written through it, and
-/// an engine writes a stored document through it straight from the store, its facet list and details any values
-/// that write as [`FacetGroup`]s do (through [`WrittenGroup`] and [`WrittenRefiner`]), without making a
-/// `Document` first.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WrittenDocument<'a, D, F> {
-    pub id: &'a str,
-    pub link: &'a str,
-    pub title: &'a str,
-    pub description: &'a str,
-    pub date: f64,
-    pub empty: bool,
-    pub image: Option<&'a str>,
-    pub search_space_id: &'a str,
-    #[serde(rename = "type")]
-    pub kind: &'a str,
-    pub document_details: D,
-    pub facet_list: F,
-    /// Left out when there is none.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub explanation: Option<&'a Explanation>,
-    #[serde(flatten)]
-    pub extra: &'a Extra,
-}
-
-impl Serialize for Document {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        WrittenDocument {
-            id: &self.id,
-            link: &self.link,
-            title: &self.title,
-            description: &self.description,
-            date: self.date,
-            empty: self.empty,
-            image: self.image.as_deref(),
-            search_space_id: &self.search_space_id,
-            kind: &self.kind,
-            document_details: &self.document_details,
-            facet_list: &self.facet_list,
-            explanation: self.explanation.as_ref(),
-            extra: &self.extra,
-        }
-        .serialize(serializer)
-    }
 }
 
 /// The reasons a similar or recommended document scored, largest contribution first (docs/api.md, Documents).
@@ -154,7 +107,7 @@ impl Default for Document {
     }
 }
 
-/// A facet field with its refiners. Written as [`WrittenGroup`] says.
+/// A facet field with its refiners. Written as [`crate::WrittenGroup`] says.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, ToSchema, TS)]
 #[serde(default)]
 pub struct FacetGroup {
@@ -165,7 +118,7 @@ pub struct FacetGroup {
     pub facets: Vec<Refiner>,
 }
 
-/// One value of a facet, with the number of results having it. Written as [`WrittenRefiner`] says.
+/// One value of a facet, with the number of results having it. Written as [`crate::WrittenRefiner`] says.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, ToSchema, TS)]
 #[serde(default)]
 pub struct Refiner {
@@ -175,44 +128,6 @@ pub struct Refiner {
     pub value: Option<String>,
     #[schema(no_recursion)]
     pub children: Option<Vec<Refiner>>,
-}
-
-/// How a facet group is written, its texts (`S`) and refiners (`F`) any values that write as a string and a list
-/// of [`WrittenRefiner`]s do: the one definition of a [`FacetGroup`]'s written form.
-#[derive(Serialize)]
-pub struct WrittenGroup<S, F> {
-    pub field: S,
-    pub label: S,
-    pub facets: F,
-}
-
-/// How a refiner is written, its texts (`S`) and children (`C`) any values that write as a string and a list of
-/// refiners do: the one definition of a [`Refiner`]'s written form.
-#[derive(Serialize)]
-pub struct WrittenRefiner<S, C> {
-    pub count: i64,
-    pub label: S,
-    pub value: Option<S>,
-    pub children: Option<C>,
-}
-
-impl Serialize for FacetGroup {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        WrittenGroup { field: self.field.as_str(), label: self.label.as_str(), facets: &self.facets }
-            .serialize(serializer)
-    }
-}
-
-impl Serialize for Refiner {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        WrittenRefiner {
-            count: self.count,
-            label: self.label.as_str(),
-            value: self.value.as_deref(),
-            children: self.children.as_ref(),
-        }
-        .serialize(serializer)
-    }
 }
 
 /// One facet value selected as a filter. It matches by `value` when that is not null, else by `label`.
@@ -240,7 +155,7 @@ pub struct SearchRequest {
     pub config: Option<Value>,
 }
 
-/// The answer of the search operation. Written as [`WrittenAnswer`] says.
+/// The answer of the search operation. Written as [`crate::WrittenAnswer`] says.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, ToSchema, TS)]
 #[serde(default)]
 pub struct SearchResponse {
@@ -251,30 +166,6 @@ pub struct SearchResponse {
     /// `took N ms`.
     pub message: String,
     pub total: i64,
-}
-
-/// How the search operation's answer is written, its documents any values that write as documents do: the one
-/// definition of a [`SearchResponse`]'s written form, which a [`SearchPage`] is written through too.
-#[derive(Serialize)]
-pub struct WrittenAnswer<'a, D> {
-    pub concepts: &'a [Value],
-    pub facets: &'a [FacetGroup],
-    pub result: &'a [D],
-    pub message: &'a str,
-    pub total: i64,
-}
-
-impl Serialize for SearchResponse {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        WrittenAnswer {
-            concepts: &self.concepts,
-            facets: &self.facets,
-            result: &self.result,
-            message: &self.message,
-            total: self.total,
-        }
-        .serialize(serializer)
-    }
 }
 
 /// One page of the search operation's answer with each document as the backend wrote it: what a pull copies
@@ -298,18 +189,17 @@ impl SearchPage {
         let result = answer.result.iter().map(serde_json::value::to_raw_value).collect::<Result<_, _>>()?;
         Ok(SearchPage { facets: answer.facets, result, message: answer.message, total: answer.total })
     }
-}
 
-impl Serialize for SearchPage {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        WrittenAnswer {
-            concepts: &[],
-            facets: &self.facets,
-            result: &self.result,
-            message: &self.message,
+    /// The typed answer of this page, its documents read back.
+    pub fn read(self) -> Result<SearchResponse, serde_json::Error> {
+        let result = self.result.iter().map(|d| serde_json::from_str(d.get())).collect::<Result<_, _>>()?;
+        Ok(SearchResponse {
+            concepts: Vec::new(),
+            facets: self.facets,
+            result,
+            message: self.message,
             total: self.total,
-        }
-        .serialize(serializer)
+        })
     }
 }
 
@@ -429,71 +319,4 @@ pub struct SearchSpace {
     pub id: String,
     pub documents: i64,
     pub fields: Vec<FacetField>,
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::{Document, SearchPage, SearchResponse};
-
-    /// A document with every field set, an extension of another server's among them.
-    fn document() -> Document {
-        serde_json::from_value(json!({
-            "id": "d1", "link": "https://example.com/1", "title": "One \"1\"", "description": "first", "date": 1.5,
-            "empty": false, "image": null, "searchSpaceId": "s", "type": "User",
-            "documentDetails": [{"field": "dyn_lit_author", "label": "By", "facets": []}],
-            "facetList": [{"field": "dyn_uri_topic", "label": "Topic", "facets": [
-                {"count": 2, "label": "A", "value": "urn:A", "children": [{"count": 1, "label": "B", "value": "urn:B", "children": null}]}
-            ]}],
-            "explanation": {"plugin": "concepts", "reasons": [{"kind": "concept", "value": "urn:A", "label": "A"}]},
-            "score": 0.5
-        }))
-        .unwrap()
-    }
-
-    #[test]
-    fn a_document_writes_every_field_and_reads_back_the_same() {
-        let doc = document();
-        let written = serde_json::to_value(&doc).unwrap();
-        let keys: Vec<&str> = written.as_object().unwrap().keys().map(String::as_str).collect();
-        assert_eq!(
-            keys,
-            [
-                "id",
-                "link",
-                "title",
-                "description",
-                "date",
-                "empty",
-                "image",
-                "searchSpaceId",
-                "type",
-                "documentDetails",
-                "facetList",
-                "explanation",
-                "score"
-            ]
-        );
-        assert_eq!(serde_json::from_value::<Document>(written).unwrap(), doc);
-        let plain = Document { explanation: None, ..doc };
-        assert!(serde_json::to_value(&plain).unwrap().get("explanation").is_none(), "no explanation, no field");
-    }
-
-    #[test]
-    fn a_page_of_written_documents_writes_as_the_typed_answer() {
-        let answer = SearchResponse {
-            concepts: Vec::new(),
-            facets: document().facet_list,
-            result: vec![document(), Document::default()],
-            message: "took 1 ms".into(),
-            total: 7,
-        };
-        let page = SearchPage::written(answer.clone()).unwrap();
-        assert_eq!(serde_json::to_string(&page).unwrap(), serde_json::to_string(&answer).unwrap());
-        let read: SearchPage = serde_json::from_str(&serde_json::to_string(&answer).unwrap()).unwrap();
-        assert_eq!((read.result.len(), read.total, read.message.as_str()), (2, 7, "took 1 ms"));
-        let other: SearchPage = serde_json::from_str(r#"{"message": null, "total": 1, "result": [{}]}"#).unwrap();
-        assert_eq!((other.result.len(), other.message.as_str()), (1, ""), "another server's null message");
-    }
 }

@@ -14,6 +14,7 @@ mod merge;
 mod offers;
 mod rules;
 pub mod webkit;
+mod written;
 
 pub use backend::{Backend, Caller, ConfigurationList, LogAction, LogEntry, WriteOutcome};
 pub use config::{
@@ -22,8 +23,7 @@ pub use config::{
 pub use document::{
     Document, Explanation, FacetField, FacetGroup, FacetHealth, FacetKind, FieldHealth, Reason, RecommendQuery,
     Recommendations, Refiner, SearchPage, SearchRequest, SearchResponse, SearchSpace, SelectedFacet, SimilarQuery,
-    WrittenAnswer, WrittenDocument, WrittenGroup, WrittenRefiner, ALL_CONCEPTS_FIELD, ALL_CONCEPTS_LABEL,
-    CONCEPT_PREFIX, MAX_REASONS,
+    ALL_CONCEPTS_FIELD, ALL_CONCEPTS_LABEL, CONCEPT_PREFIX, MAX_REASONS,
 };
 pub use error::{BackendError, ErrorCode, FieldError};
 pub use merge::{merge_create, merge_update, with_overrides};
@@ -33,3 +33,4 @@ pub use rules::{
     FACET_MODES, LOGO_FILE_MESSAGES, LOGO_TYPES, LOGO_TYPE_NAMES, MAX_LOGO_BYTES, MESSAGES, RECOMMENDERS,
     SIMILARITY_PLUGINS, SORTINGS, SORTING_ORDERS, TITLE_ACTIONS,
 };
+pub use written::{WrittenAnswer, WrittenDocument, WrittenGroup, WrittenRefiner};
