@@ -35,6 +35,12 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<ExitCode, CliError> {
     let global = &cli.global;
+    if !matches!(cli.command, Command::Bench(_)) {
+        // An optimisation only: a kernel that refuses it leaves the process as fast as it was before.
+        // `studio bench` leaves the choice to the benchmark it starts, which measures the desktop app as a user
+        // starts it.
+        let _ = studio_local::without_transparent_huge_pages();
+    }
     if let Command::Config(args) = &cli.command {
         // The one command whose success has more than one exit code (a plan with changes exits 2).
         return folder::run(global, args);
