@@ -36,6 +36,18 @@ fn serve_over_tcp_keeps_configurations_across_a_restart_with_a_new_token() {
     assert_eq!(health.status().as_u16(), 200);
 }
 
+/// The server's allocator without transparent huge pages (docs/choices.md, "The allocator"): the kernel says so
+/// for the running process.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_running_server_has_transparent_huge_pages_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let served = serve(dir.path());
+    let status = std::fs::read_to_string(format!("/proc/{}/status", served.child.id())).unwrap();
+    let line = status.lines().find(|l| l.starts_with("THP_enabled:")).expect("a THP_enabled line");
+    assert_eq!(line.split_whitespace().nth(1), Some("0"), "{line}");
+}
+
 #[test]
 fn serve_with_an_auth_file_uses_its_tokens() {
     let dir = tempfile::tempdir().unwrap();
