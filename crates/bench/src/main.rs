@@ -236,7 +236,7 @@ fn run(mut args: Args) -> Result<(), BenchError> {
     // started as a user starts them, which the flag, inherited, would change. An optimisation only: a kernel
     // that refuses it leaves the run as it was.
     if args.desktop.is_none() && args.preview.is_none() {
-        let _ = studio_local::without_transparent_huge_pages();
+        let _ = studio_os::without_transparent_huge_pages();
     }
     if args.text_build {
         return run_text_build(&args);

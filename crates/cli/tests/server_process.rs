@@ -43,9 +43,7 @@ fn serve_over_tcp_keeps_configurations_across_a_restart_with_a_new_token() {
 fn a_running_server_has_transparent_huge_pages_off() {
     let dir = tempfile::tempdir().unwrap();
     let served = serve(dir.path());
-    let status = std::fs::read_to_string(format!("/proc/{}/status", served.child.id())).unwrap();
-    let line = status.lines().find(|l| l.starts_with("THP_enabled:")).expect("a THP_enabled line");
-    assert_eq!(line.split_whitespace().nth(1), Some("0"), "{line}");
+    assert_eq!(studio_testkit::io::transparent_huge_pages(served.child.id()), Some(false));
 }
 
 #[test]

@@ -117,7 +117,7 @@ impl Indexer {
         let thread = std::thread::Builder::new()
             .name(crate::threads::IMPORT_TEXT.into())
             .spawn(move || {
-                crate::threads::as_batch_work();
+                studio_os::as_batch_work();
                 let mut removed = Vec::new();
                 let mut uncommitted: (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
                 let mut last = 0;

@@ -11,7 +11,6 @@ mod configs;
 mod connections;
 pub mod demo;
 mod error;
-mod huge_pages;
 mod idle;
 mod import;
 mod inspect;
@@ -20,7 +19,6 @@ mod store;
 
 pub use backend::{os_caller, LocalBackend};
 pub use error::StoreError;
-pub use huge_pages::without_transparent_huge_pages;
 pub use idle::release_memory_when_idle;
 pub use import::{
     import_concepts, import_documents, import_fed, Feed, ImportReport, LineError, BATCH as IMPORT_BATCH,
