@@ -39,7 +39,7 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<ExitCode, CliError> {
         // An optimisation only: a kernel that refuses it leaves the process as fast as it was before.
         // `studio bench` leaves the choice to the benchmark it starts, which measures the desktop app as a user
         // starts it.
-        let _ = studio_os::without_transparent_huge_pages();
+        let _ = studio_os::transparent_huge_pages(false);
     }
     if let Command::Config(args) = &cli.command {
         // The one command whose success has more than one exit code (a plan with changes exits 2).
