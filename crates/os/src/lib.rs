@@ -5,6 +5,9 @@
 
 use std::io;
 
+/// Linux's `SCHED_BATCH` of `<sched.h>`, the policy [`as_batch_work`] gives a thread.
+pub const SCHED_BATCH: i32 = 3;
+
 /// Whether the kernel may back this process's memory, and that of the processes it starts, with transparent huge
 /// pages (Linux's `PR_SET_THP_DISABLE`, which the kernel reads at each page fault). `studio` turns them off at the
 /// start of its `run`, and so do the benchmark's engine runs, which measure it.
@@ -50,9 +53,8 @@ pub fn as_batch_work() {
     #[cfg(target_os = "linux")]
     {
         use std::os::raw::c_int;
-        /// `SCHED_OTHER` and `SCHED_BATCH` of `<sched.h>`.
+        /// `SCHED_OTHER` of `<sched.h>`, the default policy.
         const SCHED_OTHER: c_int = 0;
-        const SCHED_BATCH: c_int = 3;
         #[repr(C)]
         struct SchedParam {
             sched_priority: c_int,
@@ -102,7 +104,7 @@ mod tests {
             marked_tx.send(()).unwrap();
             policy
         });
-        assert_eq!(marked.join().unwrap(), Some(io::SCHED_BATCH));
+        assert_eq!(marked.join().unwrap(), Some(SCHED_BATCH));
         assert_eq!(other.join().unwrap(), Some(0), "another thread, alive meanwhile, is not marked");
     }
 }

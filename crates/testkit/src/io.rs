@@ -24,16 +24,11 @@ pub fn reset_peak_resident() -> bool {
 /// Whether the kernel may back process `pid`'s memory with transparent huge pages (`THP_enabled`, Linux 5.0 and
 /// later).
 pub fn transparent_huge_pages(pid: u32) -> Option<bool> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find_map(|line| line.strip_prefix("THP_enabled:"))?;
-    Some(line.trim() != "0")
+    Some(status_field(&format!("/proc/{pid}/status"), "THP_enabled:")? != "0")
 }
 
-/// Linux's `SCHED_BATCH`, as [`own_thread_policy`] reads it.
-pub const SCHED_BATCH: u32 = 3;
-
 /// The scheduling policy of the calling thread (field 41 of `/proc/thread-self/stat`; 0 is the default).
-pub fn own_thread_policy() -> Option<u32> {
+pub fn own_thread_policy() -> Option<i32> {
     let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
     // The fields after the command's name, in parentheses, which may hold spaces; the first of them is field 3.
     let after_name = &stat[stat.rfind(')')? + 1..];
@@ -41,9 +36,13 @@ pub fn own_thread_policy() -> Option<u32> {
 }
 
 fn status_kib(path: &str, field: &str) -> Option<u64> {
+    status_field(path, field)?.trim_end_matches("kB").trim().parse().ok()
+}
+
+/// The value of `field` (its name with the colon) in a `/proc/…/status` file, trimmed.
+fn status_field(path: &str, field: &str) -> Option<String> {
     let status = std::fs::read_to_string(path).ok()?;
-    let line = status.lines().find_map(|line| line.strip_prefix(field))?;
-    line.trim().trim_end_matches("kB").trim().parse().ok()
+    status.lines().find_map(|line| line.strip_prefix(field)).map(|value| value.trim().to_owned())
 }
 
 /// The names of the files in `dir` that only an open SQLite database leaves: its `-wal` and `-shm` logs.
