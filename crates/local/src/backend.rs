@@ -22,6 +22,7 @@ use studio_engine::{self as search, SearchEngine};
 pub struct LocalBackend {
     store: Store,
     engine: Arc<SearchEngine>,
+    searched_with: Arc<configs::LastEffective>,
 }
 
 /// The person using this machine, as the `user` of what they create locally.
@@ -36,7 +37,7 @@ pub fn os_caller() -> Caller {
 impl LocalBackend {
     /// A backend over `store` with an empty index cache.
     pub fn new(store: Store) -> Self {
-        LocalBackend { store, engine: Arc::new(SearchEngine::new()) }
+        LocalBackend { store, engine: Arc::new(SearchEngine::new()), searched_with: Arc::default() }
     }
 
     /// The store this backend reads and writes.
@@ -125,15 +126,11 @@ impl Backend for LocalBackend {
     }
 
     async fn search_written(&self, id: i32, request: SearchRequest) -> Result<SearchPage, BackendError> {
-        let engine = self.engine.clone();
+        let (engine, searched_with) = (self.engine.clone(), self.searched_with.clone());
         self.run(move |c| {
             let started = Instant::now();
-            let stored = configs::get(c, id)?;
-            let config = match &request.config {
-                Some(overrides) => studio_model::with_overrides(&stored, overrides),
-                None => stored,
-            };
-            let mut page = engine.search_page(c, &config.config, &request).map_err(StoreError::from)?;
+            let effective = searched_with.of(c, id, request.config.as_ref())?;
+            let mut page = engine.search_page(c, &effective.config.config, &request).map_err(StoreError::from)?;
             page.message = took(started);
             Ok(page)
         })

@@ -1,6 +1,8 @@
 //! Configuration rows: reading, the create/update/delete/set-active writes with their history rows, each
 //! write in one immediate transaction so that concurrent writers queue instead of failing.
 
+use std::sync::{Arc, Mutex};
+
 use chrono::{SecondsFormat, Utc};
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use serde_json::Value;
@@ -39,11 +41,57 @@ pub(crate) fn active_id(conn: &Connection) -> Result<Option<i32>, StoreError> {
 }
 
 pub(crate) fn get(conn: &Connection, id: i32) -> Result<Configuration, BackendError> {
+    Ok(parse(&envelope(conn, id)?)?)
+}
+
+/// The stored envelope of configuration `id`, as written.
+pub(crate) fn envelope(conn: &Connection, id: i32) -> Result<String, BackendError> {
     let envelope: Option<String> = conn
-        .query_row("SELECT envelope FROM configurations WHERE id = ?1", [id], |r| r.get(0))
-        .optional()
+        .prepare_cached("SELECT envelope FROM configurations WHERE id = ?1")
+        .and_then(|mut stmt| stmt.query_row([id], |r| r.get(0)).optional())
         .map_err(StoreError::from)?;
-    Ok(parse(&envelope.ok_or_else(|| not_found(id))?)?)
+    envelope.ok_or_else(|| not_found(id))
+}
+
+/// The configuration a search runs with: the stored one, with a request's overrides merged in.
+pub(crate) struct Effective {
+    id: i32,
+    envelope: String,
+    overrides: Option<Value>,
+    pub(crate) config: Configuration,
+}
+
+/// The configuration the last search ran with, kept with what it was made from, so that the next search with the
+/// same stored envelope and the same overrides reuses it instead of reading and merging them again: a pull asks for
+/// every page with the same ones, and the merge was a fourteenth of the serving server's work for a page
+/// (docs/performance-journal.md, "The configuration merged once"). The envelope is read for every search, so a
+/// change by any writer, in this process or another, is seen at once.
+#[derive(Default)]
+pub(crate) struct LastEffective(Mutex<Option<Arc<Effective>>>);
+
+impl LastEffective {
+    pub(crate) fn of(
+        &self,
+        conn: &Connection,
+        id: i32,
+        overrides: Option<&Value>,
+    ) -> Result<Arc<Effective>, BackendError> {
+        let envelope = envelope(conn, id)?;
+        let last = self.0.lock().ok().and_then(|last| last.clone());
+        if let Some(last) = last.filter(|l| l.id == id && l.envelope == envelope && l.overrides.as_ref() == overrides) {
+            return Ok(last);
+        }
+        let stored = parse(&envelope)?;
+        let config = match overrides {
+            Some(overrides) => studio_model::with_overrides(&stored, overrides),
+            None => stored,
+        };
+        let made = Arc::new(Effective { id, envelope, overrides: overrides.cloned(), config });
+        if let Ok(mut last) = self.0.lock() {
+            *last = Some(made.clone());
+        }
+        Ok(made)
+    }
 }
 
 pub(crate) fn active(conn: &Connection) -> Result<Configuration, BackendError> {
