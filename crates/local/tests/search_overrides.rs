@@ -5,14 +5,20 @@ use serde_json::json;
 use studio_local::{demo, LocalBackend, Store};
 use studio_model::{Backend, Caller, SearchRequest};
 
-#[tokio::test]
-async fn a_search_with_config_overrides_follows_them_and_stores_nothing() {
+/// A store with the demo data, a backend over it, the caller and the id of the demo configuration created in it.
+async fn demo_with_configuration() -> (tempfile::TempDir, LocalBackend, Caller, i32) {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open_dir(dir.path()).unwrap();
     demo::load_demo(&store, &mut |_| {}).unwrap();
     let backend = LocalBackend::new(store);
     let caller = Caller { user: "ana".into() };
     let id = backend.create_configuration(&caller, demo::demo_configuration()).await.unwrap().config.id.unwrap();
+    (dir, backend, caller, id)
+}
+
+#[tokio::test]
+async fn a_search_with_config_overrides_follows_them_and_stores_nothing() {
+    let (_dir, backend, _caller, id) = demo_with_configuration().await;
     let stored = backend.get_configuration(id).await.unwrap();
 
     let plain = backend.search(id, SearchRequest::default()).await.unwrap();
@@ -43,12 +49,7 @@ async fn a_search_with_config_overrides_follows_them_and_stores_nothing() {
 /// writer of the same store (another process).
 #[tokio::test]
 async fn repeated_overrides_follow_a_stored_change_by_any_writer() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::open_dir(dir.path()).unwrap();
-    demo::load_demo(&store, &mut |_| {}).unwrap();
-    let backend = LocalBackend::new(store);
-    let caller = Caller { user: "ana".into() };
-    let id = backend.create_configuration(&caller, demo::demo_configuration()).await.unwrap().config.id.unwrap();
+    let (dir, backend, caller, id) = demo_with_configuration().await;
     let page = |start: i32| SearchRequest {
         start: Some(start),
         config: Some(json!({ "result": { "itemsPerPage": 4 } })),
