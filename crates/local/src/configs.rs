@@ -64,8 +64,8 @@ pub(crate) struct Effective {
 /// The configuration the last search ran with, kept with what it was made from, so that the next search with the
 /// same stored envelope and the same overrides reuses it instead of reading and merging them again: a pull asks for
 /// every page with the same ones, and the merge was a fourteenth of the serving server's work for a page
-/// (docs/performance-journal.md, "A slower machine, the launch taken apart"). The envelope is read for every search, so a
-/// change by any writer, in this process or another, is seen at once.
+/// (docs/performance-journal.md, "A slower machine, the launch taken apart"). The envelope is read for every
+/// search, so a change by any writer, in this process or another, is seen at once.
 #[derive(Default)]
 pub(crate) struct LastEffective(Mutex<Option<Arc<Effective>>>);
 
