@@ -18,9 +18,14 @@ export class FoundFields {
     this.#search = search;
   }
 
-  /** The fields found for `space`, by label (the field id where no label was given). */
+  /**
+   * The fields found for `space`, by label (the field id where no label was given). Sorted here, when the Facets
+   * pane asks, and not at every answer: the locale's collation is then loaded only by a designer who lists them
+   * (half a megabyte of the page's memory; docs/performance-journal.md, "What the first screen held unused").
+   */
   of(space: string): FoundField[] {
-    return (this.#bySpace[space] ?? []).map((f) => ({ field: f.field, label: f.label || f.field }));
+    const fields = (this.#bySpace[space] ?? []).map((f) => ({ field: f.field, label: f.label || f.field }));
+    return fields.sort((a, b) => a.label.localeCompare(b.label) || a.field.localeCompare(b.field));
   }
 
   /** Notes the fields an answer of a search over `space` names; the first non-empty label seen stays. */
@@ -37,10 +42,7 @@ export class FoundFields {
       changed = true;
     }
     if (!changed) return;
-    const shown = (f: FoundField) => f.label || f.field;
-    const fields = [...known].map(([field, label]) => ({ field, label }));
-    fields.sort((a, b) => shown(a).localeCompare(shown(b)) || a.field.localeCompare(b.field));
-    this.#bySpace = { ...this.#bySpace, [space]: fields };
+    this.#bySpace = { ...this.#bySpace, [space]: [...known].map(([field, label]) => ({ field, label })) };
   }
 
   /**
