@@ -46,6 +46,17 @@ test('the window lists the stored configurations, switches to a remote server, a
     assert.equal(web.length, 1, 'one WebKit web process under the app');
     assert.equal(web[0].get('WEBKIT_DISABLE_DMABUF_RENDERER'), '1', 'painting on the CPU');
     assert.equal(web[0].get('JSC_useJIT'), '0', 'scripts without a JIT');
+    // The page names `sans-serif` alone, the editor and the preview both (docs/choices.md, "Fonts"): WebKitGTK
+    // checks every font it makes against each alias of the family.
+    await waitUntil(
+      async () =>
+        JSON.stringify(await session.execute(`
+          const host = document.querySelector('[data-testid=preview-host]');
+          const sa = host && host.shadowRoot && host.shadowRoot.querySelector('.sa');
+          return [getComputedStyle(document.body).fontFamily, sa ? getComputedStyle(sa).fontFamily : null];`)) ===
+        '["sans-serif","sans-serif"]',
+      'the editor and the preview in sans-serif',
+    );
     await session.waitFor("//*[contains(normalize-space(.), 'Harbour Search')]", 'the first stored configuration');
     await session.waitFor("//*[contains(normalize-space(.), 'Museum Catalogue')]", 'the second stored configuration');
     await saveShot(session, 'desktop-local');

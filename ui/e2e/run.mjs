@@ -32,6 +32,10 @@ test('asks for the token once and opens the active configuration with real resul
   await until('ten results in the preview', async () => (await resultCount(page)) === 10);
   assertEqual(await inPreview(page, '[data-testid="result-count"]').textContent(), '2,400 results', 'result count');
   assertEqual(await page.locator('#f-config-title').inputValue(), 'Industry news (demo)', 'title field');
+  // In a browser the editor and the preview take the platform's UI font (the desktop app's is sans-serif alone).
+  const fonts = await page.evaluate(() => [document.body, document.querySelector('[data-testid="preview-host"]').shadowRoot.querySelector('.sa')]
+    .map((e) => getComputedStyle(e).fontFamily));
+  assertEqual(JSON.stringify(fonts), '["system-ui, sans-serif","system-ui, sans-serif"]', 'the font in a browser');
 });
 
 test('creates a configuration from the default template', async ({ page }) => {
