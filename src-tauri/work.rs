@@ -144,8 +144,14 @@ pub fn start_pull(tasks: &Tasks, slot: &BackendSlot, id: i32) -> Result<u64, Ipc
                 &mut report,
                 &cancel,
             ))?;
+            let skipped = match pulled.skipped_documents.first() {
+                Some(first) => {
+                    format!("; {} of them could not be stored here and were skipped ({first})", pulled.skipped)
+                }
+                None => String::new(),
+            };
             Ok(format!(
-                "pulled {} documents into {} as local configuration {}",
+                "pulled {} documents into {} as local configuration {}{skipped}",
                 pulled.documents, pulled.search_space, pulled.local_id
             ))
         }),

@@ -58,6 +58,15 @@ pub fn run(global: &GlobalArgs, args: &PullArgs) -> Result<(), CliError> {
                 "pulled {} documents into {} as configuration {}{resumed}",
                 r.documents, r.search_space, r.local_id
             );
+            if r.skipped > 0 {
+                eprintln!("{} of them could not be stored here and were skipped:", r.skipped);
+            }
+            for skipped in &r.skipped_documents {
+                eprintln!("  {skipped}");
+            }
+            if r.skipped > r.skipped_documents.len() as u64 {
+                eprintln!("  … and {} more", r.skipped - r.skipped_documents.len() as u64);
+            }
             Ok(())
         }
         Err(SyncError::Cancelled) => Err(CliError::Input("pull stopped; run the same command again to resume".into())),

@@ -15,7 +15,7 @@ use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
-use studio_local::{import_concepts, import_fed, Feed, LocalBackend, Store, StoreError};
+use studio_local::{import_concepts, import_fed, Feed, ImportReport, LocalBackend, Store, StoreError};
 use studio_model::{Backend, Caller, Configuration, Refiner, SearchPage, SearchRequest, ALL_CONCEPTS_FIELD};
 use tokio::runtime::Handle;
 use tokio::sync::mpsc::{self, error::TryRecvError};
@@ -39,6 +39,26 @@ pub struct PullReport {
     pub total: u64,
     /// The offset this run started from (0 for a fresh pull).
     pub resumed_from: u64,
+    /// Documents of this run that the local store could not take (another server's document without an id, or
+    /// with a field of the wrong type), counted in `documents` but not stored.
+    pub skipped: u64,
+    /// The first [`studio_local::MAX_REPORTED_ERRORS`] of them, with why.
+    pub skipped_documents: Vec<SkippedDocument>,
+}
+
+/// A document of the remote search's results that the local store could not take.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SkippedDocument {
+    /// Its place among the search's results, from 1.
+    pub result: u64,
+    pub reason: String,
+}
+
+impl std::fmt::Display for SkippedDocument {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "result {}: {}", self.result, self.reason)
+    }
 }
 
 struct Bookmark {
@@ -252,18 +272,26 @@ pub async fn pull(
         Ok(())
     };
     let (fetched, written, shown) = tokio::join!(fetching, write(feed), showing);
-    let at = written?.unwrap_or(at);
+    let (at, imported) = written?.unwrap_or((at, ImportReport::default()));
     shown?;
     fetched?;
     if !at.finished && cancel.load(Ordering::Relaxed) {
         return Err(SyncError::Cancelled);
     }
+    // The import numbers the lines of this run from 1, one line a document, from offset `next` on.
+    let skipped_documents = imported
+        .errors
+        .into_iter()
+        .map(|e| SkippedDocument { result: next as u64 + e.line, reason: e.message })
+        .collect();
     Ok(PullReport {
         local_id,
         search_space: space,
         documents: at.next as u64,
         total: at.total as u64,
         resumed_from: next as u64,
+        skipped: imported.skipped,
+        skipped_documents,
     })
 }
 
@@ -343,8 +371,8 @@ async fn deliver(
 }
 
 /// Writes the pages `feed` receives (the first one's concepts first) in one import, and returns where the pull
-/// stands; `None` when no page came.
-async fn write(mut feed: PageFeed) -> Result<Option<Position>, SyncError> {
+/// stands and what the import skipped; `None` when no page came.
+async fn write(mut feed: PageFeed) -> Result<Option<(Position, ImportReport)>, SyncError> {
     let Some(mut first) = feed.queue.recv().await else { return Ok(None) };
     let concepts = std::mem::take(&mut first.concepts);
     if !concepts.is_empty() {
@@ -354,8 +382,8 @@ async fn write(mut feed: PageFeed) -> Result<Option<Position>, SyncError> {
     feed.hand(first);
     blocking(move || {
         let (store, space) = (feed.store.clone(), feed.at.space.clone());
-        import_fed(&store, &space, &mut feed, &mut |_| {})?;
-        Ok(Some(feed.at))
+        let imported = import_fed(&store, &space, &mut feed, &mut |_| {})?;
+        Ok(Some((feed.at, imported)))
     })
     .await
 }

@@ -170,3 +170,58 @@ async fn a_server_that_ignores_the_page_size_asked_for_is_copied_whole() {
     assert_eq!(ours.total, 2400);
     assert_eq!(ours.facets, theirs.facets, "every document once: the same counts");
 }
+
+/// Documents another server sends that the local store cannot take (here one with an empty id and one whose date is
+/// text) are skipped, the others stored, and the report names each skipped one by its place among the search's
+/// results, with the reason, rather than counting it as copied.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn documents_the_local_store_cannot_take_are_named_in_the_report() {
+    use axum::http::header::CONTENT_LENGTH;
+    let remote = support::serve_with(
+        |store| {
+            demo::load_demo(store, &mut |_| {}).unwrap();
+        },
+        |app| {
+            app.layer(axum::middleware::from_fn(
+                |request: axum::extract::Request, next: axum::middleware::Next| async {
+                    if !request.uri().path().ends_with("/search") {
+                        return next.run(request).await;
+                    }
+                    let (parts, body) = request.into_parts();
+                    let bytes = axum::body::to_bytes(body, 1 << 20).await.unwrap();
+                    let start =
+                        serde_json::from_slice::<serde_json::Value>(&bytes).unwrap_or_default()["start"].as_i64();
+                    let response =
+                        next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await;
+                    let (mut parts, body) = response.into_parts();
+                    let bytes = axum::body::to_bytes(body, 1 << 24).await.unwrap();
+                    let mut answer: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+                    // The second page of a pull: results 101 to 200.
+                    if start == Some(100) && answer["result"].as_array().is_some_and(|r| r.len() == 100) {
+                        answer["result"][3]["id"] = json!("");
+                        answer["result"][7]["date"] = json!("1 January 2024");
+                    }
+                    parts.headers.remove(CONTENT_LENGTH);
+                    axum::response::Response::from_parts(
+                        parts,
+                        axum::body::Body::from(serde_json::to_vec(&answer).unwrap()),
+                    )
+                },
+            ))
+        },
+    )
+    .await;
+    let client = remote.client();
+    let remote_id =
+        client.create_configuration(&caller(), demo::demo_configuration()).await.unwrap().config.id.unwrap();
+    let (_dir, local, _sync) = support::app_store();
+    let report = pull(&local, &client, &remote.base, remote_id, &caller(), &mut |_, _| {}, &AtomicBool::new(false))
+        .await
+        .unwrap();
+    assert_eq!((report.documents, report.total, report.skipped), (2400, 2400, 2));
+    let skipped: Vec<(u64, &str)> = report.skipped_documents.iter().map(|s| (s.result, s.reason.as_str())).collect();
+    assert_eq!(skipped.iter().map(|s| s.0).collect::<Vec<_>>(), [104, 108], "{skipped:?}");
+    assert!(skipped[0].1.contains("empty id"), "{skipped:?}");
+    assert!(skipped[1].1.contains("1 January 2024"), "{skipped:?}");
+    assert_eq!(local.search(report.local_id, request(vec![])).await.unwrap().total, 2398, "the others are stored");
+}
