@@ -49,27 +49,36 @@ fn spawn(tasks: &Tasks, local: &LocalBackend, label: String, total: Option<u64>,
     let (task_id, cancel) = tasks.start();
     let (tasks, local) = (tasks.clone(), local.clone());
     tauri::async_runtime::spawn_blocking(move || {
-        let report = |done: u64, finished: bool, error: Option<String>, cancelled: bool| {
-            tasks.report(Progress { task_id, label: label.clone(), done, total, finished, error, cancelled });
+        let report = |done: u64, finished: bool, error: Option<String>, cancelled: bool, message: Option<String>| {
+            tasks.report(Progress { task_id, label: label.clone(), done, total, finished, error, cancelled, message });
         };
         let mut last = 0;
         let outcome = job(
             &local,
             &mut |done| {
                 last = done;
-                report(done, false, None, false);
+                report(done, false, None, false, None);
             },
             cancel.clone(),
         );
         let cancelled = cancel.load(Ordering::Relaxed);
         match outcome {
-            Ok(_) => report(last, true, None, false),
-            Err(_) if cancelled => report(last, true, None, true),
-            Err(error) => report(last, true, Some(error.to_string()), false),
+            Ok(message) => report(last, true, None, false, Some(message)),
+            Err(_) if cancelled => report(last, true, None, true, None),
+            Err(error) => report(last, true, Some(error.to_string()), false, None),
         }
         tasks.finish(task_id);
     });
     task_id
+}
+
+/// `n` lines, in words.
+fn lines(n: u64) -> String {
+    if n == 1 {
+        "1 line".to_owned()
+    } else {
+        format!("{n} lines")
+    }
 }
 
 /// Imports a JSON Lines documents file into `search_space` of the local store.
@@ -89,7 +98,11 @@ pub fn start_import(tasks: &Tasks, local: &LocalBackend, path: PathBuf, search_s
         Box::new(move |local, progress, cancel| {
             let reader = BufReader::new(Cancellable { inner: file, cancel });
             let report = import_documents(local.store(), &search_space, reader, progress)?;
-            Ok(format!("imported {} documents into {search_space}", report.imported))
+            let skipped = match report.errors.first() {
+                Some(first) => format!("; {} skipped ({first})", lines(report.skipped)),
+                None => String::new(),
+            };
+            Ok(format!("imported {} documents into {search_space}{skipped}", report.imported))
         }),
     ))
 }

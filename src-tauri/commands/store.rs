@@ -56,6 +56,7 @@ pub async fn recover_store<R: Runtime>(app: AppHandle<R>, tasks: State<'_, Tasks
         finished,
         error,
         cancelled: false,
+        message: None,
     };
     tasks.report(report(false, None));
     let outcome = tauri::async_runtime::spawn_blocking(move || local_store::recover_and_start(&app))

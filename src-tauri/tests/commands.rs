@@ -4,7 +4,6 @@
 use serde_json::{json, Value};
 use tauri::ipc::Origin;
 use tauri::test::MockRuntime;
-use tauri::Listener;
 
 use crate::bindings;
 use crate::harness::{connection_input, harness, servers};
@@ -207,16 +206,13 @@ fn switching_to_a_remote_connection_lists_its_configurations_and_keeps_the_token
 #[test]
 fn the_demo_load_reports_progress_and_a_cancelled_import_says_so() {
     let h = harness();
-    let events: std::sync::Arc<std::sync::Mutex<Vec<Value>>> = Default::default();
-    let seen = events.clone();
-    h.app.listen_any("task-progress", move |event| {
-        seen.lock().unwrap().push(serde_json::from_str(event.payload()).unwrap());
-    });
+    let events = h.task_reports();
     let task = h.invoke("load_demo", json!({})).unwrap();
     let done = wait_for_finish(&events, &task);
     assert_eq!(done["error"], Value::Null, "{done}");
     assert_eq!(done["cancelled"], false);
     assert!(done["done"].as_u64().unwrap() >= 2000);
+    assert_eq!(done["message"], "imported 2400 documents into demo", "{done}");
     assert_eq!(
         h.invoke("list_configurations", json!({})).unwrap()["configurations"].as_array().unwrap().len(),
         1,
@@ -234,6 +230,25 @@ fn the_demo_load_reports_progress_and_a_cancelled_import_says_so() {
     let done = wait_for_finish(&events, &task);
     assert_eq!(done["cancelled"], true, "{done}");
     assert_eq!(h.invoke("cancel_task", json!({"taskId": task})).unwrap(), false, "a finished task cannot be cancelled");
+}
+
+/// An import's finished task says what was imported, and that lines were skipped and why, as `studio import` does.
+#[test]
+fn an_import_that_skips_lines_says_so_when_it_finishes() {
+    let h = harness();
+    let events = h.task_reports();
+    let file = h.dir.path().join("news.jsonl");
+    std::fs::write(
+        &file,
+        "{\"id\": \"a\", \"title\": \"One\"}\n{\"title\": \"no id\"}\n{\"id\": \"b\", \"date\": \"today\"}\n{\"id\": \"c\"}\n",
+    )
+    .unwrap();
+    let task = h.invoke("start_import", json!({"path": file.display().to_string(), "searchSpace": "news"})).unwrap();
+    let done = wait_for_finish(&events, &task);
+    assert_eq!(done["error"], Value::Null, "{done}");
+    let message = done["message"].as_str().unwrap();
+    assert!(message.starts_with("imported 2 documents into news; 2 lines skipped (line 2: "), "{message}");
+    assert!(message.contains("id"), "{message}");
 }
 
 fn wait_for_finish(events: &std::sync::Mutex<Vec<Value>>, task: &Value) -> Value {

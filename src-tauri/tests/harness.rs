@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use tauri::ipc::{CallbackFn, InvokeBody};
 use tauri::test::{get_ipc_response, mock_builder, MockRuntime, INVOKE_KEY};
 use tauri::webview::InvokeRequest;
-use tauri::{App, WebviewWindow, WebviewWindowBuilder};
+use tauri::{App, Listener, WebviewWindow, WebviewWindowBuilder};
 
 /// The browser the app opens pages in: it notes every address, and when told whom to sign in as, goes
 /// through the provider's login page like a person would (on its own thread, as a browser runs beside the
@@ -108,6 +108,16 @@ pub fn invoke_in(window: &WebviewWindow<MockRuntime>, cmd: &str, args: Value) ->
 impl Harness {
     pub fn invoke(&self, cmd: &str, args: Value) -> Result<Value, Value> {
         invoke_in(&self.window, cmd, args)
+    }
+
+    /// Every `task-progress` event from now on, as the UI receives it.
+    pub fn task_reports(&self) -> Arc<Mutex<Vec<Value>>> {
+        let events: Arc<Mutex<Vec<Value>>> = Arc::default();
+        let seen = Arc::clone(&events);
+        self.app.listen_any("task-progress", move |event| {
+            seen.lock().unwrap().push(serde_json::from_str(event.payload()).unwrap());
+        });
+        events
     }
 
     /// Calls command `cmd` on its own thread (it answers later, like a slow command while the UI goes on).

@@ -1,11 +1,9 @@
 //! The offline-work commands on Tauri's mock runtime: drafts per backend, publish with conflicts, history,
 //! configuration files, the connection state, and pulling a remote search space as a task.
 
-use std::sync::{Arc, Mutex};
-
 use search_studio::BackendSlot;
 use serde_json::{json, Value};
-use tauri::{Listener, Manager};
+use tauri::Manager;
 
 use crate::harness::{harness, servers};
 
@@ -101,9 +99,7 @@ fn pulling_a_remote_configuration_is_a_task_that_fills_the_local_store() {
     h.use_token_connection(&remote.url, &remote.token);
     let theirs = h.ok("search", json!({"id": 1, "request": {}}));
 
-    let events: Arc<Mutex<Vec<Value>>> = Default::default();
-    let seen = events.clone();
-    h.app.listen_any("task-progress", move |e| seen.lock().unwrap().push(serde_json::from_str(e.payload()).unwrap()));
+    let events = h.task_reports();
     let task = h.ok("start_pull", json!({"id": 1}));
     let done = (0..300)
         .find_map(|_| {
@@ -113,6 +109,8 @@ fn pulling_a_remote_configuration_is_a_task_that_fills_the_local_store() {
         .expect("the pull finishes");
     assert_eq!(done["error"], Value::Null, "{done}");
     assert_eq!(done["done"], 30);
+    let message = done["message"].as_str().unwrap();
+    assert!(message.starts_with("pulled 30 documents into ") && !message.contains("skipped"), "{message}");
 
     h.ok("use_connection", json!({"id": "local"}));
     let list = h.ok("list_configurations", json!({}));

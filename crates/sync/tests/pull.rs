@@ -124,6 +124,16 @@ async fn a_cancelled_pull_resumes_and_the_local_search_then_answers_as_the_remot
     assert_eq!((again.local_id, again.resumed_from, again.documents), (report.local_id, 0, 2400));
 }
 
+/// A request's parts, its body's bytes and their JSON (null when they are none), for a middleware to send it on.
+async fn read_body(
+    request: axum::extract::Request,
+) -> (axum::http::request::Parts, axum::body::Bytes, serde_json::Value) {
+    let (parts, body) = request.into_parts();
+    let bytes = axum::body::to_bytes(body, 1 << 20).await.unwrap();
+    let json = serde_json::from_slice(&bytes).unwrap_or_default();
+    (parts, bytes, json)
+}
+
 /// A server that ignores the page size the pull asks for (the search body's `config` extension) answers with its
 /// configuration's own (10 for the demo): the pull takes its pages at the offsets that size gives, and copies
 /// every document once.
@@ -139,9 +149,7 @@ async fn a_server_that_ignores_the_page_size_asked_for_is_copied_whole() {
                     if !request.uri().path().ends_with("/search") {
                         return next.run(request).await;
                     }
-                    let (parts, body) = request.into_parts();
-                    let bytes = axum::body::to_bytes(body, 1 << 20).await.unwrap();
-                    let mut json: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+                    let (parts, bytes, mut json) = read_body(request).await;
                     if let Some(body) = json.as_object_mut() {
                         body.remove("config");
                     }
@@ -187,10 +195,8 @@ async fn documents_the_local_store_cannot_take_are_named_in_the_report() {
                     if !request.uri().path().ends_with("/search") {
                         return next.run(request).await;
                     }
-                    let (parts, body) = request.into_parts();
-                    let bytes = axum::body::to_bytes(body, 1 << 20).await.unwrap();
-                    let start =
-                        serde_json::from_slice::<serde_json::Value>(&bytes).unwrap_or_default()["start"].as_i64();
+                    let (parts, bytes, json) = read_body(request).await;
+                    let start = json["start"].as_i64();
                     let response =
                         next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await;
                     let (mut parts, body) = response.into_parts();

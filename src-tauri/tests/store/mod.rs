@@ -6,11 +6,9 @@ mod durability;
 
 use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::json;
-use tauri::Listener;
 
 use crate::harness::{harness, harness_in, Harness};
 use studio_testkit::io::sqlite_logs as logs_in;
@@ -121,11 +119,7 @@ fn a_clean_exit_leaves_only_the_store_files_and_a_backup() {
 #[test]
 fn quitting_while_an_import_runs_stops_it_keeps_what_it_wrote_and_leaves_no_log() {
     let h = harness();
-    let events: Arc<Mutex<Vec<serde_json::Value>>> = Arc::default();
-    let seen = Arc::clone(&events);
-    h.app.listen_any("task-progress", move |event| {
-        seen.lock().unwrap().push(serde_json::from_str(event.payload()).unwrap());
-    });
+    let events = h.task_reports();
     // An endless documents file: a pipe the test writes documents into until the import stops reading.
     let pipe = h.dir.path().join("endless.jsonl");
     let made = std::process::Command::new("mkfifo").arg(&pipe).status().unwrap();

@@ -32,14 +32,16 @@ describe('desktop settings', () => {
     await fireEvent.input(screen.getByLabelText('Search space name'), { target: { value: 'news' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Import' }));
     await waitFor(() => expect(desktop.startImport).toHaveBeenCalledWith('/data/news.jsonl', 'news'));
-    emit({ taskId: 7, label: 'Importing news', done: 50, total: 200, finished: false, error: null, cancelled: false });
+    emit({ taskId: 7, label: 'Importing news', done: 50, total: 200, finished: false, error: null, cancelled: false, message: null });
     const bar = (await screen.findByRole('progressbar', { name: 'Importing news' })) as HTMLProgressElement;
     expect(bar.value).toBe(50);
     expect(screen.getByText('25%')).toBeTruthy();
     await fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(desktop.cancelTask).toHaveBeenCalledWith(7);
-    emit({ taskId: 7, label: 'Importing news', done: 200, total: 200, finished: true, error: null, cancelled: false });
+    const said = 'imported 199 documents into news; 1 line skipped (line 12: not a document: expected value)';
+    emit({ taskId: 7, label: 'Importing news', done: 200, total: 200, finished: true, error: null, cancelled: false, message: said });
     await waitFor(() => expect(screen.getByText('Done')).toBeTruthy());
+    expect(screen.getByText(said)).toBeTruthy();
     expect(onDataChanged).toHaveBeenCalled();
   });
 
