@@ -163,8 +163,9 @@ pub fn start_pull(tasks: &Tasks, slot: &BackendSlot, id: i32) -> Result<u64, Ipc
                 }
                 None => String::new(),
             };
+            let partial = pulled.partial_note().map(|note| format!("; {note}")).unwrap_or_default();
             Ok(format!(
-                "pulled {} documents into {} as local configuration {}{skipped}",
+                "pulled {} documents into {} as local configuration {}{skipped}{partial}",
                 pulled.documents, pulled.search_space, pulled.local_id
             ))
         }),

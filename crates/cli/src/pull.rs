@@ -67,6 +67,9 @@ pub fn run(global: &GlobalArgs, args: &PullArgs) -> Result<(), CliError> {
             if r.skipped > r.skipped_documents.len() as u64 {
                 eprintln!("  … and {} more", r.skipped - r.skipped_documents.len() as u64);
             }
+            if let Some(note) = r.partial_note() {
+                eprintln!("note: {note}");
+            }
             Ok(())
         }
         Err(SyncError::Cancelled) => Err(CliError::Input("pull stopped; run the same command again to resume".into())),

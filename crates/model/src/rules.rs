@@ -24,6 +24,12 @@ pub const SIMILARITY_PLUGINS: &[&str] = &["concepts", "text"];
 pub const RECOMMENDERS: &[&str] = &["related-concepts", "same-author"];
 /// The parts of the filter panel that `componentOrder` arranges, in their default order.
 pub const COMPONENTS: &[&str] = &["search", "facets", "reset"];
+/// The largest page of results a search gives (`result.itemsPerPage`).
+pub const MAX_ITEMS_PER_PAGE: i64 = 100;
+/// The most refiners a facet group gives at each level (`maximumTerms`).
+pub const MAX_TERMS: i64 = 1000;
+/// The most levels a hierarchical facet group nests (`hierarchicalDepth`).
+pub const MAX_DEPTH: i64 = 10;
 /// Largest `data:` URI accepted as a logo, in bytes (the whole URI as written).
 pub const MAX_LOGO_BYTES: usize = 512 * 1024;
 /// Media types of a `data:image/…` logo.
@@ -195,8 +201,8 @@ const FACET_ITEM: Fields = Fields(&[
     f("title", Rule::Text),
     f("show", Rule::Bool),
     f("facetMode", one_of(FACET_MODES)),
-    f("hierarchicalDepth", int(1, 10)),
-    f("maximumTerms", int(1, 1000)),
+    f("hierarchicalDepth", int(1, MAX_DEPTH)),
+    f("maximumTerms", int(1, MAX_TERMS)),
     f("sorting", one_of(SORTINGS)),
     f("sortingOrder", one_of(SORTING_ORDERS)),
     f("showAllButton", Rule::Bool),
@@ -216,7 +222,7 @@ pub const CONFIG_RULES: Fields = Fields(&[
         "result",
         Rule::Object {
             fields: Fields(&[
-                f("itemsPerPage", int(1, 100)),
+                f("itemsPerPage", int(1, MAX_ITEMS_PER_PAGE)),
                 f("showResultCount", Rule::Bool),
                 f("summaryLength", int(0, 10000)),
                 f("showTags", Rule::Bool),

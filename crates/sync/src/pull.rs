@@ -16,15 +16,19 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use studio_local::{import_concepts, import_fed, Feed, ImportReport, LocalBackend, Store, StoreError};
-use studio_model::{Backend, Caller, Configuration, Refiner, SearchPage, SearchRequest, ALL_CONCEPTS_FIELD};
+use studio_model::{
+    Backend, Caller, Configuration, FacetGroup, Refiner, SearchPage, SearchRequest, ALL_CONCEPTS_FIELD, CONCEPT_PREFIX,
+    MAX_DEPTH, MAX_ITEMS_PER_PAGE, MAX_TERMS,
+};
 use tokio::runtime::Handle;
 use tokio::sync::mpsc::{self, error::TryRecvError};
 
 use crate::drafts::now;
 use crate::error::SyncError;
 
-/// Documents asked for per page (servers that ignore the page-size override send their own page size).
-pub const PAGE: i64 = 100;
+/// Documents asked for per page, the most a search gives (servers that ignore the page-size override send their
+/// own page size).
+pub const PAGE: i64 = MAX_ITEMS_PER_PAGE;
 
 /// What a pull did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -44,6 +48,22 @@ pub struct PullReport {
     pub skipped: u64,
     /// The first [`studio_local::MAX_REPORTED_ERRORS`] of them, with why.
     pub skipped_documents: Vec<SkippedDocument>,
+    /// Concept fields whose hierarchy this run's first answer may have given in part (more values at a level, or
+    /// more levels, than a search answer gives): their concepts beyond it are stored without their broader ones.
+    pub partial_hierarchies: Vec<String>,
+}
+
+impl PullReport {
+    /// What the user is told about [`PullReport::partial_hierarchies`], when there are any.
+    pub fn partial_note(&self) -> Option<String> {
+        (!self.partial_hierarchies.is_empty()).then(|| {
+            format!(
+                "the concept hierarchy of {} may be copied in part: a search answer gives at most {MAX_TERMS} values \
+                 a level and {MAX_DEPTH} levels, and concepts beyond them are at the top of the hierarchy offline",
+                self.partial_hierarchies.join(", ")
+            )
+        })
+    }
 }
 
 /// A document of the remote search's results that the local store could not take.
@@ -110,8 +130,8 @@ fn page_request(config: &Configuration, start: i64, with_facets: bool) -> Search
         .filter_map(|f| serde_json::to_value(f).ok())
         .map(|mut f| {
             f["show"] = json!(true);
-            f["maximumTerms"] = json!(1000);
-            f["hierarchicalDepth"] = json!(10);
+            f["maximumTerms"] = json!(MAX_TERMS);
+            f["hierarchicalDepth"] = json!(MAX_DEPTH);
             f
         })
         .collect();
@@ -123,8 +143,26 @@ fn page_request(config: &Configuration, start: i64, with_facets: bool) -> Search
     }
 }
 
+/// The concept fields of the answer's facets whose hierarchy it may give in part: a level with as many refiners as
+/// a search gives ([`MAX_TERMS`]; there may be more), or refiners at the deepest level it nests ([`MAX_DEPTH`];
+/// there may be narrower ones). Their concepts beyond those are copied without their broader ones, and show at the
+/// top of the hierarchy offline.
+fn partial_hierarchies(groups: &[FacetGroup]) -> Vec<String> {
+    fn partial(refiners: &[Refiner], depth: i64) -> bool {
+        refiners.len() as i64 >= MAX_TERMS
+            || (!refiners.is_empty() && depth >= MAX_DEPTH)
+            || refiners.iter().any(|r| partial(r.children.as_deref().unwrap_or_default(), depth + 1))
+    }
+    concept_groups(groups).filter(|g| partial(&g.facets, 1)).map(|g| g.field.clone()).collect()
+}
+
+/// The answer's groups of concept fields, the derived all-concepts group left out.
+fn concept_groups(groups: &[FacetGroup]) -> impl Iterator<Item = &FacetGroup> {
+    groups.iter().filter(|g| g.field.starts_with(CONCEPT_PREFIX) && g.field != ALL_CONCEPTS_FIELD)
+}
+
 /// Concept lines (`{"uri","label","broader"}`) for every concept refiner of the answer's facets.
-fn concept_lines(groups: &[studio_model::FacetGroup]) -> Vec<u8> {
+fn concept_lines(groups: &[FacetGroup]) -> Vec<u8> {
     fn walk(refiners: &[Refiner], parent: Option<&str>, out: &mut Vec<u8>) {
         for r in refiners {
             let Some(uri) = r.value.as_deref() else { continue };
@@ -137,7 +175,7 @@ fn concept_lines(groups: &[studio_model::FacetGroup]) -> Vec<u8> {
         }
     }
     let mut out = Vec::new();
-    for g in groups.iter().filter(|g| g.field.starts_with("dyn_uri_") && g.field != ALL_CONCEPTS_FIELD) {
+    for g in concept_groups(groups) {
         walk(&g.facets, None, &mut out);
     }
     out
@@ -274,7 +312,7 @@ pub async fn pull(
     let (fetched, written, shown) = tokio::join!(fetching, write(feed), showing);
     let (at, imported) = written?.unwrap_or((at, ImportReport::default()));
     shown?;
-    fetched?;
+    let partial_hierarchies = fetched?;
     if !at.finished && cancel.load(Ordering::Relaxed) {
         return Err(SyncError::Cancelled);
     }
@@ -292,6 +330,7 @@ pub async fn pull(
         resumed_from: next as u64,
         skipped: imported.skipped,
         skipped_documents,
+        partial_hierarchies,
     })
 }
 
@@ -309,7 +348,8 @@ struct Page {
 const REQUESTS_IN_FLIGHT: usize = 2;
 
 /// Fetches the pages of configuration `remote_id` from `start` on into `pages` until the last one, a cancel
-/// (which also tells the writer to `stop`), or the writer stopping.
+/// (which also tells the writer to `stop`), or the writer stopping; returns the concept fields whose hierarchy the
+/// first answer gave in part ([`partial_hierarchies`]).
 ///
 /// A page is fetched alone first: its length is the server's page size (servers that ignore the page size asked
 /// for send their own), and the pages after it are asked for [`REQUESTS_IN_FLIGHT`] at a time at the offsets that
@@ -322,18 +362,21 @@ async fn fetch(
     pages: mpsc::Sender<Page>,
     cancel: &AtomicBool,
     stop: &AtomicBool,
-) -> Result<(), SyncError> {
+) -> Result<Vec<String>, SyncError> {
     let search = |at: i64, with_facets: bool| remote.search_page(remote_id, page_request(config, at, with_facets));
-    let mut first = true;
+    let (mut first, mut partial) = (true, Vec::new());
     loop {
         if cancel.load(Ordering::Relaxed) {
             stop.store(true, Ordering::Relaxed);
-            return Ok(());
+            return Ok(partial);
         }
         let answer = search(start, first).await?;
+        if first {
+            partial = partial_hierarchies(&answer.facets);
+        }
         let (size, total) = (answer.result.len() as i64, answer.total);
         if !deliver(answer, std::mem::take(&mut first), &mut start, &pages).await? {
-            return Ok(());
+            return Ok(partial);
         }
         let from = start;
         let offsets = (0..).map(move |k| from + k * size).take_while(move |&at| at < total);
@@ -345,7 +388,7 @@ async fn fetch(
             let answer = answer?;
             let full = answer.result.len() as i64 == size;
             if !deliver(answer, false, &mut start, &pages).await? {
-                return Ok(());
+                return Ok(partial);
             }
             if !full {
                 break;

@@ -173,6 +173,11 @@ async fn a_server_that_ignores_the_page_size_asked_for_is_copied_whole() {
             .unwrap();
     assert_eq!((report.documents, report.total), (2400, 2400));
     assert_eq!(shown.last(), Some(&2400));
+    assert_eq!(
+        (report.partial_hierarchies.len(), report.partial_note()),
+        (0, None),
+        "the demo's hierarchies are small"
+    );
     let ours = local.search(report.local_id, request(vec![])).await.unwrap();
     let theirs = client.search(remote_id, request(vec![])).await.unwrap();
     assert_eq!(ours.total, 2400);
@@ -230,4 +235,38 @@ async fn documents_the_local_store_cannot_take_are_named_in_the_report() {
     assert!(skipped[0].1.contains("empty id"), "{skipped:?}");
     assert!(skipped[1].1.contains("1 January 2024"), "{skipped:?}");
     assert_eq!(local.search(report.local_id, request(vec![])).await.unwrap().total, 2398, "the others are stored");
+}
+
+/// A concept field with more values at one level than a search answer gives (1,000) has its hierarchy copied in
+/// part, and the report says which field; one with a small hierarchy is not named.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hierarchy_larger_than_an_answer_gives_is_named_as_copied_in_part() {
+    let documents: String = (0..1001)
+        .map(|n| {
+            let topic = if n % 2 == 0 { json!({"label": "Energy", "value": "urn:energy", "children": [
+                {"label": "Solar", "value": "urn:solar"}]}) } else { json!({"label": "Trade", "value": "urn:trade"}) };
+            let doc = json!({"id": format!("d{n}"), "title": format!("Document {n}"), "facetList": [
+                {"field": "dyn_uri_place", "label": "Place", "facets": [{"label": format!("Place {n}"), "value": format!("urn:place:{n}")}]},
+                {"field": "dyn_uri_topic", "label": "Topic", "facets": [topic]},
+            ]});
+            format!("{doc}\n")
+        })
+        .collect();
+    let remote = support::serve(|store| {
+        studio_local::import_documents(store, "places", documents.as_bytes(), &mut |_| {}).unwrap();
+    })
+    .await;
+    let client = remote.client();
+    let facet = |field: &str| json!({"uri": field, "title": field, "show": true, "facetMode": "hierarchical"});
+    let body = json!({"config": {"title": "Places", "searchSpace": "places",
+        "filter": {"facetsToShow": [facet("dyn_uri_place"), facet("dyn_uri_topic")]}}});
+    let remote_id = client.create_configuration(&caller(), body).await.unwrap().config.id.unwrap();
+    let (_dir, local, _sync) = support::app_store();
+    let report = pull(&local, &client, &remote.base, remote_id, &caller(), &mut |_, _| {}, &AtomicBool::new(false))
+        .await
+        .unwrap();
+    assert_eq!((report.documents, report.skipped), (1001, 0));
+    assert_eq!(report.partial_hierarchies, ["dyn_uri_place"]);
+    let note = report.partial_note().unwrap();
+    assert!(note.contains("dyn_uri_place") && note.contains("1000") && !note.contains("topic"), "{note}");
 }
