@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::OnceLock;
 
 use roaring::RoaringBitmap;
-use studio_model::FacetSetting;
+use studio_model::{FacetSetting, HIERARCHICAL};
 
 use super::field_index::FieldIndex;
 use super::index::SpaceIndex;
@@ -126,7 +126,7 @@ pub(crate) enum Cut {
 /// which a cut would count almost all of, one intersection each, before its bound stops it (measured slower
 /// than walking the documents at 1M: docs/performance-journal.md).
 pub(crate) fn cut_of(field: &FieldIndex, setting: &FacetSetting) -> Option<Cut> {
-    if setting.facet_mode == "hierarchical" || field.flat {
+    if setting.facet_mode == HIERARCHICAL || field.flat {
         return None;
     }
     let maximum = setting.maximum_terms.max(1) as usize;

@@ -4,14 +4,14 @@
 
 use std::cmp::Ordering;
 
-use studio_model::{FacetGroup, FacetSetting, Refiner};
+use studio_model::{FacetGroup, FacetSetting, Refiner, HIERARCHICAL};
 
 use super::field_index::{FacetValue, FieldIndex};
 
 /// The values a group can show: in hierarchical mode the top concepts and their narrower ones down to
 /// `depth` levels, and the selected ones; `None` (all of them) in flat mode.
 pub(crate) fn shown_values(field: &FieldIndex, setting: &FacetSetting, selected: &[u32]) -> Option<Vec<u32>> {
-    if setting.facet_mode != "hierarchical" {
+    if setting.facet_mode != HIERARCHICAL {
         return None;
     }
     let depth = setting.hierarchical_depth.clamp(1, 32) as usize;
@@ -100,7 +100,7 @@ impl Arrange<'_> {
 /// selection). `selected` are the values of this field the request selects.
 /// `counts` are those of [`count_values`] over that scope, for at least [`shown_values`].
 pub(crate) fn facet_group(field: &FieldIndex, setting: &FacetSetting, counts: &[u64], selected: &[u32]) -> FacetGroup {
-    let hierarchical = setting.facet_mode == "hierarchical";
+    let hierarchical = setting.facet_mode == HIERARCHICAL;
     let arrange = Arrange {
         field,
         counts,

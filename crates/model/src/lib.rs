@@ -30,7 +30,7 @@ pub use merge::{merge_create, merge_update, with_overrides};
 pub use offers::{Extension, Offers};
 pub use rules::{
     fill, is_hex_colour, Field, Fields, LogoFileMessages, Messages, Rule, COMPONENTS, CONFIG_RULES, DATE_FORMATS,
-    FACET_MODES, LOGO_FILE_MESSAGES, LOGO_TYPES, LOGO_TYPE_NAMES, MAX_DEPTH, MAX_ITEMS_PER_PAGE, MAX_LOGO_BYTES,
-    MAX_TERMS, MESSAGES, RECOMMENDERS, SIMILARITY_PLUGINS, SORTINGS, SORTING_ORDERS, TITLE_ACTIONS,
+    FACET_MODES, HIERARCHICAL, LOGO_FILE_MESSAGES, LOGO_TYPES, LOGO_TYPE_NAMES, MAX_DEPTH, MAX_ITEMS_PER_PAGE,
+    MAX_LOGO_BYTES, MAX_TERMS, MESSAGES, RECOMMENDERS, SIMILARITY_PLUGINS, SORTINGS, SORTING_ORDERS, TITLE_ACTIONS,
 };
 pub use written::{WrittenAnswer, WrittenDocument, WrittenGroup, WrittenRefiner};

@@ -15,7 +15,9 @@ use crate::config::{DetailSetting, FacetSetting};
 pub const TITLE_ACTIONS: &[&str] = &["detail_view", "link"];
 pub const DATE_FORMATS: &[&str] =
     &["short", "medium", "long", "full", "shortDate", "mediumDate", "longDate", "fullDate"];
-pub const FACET_MODES: &[&str] = &["hierarchical", "flat"];
+/// The facet mode that nests a concept field's values under their broader ones.
+pub const HIERARCHICAL: &str = "hierarchical";
+pub const FACET_MODES: &[&str] = &[HIERARCHICAL, "flat"];
 pub const SORTINGS: &[&str] = &["count", "alphabetical"];
 pub const SORTING_ORDERS: &[&str] = &["desc", "asc"];
 /// Similarity plugins of getSimilar; the first is the default.

@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use studio_local::{import_concepts, import_fed, Feed, ImportReport, LocalBackend, Store, StoreError};
 use studio_model::{
     Backend, Caller, Configuration, FacetGroup, Refiner, SearchPage, SearchRequest, ALL_CONCEPTS_FIELD, CONCEPT_PREFIX,
-    MAX_DEPTH, MAX_ITEMS_PER_PAGE, MAX_TERMS,
+    HIERARCHICAL, MAX_DEPTH, MAX_ITEMS_PER_PAGE, MAX_TERMS,
 };
 use tokio::runtime::Handle;
 use tokio::sync::mpsc::{self, error::TryRecvError};
@@ -120,7 +120,8 @@ fn save_bookmark(store: &Store, source: &str, remote_id: i32, at: &Position) -> 
 }
 
 /// The search body of one page: the stored settings with a large page. The first page of a run asks for
-/// every facet at full depth, so that its answer carries the whole concept hierarchy; the others ask for
+/// every facet, hierarchical, at full depth, so that its answer carries the whole concept hierarchy (a facet the
+/// configuration shows flat too); the others ask for
 /// no facet at all, since counting every facet value over the whole search space is most of a server's
 /// work for a page and the pull reads the facets of one answer only.
 fn page_request(config: &Configuration, start: i64, with_facets: bool) -> SearchRequest {
@@ -130,6 +131,7 @@ fn page_request(config: &Configuration, start: i64, with_facets: bool) -> Search
         .filter_map(|f| serde_json::to_value(f).ok())
         .map(|mut f| {
             f["show"] = json!(true);
+            f["facetMode"] = json!(HIERARCHICAL);
             f["maximumTerms"] = json!(MAX_TERMS);
             f["hierarchicalDepth"] = json!(MAX_DEPTH);
             f
