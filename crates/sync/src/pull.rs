@@ -17,8 +17,8 @@ use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use studio_local::{import_concepts, import_fed, Feed, ImportReport, LocalBackend, Store, StoreError};
 use studio_model::{
-    Backend, Caller, Configuration, FacetGroup, Refiner, SearchPage, SearchRequest, ALL_CONCEPTS_FIELD, CONCEPT_PREFIX,
-    HIERARCHICAL, MAX_DEPTH, MAX_ITEMS_PER_PAGE, MAX_TERMS,
+    Backend, Caller, Configuration, FacetGroup, FacetKind, Refiner, SearchPage, SearchRequest, ALL_CONCEPTS_FIELD,
+    CONCEPT_PREFIX, HIERARCHICAL, MAX_DEPTH, MAX_ITEMS_PER_PAGE, MAX_TERMS,
 };
 use tokio::runtime::Handle;
 use tokio::sync::mpsc::{self, error::TryRecvError};
@@ -119,24 +119,35 @@ fn save_bookmark(store: &Store, source: &str, remote_id: i32, at: &Position) -> 
     Ok(())
 }
 
-/// The search body of one page: the stored settings with a large page. The first page of a run asks for
-/// every facet, hierarchical, at full depth, so that its answer carries the whole concept hierarchy (a facet the
-/// configuration shows flat too); the others ask for
-/// no facet at all, since counting every facet value over the whole search space is most of a server's
-/// work for a page and the pull reads the facets of one answer only.
-fn page_request(config: &Configuration, start: i64, with_facets: bool) -> SearchRequest {
-    let shown = if with_facets { config.config.filter.facets_to_show.as_slice() } else { &[] };
-    let facets: Vec<Value> = shown
-        .iter()
-        .filter_map(|f| serde_json::to_value(f).ok())
-        .map(|mut f| {
-            f["show"] = json!(true);
-            f["facetMode"] = json!(HIERARCHICAL);
-            f["maximumTerms"] = json!(MAX_TERMS);
-            f["hierarchicalDepth"] = json!(MAX_DEPTH);
-            f
-        })
-        .collect();
+/// The facets the first page of a run asks for, so that its answer carries every concept hierarchy whole: each
+/// facet of the configuration, and each other concept field of its search space that the server lists (when it
+/// offers the listing), all shown, hierarchical (a facet the configuration shows flat too), at full depth and with
+/// as many values a level as an answer gives.
+async fn hierarchy_facets(remote: &dyn Backend, config: &Configuration) -> Vec<Value> {
+    let configured = &config.config.filter.facets_to_show;
+    let mut facets: Vec<Value> = configured.iter().filter_map(|f| serde_json::to_value(f).ok()).collect();
+    let spaces = remote.search_spaces().await.unwrap_or_default();
+    let listed = spaces.iter().filter(|s| s.id == config.config.search_space).flat_map(|s| &s.fields);
+    for field in listed.filter(|f| f.kind == FacetKind::Concept) {
+        let names = [field.field.as_str(), field.uri.as_str()];
+        if !configured.iter().any(|c| names.contains(&c.uri.as_str()) || names.contains(&c.ref_id.as_str())) {
+            facets.push(json!({ "uri": field.uri, "refId": field.field, "title": field.label }));
+        }
+    }
+    for f in &mut facets {
+        f["show"] = json!(true);
+        f["facetMode"] = json!(HIERARCHICAL);
+        f["maximumTerms"] = json!(MAX_TERMS);
+        f["hierarchicalDepth"] = json!(MAX_DEPTH);
+    }
+    facets
+}
+
+/// The search body of one page from offset `start`: the stored settings with a large page, and `facets` (those
+/// of [`hierarchy_facets`] for the first page of a run, none for the others, since counting every facet value
+/// over the whole search space is most of a server's work for a page and the pull reads the facets of one
+/// answer only).
+fn page_request(facets: &[Value], start: i64) -> SearchRequest {
     SearchRequest {
         input: None,
         selected_facets: Vec::new(),
@@ -205,9 +216,11 @@ fn document_lines(docs: &[Box<RawValue>]) -> Result<Vec<u8>, SyncError> {
 /// imports these lines to compare a pull with an import of the same documents, byte for byte.
 pub async fn import_lines(remote: &dyn Backend, remote_id: i32) -> Result<(Vec<u8>, Vec<u8>), SyncError> {
     let config = remote.get_configuration(remote_id).await?;
+    let hierarchies = hierarchy_facets(remote, &config).await;
     let (mut concepts, mut lines, mut start) = (Vec::new(), Vec::new(), 0i64);
     loop {
-        let answer = remote.search_page(remote_id, page_request(&config, start, start == 0)).await?;
+        let facets = if start == 0 { hierarchies.as_slice() } else { &[] };
+        let answer = remote.search_page(remote_id, page_request(facets, start)).await?;
         if start == 0 {
             concepts = concept_lines(&answer.facets);
         }
@@ -365,7 +378,10 @@ async fn fetch(
     cancel: &AtomicBool,
     stop: &AtomicBool,
 ) -> Result<Vec<String>, SyncError> {
-    let search = |at: i64, with_facets: bool| remote.search_page(remote_id, page_request(config, at, with_facets));
+    let hierarchies = hierarchy_facets(remote, config).await;
+    let search = |at: i64, with_facets: bool| {
+        remote.search_page(remote_id, page_request(if with_facets { &hierarchies } else { &[] }, at))
+    };
     let (mut first, mut partial) = (true, Vec::new());
     loop {
         if cancel.load(Ordering::Relaxed) {

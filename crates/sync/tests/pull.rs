@@ -271,17 +271,19 @@ async fn a_hierarchy_larger_than_an_answer_gives_is_named_as_copied_in_part() {
     assert!(note.contains("dyn_uri_place") && note.contains("1000") && !note.contains("topic"), "{note}");
 }
 
-/// A concept facet the configuration shows flat still has its hierarchy copied: switched to hierarchical in the
-/// copy, it counts as the remote's does.
+/// A concept facet the configuration shows flat, and a concept field it does not show at all, still have their
+/// hierarchies copied: shown hierarchical in the copy, they count as the remote's do.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_facet_shown_flat_keeps_its_hierarchy_offline() {
+async fn a_facet_shown_flat_or_not_shown_keeps_its_hierarchy_offline() {
     let remote = support::serve(|store| {
         demo::load_demo(store, &mut |_| {}).unwrap();
     })
     .await;
     let client = remote.client();
     let mut body = demo::demo_configuration();
-    for facet in body["config"]["filter"]["facetsToShow"].as_array_mut().unwrap() {
+    let facets = body["config"]["filter"]["facetsToShow"].as_array_mut().unwrap();
+    facets.retain(|f| f["uri"] != "dyn_uri_region");
+    for facet in facets {
         facet["facetMode"] = json!("flat");
     }
     let remote_id = client.create_configuration(&caller(), body).await.unwrap().config.id.unwrap();
@@ -289,17 +291,17 @@ async fn a_facet_shown_flat_keeps_its_hierarchy_offline() {
     let report = pull(&local, &client, &remote.base, remote_id, &caller(), &mut |_, _| {}, &AtomicBool::new(false))
         .await
         .unwrap();
-    let hierarchical = SearchRequest {
-        config: Some(json!({"filter": {"facetsToShow": [
-            {"uri": "dyn_uri_topic", "title": "Topic", "show": true, "facetMode": "hierarchical", "hierarchicalDepth": 3}
-        ]}})),
-        ..request(vec![])
-    };
-    let theirs = client.search(remote_id, hierarchical.clone()).await.unwrap();
-    let ours = local.search(report.local_id, hierarchical).await.unwrap();
-    let nested = |r: &studio_model::SearchResponse| {
-        r.facets[0].facets.iter().any(|f| f.children.as_ref().is_some_and(|c| !c.is_empty()))
-    };
-    assert!(nested(&theirs), "the demo's topics nest");
-    assert_eq!(ours.facets, theirs.facets, "the same tree offline");
+    for field in ["dyn_uri_topic", "dyn_uri_region"] {
+        let hierarchical = SearchRequest {
+            config: Some(json!({"filter": {"facetsToShow": [
+                {"uri": field, "title": field, "show": true, "facetMode": "hierarchical", "hierarchicalDepth": 3}
+            ]}})),
+            ..request(vec![])
+        };
+        let theirs = client.search(remote_id, hierarchical.clone()).await.unwrap();
+        let ours = local.search(report.local_id, hierarchical).await.unwrap();
+        let nested = theirs.facets[0].facets.iter().any(|f| f.children.as_ref().is_some_and(|c| !c.is_empty()));
+        assert!(nested, "the demo's {field} nests");
+        assert_eq!(ours.facets, theirs.facets, "the same tree of {field} offline");
+    }
 }
