@@ -17,14 +17,17 @@ use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use studio_local::{import_concepts, import_fed, Feed, ImportReport, LocalBackend, Store, StoreError};
 use studio_model::{
-    Backend, Caller, Configuration, FacetGroup, FacetKind, Refiner, SearchPage, SearchRequest, ALL_CONCEPTS_FIELD,
-    CONCEPT_PREFIX, HIERARCHICAL, MAX_DEPTH, MAX_ITEMS_PER_PAGE, MAX_TERMS,
+    Backend, Caller, Configuration, SearchPage, SearchRequest, MAX_DEPTH, MAX_ITEMS_PER_PAGE, MAX_TERMS,
 };
 use tokio::runtime::Handle;
 use tokio::sync::mpsc::{self, error::TryRecvError};
 
 use crate::drafts::now;
 use crate::error::SyncError;
+
+mod hierarchy;
+
+use hierarchy::{concept_lines, hierarchy_facets, partial_hierarchies};
 
 /// Documents asked for per page, the most a search gives (servers that ignore the page-size override send their
 /// own page size).
@@ -119,30 +122,6 @@ fn save_bookmark(store: &Store, source: &str, remote_id: i32, at: &Position) -> 
     Ok(())
 }
 
-/// The facets the first page of a run asks for, so that its answer carries every concept hierarchy whole: each
-/// facet of the configuration, and each other concept field of its search space that the server lists (when it
-/// offers the listing), all shown, hierarchical (a facet the configuration shows flat too), at full depth and with
-/// as many values a level as an answer gives.
-async fn hierarchy_facets(remote: &dyn Backend, config: &Configuration) -> Vec<Value> {
-    let configured = &config.config.filter.facets_to_show;
-    let mut facets: Vec<Value> = configured.iter().filter_map(|f| serde_json::to_value(f).ok()).collect();
-    let spaces = remote.search_spaces().await.unwrap_or_default();
-    let listed = spaces.iter().filter(|s| s.id == config.config.search_space).flat_map(|s| &s.fields);
-    for field in listed.filter(|f| f.kind == FacetKind::Concept) {
-        let names = [field.field.as_str(), field.uri.as_str()];
-        if !configured.iter().any(|c| names.contains(&c.uri.as_str()) || names.contains(&c.ref_id.as_str())) {
-            facets.push(json!({ "uri": field.uri, "refId": field.field, "title": field.label }));
-        }
-    }
-    for f in &mut facets {
-        f["show"] = json!(true);
-        f["facetMode"] = json!(HIERARCHICAL);
-        f["maximumTerms"] = json!(MAX_TERMS);
-        f["hierarchicalDepth"] = json!(MAX_DEPTH);
-    }
-    facets
-}
-
 /// The search body of one page from offset `start`: the stored settings with a large page, and `facets` (those
 /// of [`hierarchy_facets`] for the first page of a run, none for the others, since counting every facet value
 /// over the whole search space is most of a server's work for a page and the pull reads the facets of one
@@ -154,44 +133,6 @@ fn page_request(facets: &[Value], start: i64) -> SearchRequest {
         start: i32::try_from(start).ok(),
         config: Some(json!({ "result": { "itemsPerPage": PAGE }, "filter": { "facetsToShow": facets } })),
     }
-}
-
-/// The concept fields of the answer's facets whose hierarchy it may give in part: a level with as many refiners as
-/// a search gives ([`MAX_TERMS`]; there may be more), or refiners at the deepest level it nests ([`MAX_DEPTH`];
-/// there may be narrower ones). Their concepts beyond those are copied without their broader ones, and show at the
-/// top of the hierarchy offline.
-fn partial_hierarchies(groups: &[FacetGroup]) -> Vec<String> {
-    fn partial(refiners: &[Refiner], depth: i64) -> bool {
-        refiners.len() as i64 >= MAX_TERMS
-            || (!refiners.is_empty() && depth >= MAX_DEPTH)
-            || refiners.iter().any(|r| partial(r.children.as_deref().unwrap_or_default(), depth + 1))
-    }
-    concept_groups(groups).filter(|g| partial(&g.facets, 1)).map(|g| g.field.clone()).collect()
-}
-
-/// The answer's groups of concept fields, the derived all-concepts group left out.
-fn concept_groups(groups: &[FacetGroup]) -> impl Iterator<Item = &FacetGroup> {
-    groups.iter().filter(|g| g.field.starts_with(CONCEPT_PREFIX) && g.field != ALL_CONCEPTS_FIELD)
-}
-
-/// Concept lines (`{"uri","label","broader"}`) for every concept refiner of the answer's facets.
-fn concept_lines(groups: &[FacetGroup]) -> Vec<u8> {
-    fn walk(refiners: &[Refiner], parent: Option<&str>, out: &mut Vec<u8>) {
-        for r in refiners {
-            let Some(uri) = r.value.as_deref() else { continue };
-            let broader: Vec<&str> = parent.into_iter().collect();
-            if let Ok(line) = serde_json::to_vec(&json!({ "uri": uri, "label": r.label, "broader": broader })) {
-                out.extend(line);
-                out.push(b'\n');
-            }
-            walk(r.children.as_deref().unwrap_or_default(), Some(uri), out);
-        }
-    }
-    let mut out = Vec::new();
-    for g in concept_groups(groups) {
-        walk(&g.facets, None, &mut out);
-    }
-    out
 }
 
 /// A JSON line per document, each as the server wrote it (reading every document into a `Document` and writing
