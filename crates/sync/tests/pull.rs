@@ -7,11 +7,17 @@
 
 use crate::support;
 
+use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::json;
+use axum::body::{Body, Bytes};
+use axum::extract::Request;
+use axum::http::request::Parts;
+use axum::middleware::Next;
+use axum::response::Response;
+use serde_json::{json, Value};
 use studio_local::demo;
 use studio_model::{Backend, Caller, SearchRequest, SelectedFacet};
 use studio_sync::{pull::pull, SyncError};
@@ -29,27 +35,17 @@ async fn a_cancelled_pull_resumes_and_the_local_search_then_answers_as_the_remot
     let cancel = Arc::new(AtomicBool::new(false));
     let searches = Arc::new(AtomicUsize::new(0));
     let hold = (cancel.clone(), searches.clone());
-    let remote = support::serve_with(
-        |store| {
-            demo::load_demo(store, &mut |_| {}).unwrap();
-        },
-        move |app| {
-            app.layer(axum::middleware::from_fn(
-                move |request: axum::extract::Request, next: axum::middleware::Next| {
-                    let (cancel, searches) = hold.clone();
-                    async move {
-                        let search = request.uri().path().ends_with("/search");
-                        if search && searches.fetch_add(1, Ordering::SeqCst) >= 3 {
-                            while !cancel.load(Ordering::SeqCst) {
-                                tokio::time::sleep(Duration::from_millis(5)).await;
-                            }
-                        }
-                        next.run(request).await
-                    }
-                },
-            ))
-        },
-    )
+    let remote = demo_with_searches_through(move |parts, bytes, _, next: Next| {
+        let (cancel, searches) = hold.clone();
+        async move {
+            if searches.fetch_add(1, Ordering::SeqCst) >= 3 {
+                while !cancel.load(Ordering::SeqCst) {
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+            }
+            next.run(Request::from_parts(parts, Body::from(bytes))).await
+        }
+    })
     .await;
     let client = remote.client();
     let mut body = demo::demo_configuration();
@@ -125,13 +121,38 @@ async fn a_cancelled_pull_resumes_and_the_local_search_then_answers_as_the_remot
 }
 
 /// A request's parts, its body's bytes and their JSON (null when they are none), for a middleware to send it on.
-async fn read_body(
-    request: axum::extract::Request,
-) -> (axum::http::request::Parts, axum::body::Bytes, serde_json::Value) {
+async fn read_body(request: Request) -> (Parts, Bytes, Value) {
     let (parts, body) = request.into_parts();
     let bytes = axum::body::to_bytes(body, 1 << 20).await.unwrap();
     let json = serde_json::from_slice(&bytes).unwrap_or_default();
     (parts, bytes, json)
+}
+
+/// A server holding the demo whose searches go through `rewrite`, given each request's parts, body bytes and body
+/// JSON and the rest of the server; every other request goes straight on.
+async fn demo_with_searches_through<F, Fut>(rewrite: F) -> support::Remote
+where
+    F: Fn(Parts, Bytes, Value, Next) -> Fut + Clone + Send + Sync + 'static,
+    Fut: Future<Output = Response> + Send + 'static,
+{
+    support::serve_with(
+        |store| {
+            demo::load_demo(store, &mut |_| {}).unwrap();
+        },
+        move |app| {
+            app.layer(axum::middleware::from_fn(move |request: Request, next: Next| {
+                let rewrite = rewrite.clone();
+                async move {
+                    if !request.uri().path().ends_with("/search") {
+                        return next.run(request).await;
+                    }
+                    let (parts, bytes, json) = read_body(request).await;
+                    rewrite(parts, bytes, json, next).await
+                }
+            }))
+        },
+    )
+    .await
 }
 
 /// A server that ignores the page size the pull asks for (the search body's `config` extension) answers with its
@@ -139,26 +160,13 @@ async fn read_body(
 /// every document once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_ignores_the_page_size_asked_for_is_copied_whole() {
-    let remote = support::serve_with(
-        |store| {
-            demo::load_demo(store, &mut |_| {}).unwrap();
-        },
-        |app| {
-            app.layer(axum::middleware::from_fn(
-                |request: axum::extract::Request, next: axum::middleware::Next| async {
-                    if !request.uri().path().ends_with("/search") {
-                        return next.run(request).await;
-                    }
-                    let (parts, bytes, mut json) = read_body(request).await;
-                    if let Some(body) = json.as_object_mut() {
-                        body.remove("config");
-                    }
-                    let bytes = if json.is_null() { bytes } else { serde_json::to_vec(&json).unwrap().into() };
-                    next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await
-                },
-            ))
-        },
-    )
+    let remote = demo_with_searches_through(|parts, bytes, mut json: Value, next: Next| async move {
+        if let Some(body) = json.as_object_mut() {
+            body.remove("config");
+        }
+        let bytes = if json.is_null() { bytes } else { serde_json::to_vec(&json).unwrap().into() };
+        next.run(Request::from_parts(parts, Body::from(bytes))).await
+    })
     .await;
     let client = remote.client();
     let remote_id =
@@ -190,37 +198,20 @@ async fn a_server_that_ignores_the_page_size_asked_for_is_copied_whole() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn documents_the_local_store_cannot_take_are_named_in_the_report() {
     use axum::http::header::CONTENT_LENGTH;
-    let remote = support::serve_with(
-        |store| {
-            demo::load_demo(store, &mut |_| {}).unwrap();
-        },
-        |app| {
-            app.layer(axum::middleware::from_fn(
-                |request: axum::extract::Request, next: axum::middleware::Next| async {
-                    if !request.uri().path().ends_with("/search") {
-                        return next.run(request).await;
-                    }
-                    let (parts, bytes, json) = read_body(request).await;
-                    let start = json["start"].as_i64();
-                    let response =
-                        next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await;
-                    let (mut parts, body) = response.into_parts();
-                    let bytes = axum::body::to_bytes(body, 1 << 24).await.unwrap();
-                    let mut answer: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
-                    // The second page of a pull: results 101 to 200.
-                    if start == Some(100) && answer["result"].as_array().is_some_and(|r| r.len() == 100) {
-                        answer["result"][3]["id"] = json!("");
-                        answer["result"][7]["date"] = json!("1 January 2024");
-                    }
-                    parts.headers.remove(CONTENT_LENGTH);
-                    axum::response::Response::from_parts(
-                        parts,
-                        axum::body::Body::from(serde_json::to_vec(&answer).unwrap()),
-                    )
-                },
-            ))
-        },
-    )
+    let remote = demo_with_searches_through(|parts, bytes, json: Value, next: Next| async move {
+        let start = json["start"].as_i64();
+        let response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
+        let (mut parts, body) = response.into_parts();
+        let bytes = axum::body::to_bytes(body, 1 << 24).await.unwrap();
+        let mut answer: Value = serde_json::from_slice(&bytes).unwrap();
+        // The second page of a pull: results 101 to 200.
+        if start == Some(100) && answer["result"].as_array().is_some_and(|r| r.len() == 100) {
+            answer["result"][3]["id"] = json!("");
+            answer["result"][7]["date"] = json!("1 January 2024");
+        }
+        parts.headers.remove(CONTENT_LENGTH);
+        Response::from_parts(parts, Body::from(serde_json::to_vec(&answer).unwrap()))
+    })
     .await;
     let client = remote.client();
     let remote_id =
