@@ -10,10 +10,11 @@ pub(crate) type Generation = (i64, i64);
 
 /// Reads the current generation of `space` (and of the global concept scheme).
 pub(crate) fn read_generation(conn: &Connection, space: &str) -> Result<Generation, EngineError> {
-    Ok(conn.query_row(
-        "SELECT coalesce((SELECT generation FROM generations WHERE scope = ?1), 0),
-                coalesce((SELECT generation FROM generations WHERE scope = ?2), 0)",
-        rusqlite::params![space, GLOBAL_SCOPE],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )?)
+    // Read at every search, to tell whether the index is current: prepared once per connection.
+    Ok(conn
+        .prepare_cached(
+            "SELECT coalesce((SELECT generation FROM generations WHERE scope = ?1), 0),
+                    coalesce((SELECT generation FROM generations WHERE scope = ?2), 0)",
+        )?
+        .query_row(rusqlite::params![space, GLOBAL_SCOPE], |r| Ok((r.get(0)?, r.get(1)?)))?)
 }

@@ -41,8 +41,15 @@ pub(crate) struct Closing(Arc<State>);
 impl Closing {
     /// A pool builder whose connections are counted, and whose failures to connect are logged until the store
     /// is closed (then the pool's attempts to keep a connection ready are refused, as they should be).
+    ///
+    /// A connection is not tested as it is handed out: a connection to local files does not go stale between
+    /// uses, and the pool's default test (SQLite's manager runs `SELECT 1`, its statement prepared anew each time)
+    /// cost every store call a statement's preparation and found nothing.
     pub(crate) fn builder(&self) -> r2d2::Builder<Connections> {
-        Pool::builder().error_handler(Box::new(Refusals)).connection_customizer(Box::new(Counted(self.clone())))
+        Pool::builder()
+            .test_on_check_out(false)
+            .error_handler(Box::new(Refusals))
+            .connection_customizer(Box::new(Counted(self.clone())))
     }
 
     /// The manager of the pool: SQLite's, refusing to open once the store is closed.
