@@ -157,11 +157,9 @@ pub fn start_pull(tasks: &Tasks, slot: &BackendSlot, id: i32) -> Result<u64, Ipc
                 &mut report,
                 &cancel,
             ))?;
-            let skipped = match pulled.skipped_documents.first() {
-                Some(first) => {
-                    format!("; {} of them could not be stored here and were skipped ({first})", pulled.skipped)
-                }
-                None => String::new(),
+            let skipped = match (pulled.skipped_note(), pulled.skipped_documents.first()) {
+                (Some(note), Some(first)) => format!("; {note} ({first})"),
+                _ => String::new(),
             };
             let partial = pulled.partial_note().map(|note| format!("; {note}")).unwrap_or_default();
             Ok(format!(

@@ -58,8 +58,8 @@ pub fn run(global: &GlobalArgs, args: &PullArgs) -> Result<(), CliError> {
                 "pulled {} documents into {} as configuration {}{resumed}",
                 r.documents, r.search_space, r.local_id
             );
-            if r.skipped > 0 {
-                eprintln!("{} of them could not be stored here and were skipped:", r.skipped);
+            if let Some(note) = r.skipped_note() {
+                eprintln!("{note}:");
             }
             for skipped in &r.skipped_documents {
                 eprintln!("  {skipped}");

@@ -221,6 +221,7 @@ async fn documents_the_local_store_cannot_take_are_named_in_the_report() {
         .await
         .unwrap();
     assert_eq!((report.documents, report.total, report.skipped), (2400, 2400, 2));
+    assert_eq!(report.skipped_note().as_deref(), Some("2 of them could not be stored here and were skipped"));
     let skipped: Vec<(u64, &str)> = report.skipped_documents.iter().map(|s| (s.result, s.reason.as_str())).collect();
     assert_eq!(skipped.iter().map(|s| s.0).collect::<Vec<_>>(), [104, 108], "{skipped:?}");
     assert!(skipped[0].1.contains("empty id"), "{skipped:?}");

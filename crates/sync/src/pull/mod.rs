@@ -57,6 +57,12 @@ pub struct PullReport {
 }
 
 impl PullReport {
+    /// What the user is told about [`PullReport::skipped`] documents, when there are any; each of
+    /// [`PullReport::skipped_documents`] is said beside it.
+    pub fn skipped_note(&self) -> Option<String> {
+        (self.skipped > 0).then(|| format!("{} of them could not be stored here and were skipped", self.skipped))
+    }
+
     /// What the user is told about [`PullReport::partial_hierarchies`], when there are any.
     pub fn partial_note(&self) -> Option<String> {
         (!self.partial_hierarchies.is_empty()).then(|| {
