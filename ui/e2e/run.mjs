@@ -162,8 +162,8 @@ test('facet clicks, queries and the detail view in the preview run real searches
   await query.fill('energy');
   await until('a query result count', async () => (await count()) !== narrowed);
   // The field's clear button, left out of the page while the field is empty (preview.css), is there once it holds
-  // text: a click on it empties the field and the results follow.
-  // The button sits at the end of the field, before its right padding of 12 px, in the preview's scale.
+  // text, at the field's end before its 12 px of padding (in the preview's scale): a click on it empties the field
+  // and the results follow.
   const [field, scale] = [await query.boundingBox(), Number(await page.locator(host).getAttribute('data-zoom'))];
   await page.mouse.click(field.x + field.width - 22 * scale, field.y + field.height / 2);
   await until('the query cleared by the field’s own button', async () => (await query.inputValue()) === '' && (await count()) === narrowed);
