@@ -5,28 +5,27 @@
 //! After every write on disk the next offset is bookmarked in the store, so a cancelled or broken pull resumes
 //! where it stopped. Re-importing a document id replaces it, so a page fetched twice does no harm.
 
-use std::io::{BufRead, Cursor, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
 use futures_util::StreamExt;
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
-use studio_local::{import_concepts, import_fed, Feed, ImportReport, LocalBackend, Store, StoreError};
+use studio_local::{ImportReport, LocalBackend, Store, StoreError};
 use studio_model::{
     Backend, Caller, Configuration, SearchPage, SearchRequest, MAX_DEPTH, MAX_ITEMS_PER_PAGE, MAX_TERMS,
 };
-use tokio::runtime::Handle;
-use tokio::sync::mpsc::{self, error::TryRecvError};
+use tokio::sync::mpsc;
 
 use crate::drafts::now;
 use crate::error::SyncError;
 
+mod feed;
 mod hierarchy;
 
+use feed::{write, Page, PageFeed};
 use hierarchy::{concept_lines, hierarchy_facets, partial_hierarchies};
 
 /// Documents asked for per page, the most a search gives (servers that ignore the page-size override send their
@@ -235,18 +234,7 @@ pub async fn pull(
     let (pages, queue) = mpsc::channel(PAGES_AHEAD);
     let (told, mut stored) = mpsc::unbounded_channel();
     let stop = Arc::new(AtomicBool::new(false));
-    let feed = PageFeed {
-        queue,
-        lines: Vec::new(),
-        read: 0,
-        handed: 0,
-        last: false,
-        stop: stop.clone(),
-        store: store.clone(),
-        start: next,
-        at: at.clone(),
-        told,
-    };
+    let feed = PageFeed::new(queue, stop.clone(), store.clone(), next, at.clone(), told);
     let fetching = fetch(remote, remote_id, &config, next, pages, cancel, &stop);
     // The bookmark is saved here, off the import's thread, which goes on writing meanwhile: a bookmark is only
     // ever saved after the documents it counts are on disk, so one lost to a power cut leaves an earlier bookmark,
@@ -294,16 +282,6 @@ pub async fn pull(
         skipped_documents,
         partial_hierarchies,
     })
-}
-
-/// One page fetched, as the import reads it.
-struct Page {
-    /// Concept lines of the answer's facets (the first page only).
-    concepts: Vec<u8>,
-    /// A JSON line per document.
-    lines: Vec<u8>,
-    documents: i64,
-    total: i64,
 }
 
 /// Requests of a pull in flight at once: the server answers the next page while the client reads this one.
@@ -376,113 +354,6 @@ async fn deliver(
     let last = documents == 0 || *start >= answer.total;
     let page = Page { concepts, lines: document_lines(&answer.result)?, documents, total: answer.total.max(0) };
     Ok(pages.send(page).await.is_ok() && !last)
-}
-
-/// Writes the pages `feed` receives (the first one's concepts first) in one import, and returns where the pull
-/// stands and what the import skipped; `None` when no page came.
-async fn write(mut feed: PageFeed) -> Result<Option<(Position, ImportReport)>, SyncError> {
-    let Some(mut first) = feed.queue.recv().await else { return Ok(None) };
-    let concepts = std::mem::take(&mut first.concepts);
-    if !concepts.is_empty() {
-        let store = feed.store.clone();
-        blocking(move || import_concepts(&store, Cursor::new(concepts), &mut |_| {})).await?;
-    }
-    feed.hand(first);
-    blocking(move || {
-        let (store, space) = (feed.store.clone(), feed.at.space.clone());
-        let imported = import_fed(&store, &space, &mut feed, &mut |_| {})?;
-        Ok(Some((feed.at, imported)))
-    })
-    .await
-}
-
-/// The pages of a pull as the input of one import: a JSON line per document, read as the pages arrive.
-struct PageFeed {
-    queue: mpsc::Receiver<Page>,
-    /// The lines of the page being read, and how much of them is read.
-    lines: Vec<u8>,
-    read: usize,
-    /// Documents in the pages taken, and whether the last one was.
-    handed: i64,
-    last: bool,
-    stop: Arc<AtomicBool>,
-    store: Store,
-    /// The offset this run started from, and where the pull stands.
-    start: i64,
-    at: Position,
-    /// Where the pull stands after each write on disk, to save as the bookmark and show.
-    told: mpsc::UnboundedSender<Position>,
-}
-
-impl PageFeed {
-    fn hand(&mut self, page: Page) {
-        self.lines = page.lines;
-        self.read = 0;
-        self.handed += page.documents;
-        self.at.total = page.total;
-        self.last = page.documents == 0 || self.start + self.handed >= self.at.total;
-    }
-
-    /// Whether the pages are all read: the last one, or the pull stopping.
-    fn over(&self) -> bool {
-        self.last || self.stop.load(Ordering::Relaxed)
-    }
-}
-
-impl Read for PageFeed {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let available = self.fill_buf()?;
-        let n = available.len().min(buf.len());
-        buf[..n].copy_from_slice(&available[..n]);
-        self.consume(n);
-        Ok(n)
-    }
-}
-
-impl BufRead for PageFeed {
-    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
-        while self.read == self.lines.len() && !self.over() {
-            let Some(page) = self.queue.blocking_recv() else { break };
-            self.hand(page);
-        }
-        Ok(&self.lines[self.read..])
-    }
-
-    fn consume(&mut self, amount: usize) {
-        self.read = (self.read + amount).min(self.lines.len());
-    }
-}
-
-impl Feed for PageFeed {
-    fn at_hand(&mut self, wait: Duration) -> bool {
-        if self.read < self.lines.len() {
-            return true;
-        }
-        if self.over() {
-            return false;
-        }
-        let next = match self.queue.try_recv() {
-            Ok(page) => Some(page),
-            Err(TryRecvError::Disconnected) => None,
-            Err(TryRecvError::Empty) if wait.is_zero() => None,
-            // An import runs on a blocking thread of the runtime, where its handle can wait.
-            Err(TryRecvError::Empty) => {
-                Handle::current().block_on(tokio::time::timeout(wait, self.queue.recv())).ok().flatten()
-            }
-        };
-        next.map(|page| self.hand(page)).is_some()
-    }
-
-    /// Where the pull stands after `lines` documents of this run (a line per document), handed on to be saved as
-    /// the bookmark and shown.
-    fn stored(&mut self, lines: u64) -> Result<(), StoreError> {
-        let documents = lines as i64;
-        self.at.next = self.start + documents;
-        self.at.finished = self.last && documents == self.handed;
-        // Saved and shown while the pull runs; once it returned, no one listens.
-        let _ = self.told.send(self.at.clone());
-        Ok(())
-    }
 }
 
 #[cfg(test)]
