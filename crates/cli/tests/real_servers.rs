@@ -11,12 +11,11 @@ use studio_testkit::{ApiOnlyOptions, ApiOnlyServer, OidcProvider, ProviderOption
 use crate::support::{client, serve_with, studio, Served, STUDIO};
 
 /// A `studio serve` over a store with the demo data, and the API-only double in front of it.
-fn api_only_upstream(offer: Vec<&'static str>) -> (tempfile::TempDir, Served, ApiOnlyServer) {
+fn api_only_upstream(options: ApiOnlyOptions) -> (tempfile::TempDir, Served, ApiOnlyServer) {
     let data = tempfile::tempdir().unwrap();
     studio(&["demo-data"], data.path());
     let inner = serve_with(data.path(), &[], &[], Stdio::null());
-    let double = ApiOnlyServer::start(&inner.base, ApiOnlyOptions { openapi: true, offer, ui_dir: None })
-        .expect("the double starts");
+    let double = ApiOnlyServer::start(&inner.base, options).expect("the double starts");
     (data, inner, double)
 }
 
@@ -30,7 +29,7 @@ fn call(served: &Served, method: &str, path: &str) -> (u16, Value) {
 
 #[test]
 fn a_proxy_says_what_an_api_only_upstream_does_not_offer_and_documents_only_what_it_offers() {
-    let (_data, inner, double) = api_only_upstream(vec!["set"]);
+    let (_data, inner, double) = api_only_upstream(ApiOnlyOptions { offer: vec!["set"], ..ApiOnlyOptions::default() });
     let proxy_dir = tempfile::tempdir().unwrap();
     let proxy = serve_with(
         proxy_dir.path(),
@@ -76,7 +75,7 @@ fn a_server_without_the_engines_extensions_lacks_facet_health_and_explains_nothi
     use studio_model::{Backend, BackendError, RecommendQuery, SearchRequest, SimilarQuery};
     use studio_remote::RemoteBackend;
 
-    let (_data, inner, double) = api_only_upstream(Vec::new());
+    let (_data, inner, double) = api_only_upstream(ApiOnlyOptions::default());
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
         let production = RemoteBackend::new(double.url(), Some(&inner.token)).unwrap();
@@ -200,6 +199,36 @@ fn a_proxy_with_wrong_or_missing_credentials_stops_at_once_saying_why() {
         ),
         "{stderr}"
     );
+}
+
+/// A production server holding documents this project's store does not take (here two with an empty id): `studio
+/// pull` stores the others, and says on stderr how many it skipped and which, by their places among the search's
+/// results.
+#[test]
+fn pull_names_the_documents_it_could_not_store() {
+    let (_data, inner, double) =
+        api_only_upstream(ApiOnlyOptions { unstorable_results: vec![104, 108], ..ApiOnlyOptions::default() });
+    let local = tempfile::tempdir().unwrap();
+    let out = Command::new(STUDIO)
+        .args(["pull", "--from", double.url(), "--config", "1", "--data-dir"])
+        .arg(local.path())
+        .env("STUDIO_REMOTE_TOKEN", &inner.token)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(stdout.trim(), "pulled 2400 documents into demo as configuration 1");
+    let lines: Vec<&str> = stderr.lines().collect();
+    let note = lines.iter().position(|l| *l == "2 of them could not be stored here and were skipped:");
+    let named = note.map(|at| &lines[at + 1..at + 3]);
+    assert!(
+        named.is_some_and(|n| n[0].starts_with("  result 104: ") && n[1].starts_with("  result 108: ")),
+        "{stderr}"
+    );
+    assert!(named.is_some_and(|n| n.iter().all(|l| l.contains("empty id"))), "{stderr}");
+    let copy = serve_with(local.path(), &[], &[], Stdio::null());
+    let (status, answer) = copy.post("/api/configurations/1/search", &json!({}));
+    assert_eq!((status, answer["total"].as_i64()), (200, Some(2398)), "the others are stored");
 }
 
 #[test]

@@ -4,6 +4,10 @@
 // else with Spring Boot's default errors, and publishes an OpenAPI 2.0 document at /api-docs.
 //
 //   node api-only.mjs --upstream URL [--port 0] [--openapi v2|none] [--offer set,visible,logs] [--ui-dir DIR]
+//                     [--unstorable-results 104,108]
+//
+// --unstorable-results: the search results at these places (from 1, over the whole search) are sent with an empty
+// id, as a production server holding such a document would, which a store of this project does not take.
 //
 // Prints {"url":"http://127.0.0.1:PORT"} once it listens. Node built-ins only.
 
@@ -30,6 +34,7 @@ try {
       openapi: { type: 'string', default: 'v2' },
       offer: { type: 'string', default: '' },
       'ui-dir': { type: 'string' },
+      'unstorable-results': { type: 'string', default: '' },
     },
   }));
 } catch (error) {
@@ -48,6 +53,10 @@ for (const name of offered) {
   if (!OFFERABLE.includes(name)) usage(`--offer knows ${OFFERABLE.join(', ')}, not "${name}"`);
 }
 const uiDir = args['ui-dir'];
+const unstorable = new Set(args['unstorable-results'].split(',').filter(Boolean).map(Number));
+for (const place of unstorable) {
+  if (!Number.isInteger(place) || place < 1) usage(`--unstorable-results wants places from 1, not "${args['unstorable-results']}"`);
+}
 if (uiDir !== undefined && !existsSync(join(uiDir, 'index.html'))) usage(`--ui-dir ${uiDir} has no index.html`);
 
 let uiHeaders = {};
@@ -69,7 +78,7 @@ async function handle(req, res) {
   if (pathname === '/api' || pathname.startsWith('/api/')) {
     const decision = decide(req.method, pathname, offered);
     if (decision.forward) {
-      await forward(req, res, { upstream, pathname, log });
+      await forward(req, res, { upstream, pathname, log, unstorable });
     } else {
       sendError(res, decision.status, pathname, decision.allow ? { headers: { allow: decision.allow } } : {});
     }

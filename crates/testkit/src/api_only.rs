@@ -17,12 +17,15 @@ pub struct ApiOnlyOptions {
     pub offer: Vec<&'static str>,
     /// A built web UI (with index.html) to serve at `/`, under the upstream's Content-Security-Policy.
     pub ui_dir: Option<PathBuf>,
+    /// Places among a search's results (from 1) whose documents it sends with an empty id, as a production server
+    /// holding such documents would.
+    pub unstorable_results: Vec<u64>,
 }
 
 impl Default for ApiOnlyOptions {
     /// An OpenAPI document, no extensions, no UI.
     fn default() -> Self {
-        ApiOnlyOptions { openapi: true, offer: Vec::new(), ui_dir: None }
+        ApiOnlyOptions { openapi: true, offer: Vec::new(), ui_dir: None, unstorable_results: Vec::new() }
     }
 }
 
@@ -46,6 +49,10 @@ impl ApiOnlyServer {
             "--offer".into(),
             options.offer.join(",").into(),
         ];
+        if !options.unstorable_results.is_empty() {
+            let places: Vec<String> = options.unstorable_results.iter().map(u64::to_string).collect();
+            args.extend(["--unstorable-results".into(), places.join(",").into()]);
+        }
         if let Some(dir) = options.ui_dir {
             args.extend(["--ui-dir".into(), dir.into_os_string()]);
         }

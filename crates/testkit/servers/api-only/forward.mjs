@@ -1,7 +1,8 @@
 // Passes an API request to the upstream `studio serve` (method, path, query, Authorization, body) and
 // answers with the upstream's status and body. An upstream error body `{status, error, message}` is
 // rewritten as a Spring application's own error answer (with timestamp and path). The query parameter
-// `explain` (an extension of this project's engine) is not passed on: the production server ignores it.
+// `explain` (an extension of this project's engine) is not passed on: the production server ignores it. A search's
+// results at the places in `unstorable` (from 1, over the whole search) are sent with an empty id.
 
 import { readBody } from '../lib/lifecycle.mjs';
 import { errorBody, sendError, sendJson } from './spring.mjs';
@@ -22,7 +23,18 @@ function springShaped(status, text, pathname) {
   return errorBody(status, pathname, { error: typeof body.error === 'string' ? body.error : undefined, message });
 }
 
-export async function forward(req, res, { upstream, pathname, log }) {
+/** The search answer `text` with an empty id for each result at a place in `unstorable`, the page starting at the
+ * request body's `start`. */
+function withUnstorable(text, requestBody, unstorable) {
+  const answer = JSON.parse(text);
+  const start = JSON.parse(requestBody || '{}').start ?? 0;
+  for (const [i, document] of (answer.result ?? []).entries()) {
+    if (unstorable.has(start + i + 1)) document.id = '';
+  }
+  return JSON.stringify(answer);
+}
+
+export async function forward(req, res, { upstream, pathname, log, unstorable = new Set() }) {
   const url = new URL(req.url, 'http://127.0.0.1');
   if (url.searchParams.has('explain')) url.searchParams.delete('explain');
   const target = `${upstream}${pathname}${url.search}`;
@@ -42,7 +54,10 @@ export async function forward(req, res, { upstream, pathname, log }) {
     return;
   }
 
-  const text = await answer.text();
+  let text = await answer.text();
+  if (unstorable.size > 0 && answer.ok && req.method === 'POST' && pathname.endsWith('/search')) {
+    text = withUnstorable(text, body, unstorable);
+  }
   const passed = {};
   for (const name of ANSWER_HEADERS) {
     const value = answer.headers.get(name);
