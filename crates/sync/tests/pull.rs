@@ -16,7 +16,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::Request;
 use axum::http::request::Parts;
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 use studio_local::demo;
 use studio_model::{Backend, Caller, SearchRequest, SelectedFacet};
@@ -296,4 +296,44 @@ async fn a_facet_shown_flat_or_not_shown_keeps_its_hierarchy_offline() {
         assert!(nested, "the demo's {field} nests");
         assert_eq!(ours.facets, theirs.facets, "the same tree of {field} offline");
     }
+}
+
+/// A server whose list of search spaces fails (here with an internal error) fails the pull with that error, before
+/// any document is copied, rather than copying the concept fields outside the configuration without their
+/// hierarchies and saying nothing; the same server listing again is pulled in full, from the first document.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_listing_of_search_spaces_fails_the_pull_saying_so() {
+    use axum::http::StatusCode;
+    let failing = Arc::new(AtomicBool::new(true));
+    let fails = failing.clone();
+    let remote = support::serve_with(
+        |store| {
+            demo::load_demo(store, &mut |_| {}).unwrap();
+        },
+        move |app| {
+            app.layer(axum::middleware::from_fn(move |request: Request, next: Next| {
+                let fails = fails.load(Ordering::Relaxed);
+                async move {
+                    if fails && request.uri().path() == "/api/searchspaces" {
+                        let body = json!({"status": 500, "error": "Internal Server Error", "message": "listing broke"});
+                        return (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(body)).into_response();
+                    }
+                    next.run(request).await
+                }
+            }))
+        },
+    )
+    .await;
+    let client = remote.client();
+    let remote_id =
+        client.create_configuration(&caller(), demo::demo_configuration()).await.unwrap().config.id.unwrap();
+    let (_dir, local, _sync) = support::app_store();
+    let (me, not_cancelled) = (caller(), AtomicBool::new(false));
+    let failed = pull(&local, &client, &remote.base, remote_id, &me, &mut |_, _| {}, &not_cancelled)
+        .await
+        .expect_err("the listing failed");
+    assert!(failed.to_string().contains("listing broke"), "{failed}");
+    failing.store(false, Ordering::Relaxed);
+    let report = pull(&local, &client, &remote.base, remote_id, &me, &mut |_, _| {}, &not_cancelled).await.unwrap();
+    assert_eq!((report.documents, report.total, report.resumed_from), (2400, 2400, 0), "nothing copied before");
 }

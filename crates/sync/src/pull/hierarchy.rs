@@ -4,18 +4,25 @@
 
 use serde_json::{json, Value};
 use studio_model::{
-    Backend, Configuration, FacetGroup, FacetKind, Refiner, ALL_CONCEPTS_FIELD, CONCEPT_PREFIX, HIERARCHICAL,
-    MAX_DEPTH, MAX_TERMS,
+    Backend, BackendError, Configuration, FacetGroup, FacetKind, Refiner, ALL_CONCEPTS_FIELD, CONCEPT_PREFIX,
+    HIERARCHICAL, MAX_DEPTH, MAX_TERMS,
 };
 
 /// The facets the first page of a run asks for, so that its answer carries every concept hierarchy whole: each
 /// facet of the configuration, and each other concept field of its search space that the server lists (when it
 /// offers the listing), all shown, hierarchical (a facet the configuration shows flat too), at full depth and with
 /// as many values a level as an answer gives.
-pub(super) async fn hierarchy_facets(remote: &dyn Backend, config: &Configuration) -> Vec<Value> {
+///
+/// A server that does not offer the listing gives the configuration's facets alone; one whose listing fails (an
+/// error, a dead connection) fails the pull with that error, rather than copying the other concept fields without
+/// their hierarchies and saying nothing.
+pub(super) async fn hierarchy_facets(remote: &dyn Backend, config: &Configuration) -> Result<Vec<Value>, BackendError> {
     let configured = &config.config.filter.facets_to_show;
     let mut facets: Vec<Value> = configured.iter().filter_map(|f| serde_json::to_value(f).ok()).collect();
-    let spaces = remote.search_spaces().await.unwrap_or_default();
+    let spaces = match remote.search_spaces().await {
+        Err(BackendError::NotOffered(_)) => Vec::new(),
+        listed => listed?,
+    };
     let listed = spaces.iter().filter(|s| s.id == config.config.search_space).flat_map(|s| &s.fields);
     for field in listed.filter(|f| f.kind == FacetKind::Concept) {
         let names = [field.field.as_str(), field.uri.as_str()];
@@ -29,7 +36,7 @@ pub(super) async fn hierarchy_facets(remote: &dyn Backend, config: &Configuratio
         f["maximumTerms"] = json!(MAX_TERMS);
         f["hierarchicalDepth"] = json!(MAX_DEPTH);
     }
-    facets
+    Ok(facets)
 }
 
 /// The concept fields of the answer's facets whose hierarchy it may give in part: a level with as many refiners as

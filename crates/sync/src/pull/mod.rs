@@ -162,7 +162,7 @@ fn document_lines(docs: &[Box<RawValue>]) -> Result<Vec<u8>, SyncError> {
 /// imports these lines to compare a pull with an import of the same documents, byte for byte.
 pub async fn import_lines(remote: &dyn Backend, remote_id: i32) -> Result<(Vec<u8>, Vec<u8>), SyncError> {
     let config = remote.get_configuration(remote_id).await?;
-    let hierarchies = hierarchy_facets(remote, &config).await;
+    let hierarchies = hierarchy_facets(remote, &config).await?;
     let (mut concepts, mut lines, mut start) = (Vec::new(), Vec::new(), 0i64);
     loop {
         let facets = if start == 0 { hierarchies.as_slice() } else { &[] };
@@ -303,7 +303,7 @@ async fn fetch(
     cancel: &AtomicBool,
     stop: &AtomicBool,
 ) -> Result<Vec<String>, SyncError> {
-    let hierarchies = hierarchy_facets(remote, config).await;
+    let hierarchies = hierarchy_facets(remote, config).await?;
     let search = |at: i64, with_facets: bool| {
         remote.search_page(remote_id, page_request(if with_facets { &hierarchies } else { &[] }, at))
     };
