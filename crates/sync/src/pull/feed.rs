@@ -10,8 +10,24 @@ use studio_local::{import_concepts, import_fed, Feed, ImportReport, Store, Store
 use tokio::runtime::Handle;
 use tokio::sync::mpsc::{self, error::TryRecvError};
 
-use super::{blocking, Position};
 use crate::error::SyncError;
+
+/// Where a pull stands: saved after each write, so that the next call resumes there.
+#[derive(Clone)]
+pub(super) struct Position {
+    pub(super) local_id: i32,
+    pub(super) space: String,
+    pub(super) next: i64,
+    pub(super) total: i64,
+    pub(super) finished: bool,
+}
+
+/// Runs store work on a blocking thread of the runtime.
+pub(super) async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, SyncError> {
+    Ok(tokio::task::spawn_blocking(work).await.map_err(|e| SyncError::Task(e.to_string()))??)
+}
 
 /// One page fetched, as the import reads it.
 pub(super) struct Page {

@@ -25,7 +25,7 @@ use crate::error::SyncError;
 mod feed;
 mod hierarchy;
 
-use feed::{write, Page, PageFeed};
+use feed::{blocking, write, Page, PageFeed, Position};
 use hierarchy::{concept_lines, hierarchy_facets, partial_hierarchies};
 
 /// Documents asked for per page, the most a search gives (servers that ignore the page-size override send their
@@ -106,16 +106,6 @@ fn bookmark(store: &Store, source: &str, remote_id: i32) -> Result<Option<Bookma
         .optional()?)
 }
 
-/// Where a pull stands: saved after each write, so that the next call resumes there.
-#[derive(Clone)]
-struct Position {
-    local_id: i32,
-    space: String,
-    next: i64,
-    total: i64,
-    finished: bool,
-}
-
 fn save_bookmark(store: &Store, source: &str, remote_id: i32, at: &Position) -> Result<(), StoreError> {
     store.conn()?.execute(
         "INSERT INTO pulls (source, remote_id, local_id, search_space, next_start, total, finished, updated_at)
@@ -176,12 +166,6 @@ pub async fn import_lines(remote: &dyn Backend, remote_id: i32) -> Result<(Vec<u
             return Ok((concepts, lines));
         }
     }
-}
-
-async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
-) -> Result<T, SyncError> {
-    Ok(tokio::task::spawn_blocking(work).await.map_err(|e| SyncError::Task(e.to_string()))??)
 }
 
 /// The local copy of the remote configuration: created on the first pull, updated on a later fresh one.
