@@ -300,7 +300,8 @@ async fn a_facet_shown_flat_or_not_shown_keeps_its_hierarchy_offline() {
 
 /// A server whose list of search spaces fails (here with an internal error) fails the pull with that error, before
 /// any document is copied, rather than copying the concept fields outside the configuration without their
-/// hierarchies and saying nothing; the same server listing again is pulled in full, from the first document.
+/// hierarchies and saying nothing; the same server listing again is pulled in full, from the first document, into
+/// the local copy the failed run made.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_listing_of_search_spaces_fails_the_pull_saying_so() {
     use axum::http::StatusCode;
@@ -336,4 +337,6 @@ async fn a_failed_listing_of_search_spaces_fails_the_pull_saying_so() {
     failing.store(false, Ordering::Relaxed);
     let report = pull(&local, &client, &remote.base, remote_id, &me, &mut |_, _| {}, &not_cancelled).await.unwrap();
     assert_eq!((report.documents, report.total, report.resumed_from), (2400, 2400, 0), "nothing copied before");
+    let copies = local.list_configurations().await.unwrap().configurations;
+    assert_eq!(copies.iter().map(|c| c.id).collect::<Vec<_>>(), [Some(report.local_id)], "one local copy");
 }

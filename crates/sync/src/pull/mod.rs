@@ -209,12 +209,17 @@ pub async fn pull(
     let config = remote.get_configuration(remote_id).await?;
     let space = config.config.search_space.clone();
     let mark = bookmark(&store, source, remote_id)?;
-    let resuming = mark.as_ref().filter(|m| !m.finished);
-    let (local_id, next) = match resuming {
-        Some(Bookmark { local_id: Some(id), next_start, .. }) => (*id, *next_start),
-        _ => (local_copy(local, caller, &config, mark.and_then(|m| m.local_id)).await?, 0),
+    let resumed = mark.as_ref().filter(|m| !m.finished).and_then(|m| Some((m.local_id?, m.next_start)));
+    let (local_id, next) = match resumed {
+        Some(at) => at,
+        None => (local_copy(local, caller, &config, mark.and_then(|m| m.local_id)).await?, 0),
     };
     let at = Position { local_id, space: space.clone(), next, total: 0, finished: false };
+    if resumed.is_none() {
+        // A run that fails before its first write resumes into this copy, rather than making another.
+        let (store, source, start) = (store.clone(), source.to_owned(), at.clone());
+        blocking(move || save_bookmark(&store, &source, remote_id, &start)).await?;
+    }
     let (pages, queue) = mpsc::channel(PAGES_AHEAD);
     let (told, mut stored) = mpsc::unbounded_channel();
     let stop = Arc::new(AtomicBool::new(false));
