@@ -3,6 +3,7 @@
 
 use search_studio::BackendSlot;
 use serde_json::{json, Value};
+use studio_testkit::{ApiOnlyOptions, ApiOnlyServer};
 use tauri::Manager;
 
 use crate::harness::{harness, servers};
@@ -124,4 +125,32 @@ fn pulling_a_remote_configuration_is_a_task_that_fills_the_local_store() {
     assert_eq!(copy["config"]["x-kept"], 1);
     let ours = h.ok("search", json!({"id": copy["id"], "request": {}}));
     assert_eq!((ours["total"].clone(), ours["facets"].clone()), (theirs["total"].clone(), theirs["facets"].clone()));
+}
+
+/// A pull the server fails (a production server's double in front of a real one, failing the first page once) says
+/// why and that taking it offline again resumes it, as the task's error; taken offline again, it finishes.
+#[test]
+fn a_failed_pull_says_to_take_it_offline_again_which_finishes_it() {
+    let h = harness();
+    let remote = remote_server();
+    let double =
+        ApiOnlyServer::start(&remote.url, ApiOnlyOptions { failing_searches: Some((0, 1)), ..Default::default() })
+            .expect("the double starts");
+    h.use_token_connection(double.url(), &remote.token);
+    let events = h.task_reports();
+    let pull = || {
+        let task = h.ok("start_pull", json!({"id": 1}));
+        (0..300)
+            .find_map(|_| {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                events.lock().unwrap().iter().find(|e| e["taskId"] == task && e["finished"] == true).cloned()
+            })
+            .expect("the pull ends")
+    };
+    let failed = pull();
+    let error = failed["error"].as_str().unwrap_or_default();
+    assert!(error.contains("failed to answer (500)"), "{failed}");
+    assert!(error.ends_with("; what was copied is kept: take it offline again to resume"), "{failed}");
+    let done = pull();
+    assert_eq!((done["error"].clone(), done["done"].clone()), (Value::Null, json!(30)), "{done}");
 }

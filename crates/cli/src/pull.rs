@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use studio_local::os_caller;
 use studio_remote::{RemoteBackend, RemoteOptions};
+use studio_sync::pull::Resume;
 use studio_sync::SyncError;
 
 use crate::error::CliError;
@@ -73,7 +74,20 @@ pub fn run(global: &GlobalArgs, args: &PullArgs) -> Result<(), CliError> {
             Ok(())
         }
         Err(SyncError::Cancelled) => Err(CliError::Input("pull stopped; run the same command again to resume".into())),
-        Err(SyncError::Backend(e)) => Err(CliError::Backend(e)),
-        Err(e) => Err(CliError::Input(e.to_string())),
+        Err(e) => Err(CliError::Input(match Resume::after(&e) {
+            Some(resume) => format!("{e}\n{}", what_to_do(resume)),
+            None => e.to_string(),
+        })),
+    }
+}
+
+/// What a user does about a pull that failed and can still be finished.
+fn what_to_do(resume: Resume) -> &'static str {
+    match resume {
+        Resume::RunAgain => "the documents pulled so far are kept: run the same command again to resume",
+        Resume::SignInFirst => {
+            "the documents pulled so far are kept: sign in again (a valid token in STUDIO_REMOTE_TOKEN, or --issuer \
+             with the account's credentials), then run the same command to resume"
+        }
     }
 }

@@ -35,7 +35,9 @@ fn pull_copies_a_remote_search_space_that_then_answers_the_same_totals() {
     };
     let refused = pull("wrong");
     assert_eq!(refused.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("401"), "{}", String::from_utf8_lossy(&refused.stderr));
+    let refusal = String::from_utf8_lossy(&refused.stderr);
+    assert!(refusal.contains("401"), "{refusal}");
+    assert!(refusal.contains("sign in again (a valid token in STUDIO_REMOTE_TOKEN"), "{refusal}");
     let out = pull(&remote.token);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "pulled 2400 documents into demo as configuration 1");

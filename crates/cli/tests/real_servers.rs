@@ -231,6 +231,42 @@ fn pull_names_the_documents_it_could_not_store() {
     assert_eq!((status, answer["total"].as_i64()), (200, Some(2398)), "the others are stored");
 }
 
+/// A production server failing while a pull pages through it (the page at 1,200 answers 500 once, which the client does
+/// not send again): `studio pull` says what failed and that running it again resumes; run again, it goes on from where it
+/// stopped (every page fetched before the failure was stored) into the same copy, which then holds every document.
+#[test]
+fn a_pull_the_server_failed_resumes_into_the_same_copy_when_run_again() {
+    let (_data, inner, double) =
+        api_only_upstream(ApiOnlyOptions { failing_searches: Some((1200, 1)), ..ApiOnlyOptions::default() });
+    let local = tempfile::tempdir().unwrap();
+    let pull = || {
+        let out = Command::new(STUDIO)
+            .args(["pull", "--from", double.url(), "--config", "1", "--data-dir"])
+            .arg(local.path())
+            .env("STUDIO_REMOTE_TOKEN", &inner.token)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, _, stderr) = pull();
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("failed to answer (500)"), "{stderr}");
+    assert!(stderr.contains("the documents pulled so far are kept: run the same command again to resume"), "{stderr}");
+    let (code, stdout, stderr) = pull();
+    assert_eq!(code, Some(0), "{stderr}");
+    // The pages fetched before the failure are written before the run ends.
+    assert_eq!(stdout.trim(), "pulled 2400 documents into demo as configuration 1 (resumed at 1200)");
+    let copy = serve_with(local.path(), &[], &[], Stdio::null());
+    let (status, answer) = copy.post("/api/configurations/1/search", &json!({}));
+    assert_eq!((status, answer["total"].as_i64()), (200, Some(2400)), "the copy is whole");
+    let listed = copy.get("/api/configurations").1;
+    assert_eq!(listed["configurations"].as_array().map(Vec::len), Some(1), "no second copy: {listed}");
+}
+
 #[test]
 fn pull_signs_in_with_the_password_grant() {
     let provider = provider();

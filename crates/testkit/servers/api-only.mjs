@@ -4,10 +4,12 @@
 // else with Spring Boot's default errors, and publishes an OpenAPI 2.0 document at /api-docs.
 //
 //   node api-only.mjs --upstream URL [--port 0] [--openapi v2|none] [--offer set,visible,logs] [--ui-dir DIR]
-//                     [--unstorable-results 104,108]
+//                     [--unstorable-results 104,108] [--failing-searches 1200:3]
 //
 // --unstorable-results: the search results at these places (from 1, over the whole search) are sent with an empty
 // id, as a production server holding such a document would, which a store of this project does not take.
+// --failing-searches START:TIMES: the first TIMES searches for the page at START answer 500, as a server failing for a
+// while does.
 //
 // Prints {"url":"http://127.0.0.1:PORT"} once it listens. Node built-ins only.
 
@@ -35,6 +37,7 @@ try {
       offer: { type: 'string', default: '' },
       'ui-dir': { type: 'string' },
       'unstorable-results': { type: 'string', default: '' },
+      'failing-searches': { type: 'string' },
     },
   }));
 } catch (error) {
@@ -57,6 +60,11 @@ const unstorable = new Set(args['unstorable-results'].split(',').filter(Boolean)
 for (const place of unstorable) {
   if (!Number.isInteger(place) || place < 1) usage(`--unstorable-results wants places from 1, not "${args['unstorable-results']}"`);
 }
+const failing = args['failing-searches'] === undefined ? undefined : args['failing-searches'].split(':').map(Number);
+if (failing !== undefined && (failing.length !== 2 || !failing.every((n) => Number.isInteger(n) && n >= 0))) {
+  usage(`--failing-searches wants START:TIMES, not "${args['failing-searches']}"`);
+}
+const failingSearches = failing && { start: failing[0], left: failing[1] };
 if (uiDir !== undefined && !existsSync(join(uiDir, 'index.html'))) usage(`--ui-dir ${uiDir} has no index.html`);
 
 let uiHeaders = {};
@@ -78,7 +86,7 @@ async function handle(req, res) {
   if (pathname === '/api' || pathname.startsWith('/api/')) {
     const decision = decide(req.method, pathname, offered);
     if (decision.forward) {
-      await forward(req, res, { upstream, pathname, log, unstorable });
+      await forward(req, res, { upstream, pathname, log, unstorable, failingSearches });
     } else {
       sendError(res, decision.status, pathname, decision.allow ? { headers: { allow: decision.allow } } : {});
     }

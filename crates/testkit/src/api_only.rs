@@ -20,12 +20,21 @@ pub struct ApiOnlyOptions {
     /// Places among a search's results (from 1) whose documents it sends with an empty id, as a production server
     /// holding such documents would.
     pub unstorable_results: Vec<u64>,
+    /// The page's start and how many times: the first searches for that page answer 500, as a server failing for a
+    /// while does.
+    pub failing_searches: Option<(u64, u32)>,
 }
 
 impl Default for ApiOnlyOptions {
     /// An OpenAPI document, no extensions, no UI.
     fn default() -> Self {
-        ApiOnlyOptions { openapi: true, offer: Vec::new(), ui_dir: None, unstorable_results: Vec::new() }
+        ApiOnlyOptions {
+            openapi: true,
+            offer: Vec::new(),
+            ui_dir: None,
+            unstorable_results: Vec::new(),
+            failing_searches: None,
+        }
     }
 }
 
@@ -52,6 +61,9 @@ impl ApiOnlyServer {
         if !options.unstorable_results.is_empty() {
             let places: Vec<String> = options.unstorable_results.iter().map(u64::to_string).collect();
             args.extend(["--unstorable-results".into(), places.join(",").into()]);
+        }
+        if let Some((start, times)) = options.failing_searches {
+            args.extend(["--failing-searches".into(), format!("{start}:{times}").into()]);
         }
         if let Some(dir) = options.ui_dir {
             args.extend(["--ui-dir".into(), dir.into_os_string()]);

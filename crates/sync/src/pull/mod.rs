@@ -15,7 +15,7 @@ use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use studio_local::{ImportReport, LocalBackend, Store, StoreError};
 use studio_model::{
-    Backend, Caller, Configuration, SearchPage, SearchRequest, MAX_DEPTH, MAX_ITEMS_PER_PAGE, MAX_TERMS,
+    Backend, BackendError, Caller, Configuration, SearchPage, SearchRequest, MAX_DEPTH, MAX_ITEMS_PER_PAGE, MAX_TERMS,
 };
 use tokio::sync::mpsc;
 
@@ -86,6 +86,41 @@ pub struct SkippedDocument {
 impl std::fmt::Display for SkippedDocument {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "result {}: {}", self.result, self.reason)
+    }
+}
+
+/// How a pull that failed can still be finished, told apart so that each front end says it in its own words. The
+/// bookmark keeps every document already on disk, so a run after the cause has gone resumes where this one stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resume {
+    /// A passing fault: the server failed, could not be reached or was too slow, the connection broke, the store
+    /// was busy or its disk full (whose message says to free space). Running the pull again resumes it.
+    RunAgain,
+    /// The server refused the token, or the sign-in with its provider ended: sign in again, then run it again.
+    SignInFirst,
+}
+
+impl Resume {
+    /// How a pull that failed with `error` can be finished; `None` where running it again would fail the same way
+    /// (no such configuration, no rights, a server that is not of the API) or the message already says what to do
+    /// (a damaged store, a log that could not be synced). A cancel is its own case.
+    pub fn after(error: &SyncError) -> Option<Resume> {
+        match error {
+            SyncError::Backend(
+                BackendError::BadGateway(_)
+                | BackendError::Timeout(_)
+                | BackendError::Storage(_)
+                | BackendError::InsufficientStorage(_)
+                | BackendError::Upstream { status: 408 | 429, .. },
+            )
+            | SyncError::Store(StoreError::DiskFull { .. } | StoreError::Pool(_) | StoreError::Sql(_)) => {
+                Some(Resume::RunAgain)
+            }
+            SyncError::Backend(BackendError::Unauthorized(_) | BackendError::SignInNeeded(_)) => {
+                Some(Resume::SignInFirst)
+            }
+            _ => None,
+        }
     }
 }
 

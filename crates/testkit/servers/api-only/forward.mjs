@@ -2,7 +2,8 @@
 // answers with the upstream's status and body. An upstream error body `{status, error, message}` is
 // rewritten as a Spring application's own error answer (with timestamp and path). The query parameter
 // `explain` (an extension of this project's engine) is not passed on: the production server ignores it. A search's
-// results at the places in `unstorable` (from 1, over the whole search) are sent with an empty id.
+// results at the places in `unstorable` (from 1, over the whole search) are sent with an empty id; while
+// `failingSearches.left` is above 0, a search for the page at `failingSearches.start` answers 500 and counts it down.
 
 import { readBody } from '../lib/lifecycle.mjs';
 import { errorBody, sendError, sendJson } from './spring.mjs';
@@ -27,14 +28,19 @@ function springShaped(status, text, pathname) {
  * request body's `start`. */
 function withUnstorable(text, requestBody, unstorable) {
   const answer = JSON.parse(text);
-  const start = JSON.parse(requestBody || '{}').start ?? 0;
+  const start = startOf(requestBody);
   for (const [i, document] of (answer.result ?? []).entries()) {
     if (unstorable.has(start + i + 1)) document.id = '';
   }
   return JSON.stringify(answer);
 }
 
-export async function forward(req, res, { upstream, pathname, log, unstorable = new Set() }) {
+/** The `start` of a search's request body, 0 when it names none. */
+function startOf(requestBody) {
+  return JSON.parse(requestBody || '{}').start ?? 0;
+}
+
+export async function forward(req, res, { upstream, pathname, log, unstorable = new Set(), failingSearches }) {
   const url = new URL(req.url, 'http://127.0.0.1');
   if (url.searchParams.has('explain')) url.searchParams.delete('explain');
   const target = `${upstream}${pathname}${url.search}`;
@@ -43,6 +49,12 @@ export async function forward(req, res, { upstream, pathname, log, unstorable = 
     if (req.headers[name] !== undefined) headers[name] = req.headers[name];
   }
   const body = ['GET', 'HEAD'].includes(req.method) ? undefined : await readBody(req);
+  const search = req.method === 'POST' && pathname.endsWith('/search');
+  if (search && failingSearches?.left > 0 && startOf(body) === failingSearches.start) {
+    failingSearches.left -= 1;
+    sendError(res, 500, pathname, { message: 'failing as told' });
+    return;
+  }
 
   let answer;
   try {
@@ -55,7 +67,7 @@ export async function forward(req, res, { upstream, pathname, log, unstorable = 
   }
 
   let text = await answer.text();
-  if (unstorable.size > 0 && answer.ok && req.method === 'POST' && pathname.endsWith('/search')) {
+  if (unstorable.size > 0 && answer.ok && search) {
     text = withUnstorable(text, body, unstorable);
   }
   const passed = {};
