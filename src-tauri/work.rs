@@ -38,20 +38,15 @@ pub enum TaskError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Demo(#[from] DemoError),
-    #[error(transparent)]
-    Sync(#[from] studio_sync::SyncError),
     /// A pull that failed, with what can still finish it.
-    #[error("{}{}", .0, what_to_do(.0))]
-    Pull(studio_sync::SyncError),
+    #[error("{}{}", .0, advice(.0))]
+    Pull(#[from] studio_sync::SyncError),
 }
 
-/// What a user does about a pull that failed with `error`, when taking it offline again can finish it.
-fn what_to_do(error: &studio_sync::SyncError) -> &'static str {
-    match Resume::after(error) {
-        Some(Resume::RunAgain) => "; what was copied is kept: take it offline again to resume",
-        Some(Resume::SignInFirst) => "; what was copied is kept: sign in again, then take it offline again to resume",
-        None => "",
-    }
+/// What is said after the message of a pull that failed with `error`, when taking it offline again can finish it.
+fn advice(error: &studio_sync::SyncError) -> String {
+    Resume::after(error)
+        .map_or_else(String::new, |r| format!("; {}", r.advice("take it offline again", "sign in again")))
 }
 
 /// What a task does, given a progress callback and its cancel flag.
@@ -169,8 +164,7 @@ pub fn start_pull(tasks: &Tasks, slot: &BackendSlot, id: i32) -> Result<u64, Ipc
                 &os_caller(),
                 &mut report,
                 &cancel,
-            ))
-            .map_err(TaskError::Pull)?;
+            ))?;
             let skipped = match (pulled.skipped_note(), pulled.skipped_documents.first()) {
                 (Some(note), Some(first)) => format!("; {note} ({first})"),
                 _ => String::new(),

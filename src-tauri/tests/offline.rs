@@ -127,15 +127,21 @@ fn pulling_a_remote_configuration_is_a_task_that_fills_the_local_store() {
     assert_eq!((ours["total"].clone(), ours["facets"].clone()), (theirs["total"].clone(), theirs["facets"].clone()));
 }
 
-/// A pull the server fails (a production server's double in front of a real one, failing the first page once) says
-/// why and that taking it offline again resumes it, as the task's error; taken offline again, it finishes.
+/// A pull the server fails (a production server's double in front of a real one over 250 documents, the page at 100
+/// answering 500 once) says why and that taking it offline again resumes it, as the task's error, with the first page
+/// kept; taken offline again, it finishes.
 #[test]
 fn a_failed_pull_says_to_take_it_offline_again_which_finishes_it() {
     let h = harness();
-    let remote = remote_server();
-    let double =
-        ApiOnlyServer::start(&remote.url, ApiOnlyOptions { failing_searches: Some((0, 1)), ..Default::default() })
-            .expect("the double starts");
+    let lines: String = (0..250)
+        .map(|i| format!("{{\"id\":\"urn:d:{i}\",\"title\":\"Doc {i}\",\"date\":{}.0}}\n", (i + 1) * 1000))
+        .collect();
+    let remote = servers::token_server(|store| {
+        studio_local::import_documents(store, "archive", std::io::Cursor::new(lines), &mut |_| {}).unwrap();
+    });
+    remote.create(json!({"config": {"title": "Remote Archive", "searchSpace": "archive"}}));
+    let failing = ApiOnlyOptions { failing_searches: Some((100, 1)), ..Default::default() };
+    let double = ApiOnlyServer::start(&remote.url, failing).expect("the double starts");
     h.use_token_connection(double.url(), &remote.token);
     let events = h.task_reports();
     let pull = || {
@@ -150,7 +156,9 @@ fn a_failed_pull_says_to_take_it_offline_again_which_finishes_it() {
     let failed = pull();
     let error = failed["error"].as_str().unwrap_or_default();
     assert!(error.contains("failed to answer (500)"), "{failed}");
-    assert!(error.ends_with("; what was copied is kept: take it offline again to resume"), "{failed}");
+    assert!(error.ends_with("; what was pulled is kept: take it offline again to resume"), "{failed}");
+    assert_eq!(failed["done"], 100, "the first page is kept: {failed}");
     let done = pull();
-    assert_eq!((done["error"].clone(), done["done"].clone()), (Value::Null, json!(30)), "{done}");
+    assert_eq!((done["error"].clone(), done["done"].clone()), (Value::Null, json!(250)), "{done}");
+    assert!(done["message"].as_str().is_some_and(|m| m.starts_with("pulled 250 documents into archive")), "{done}");
 }

@@ -74,20 +74,19 @@ pub fn run(global: &GlobalArgs, args: &PullArgs) -> Result<(), CliError> {
             Ok(())
         }
         Err(SyncError::Cancelled) => Err(CliError::Input("pull stopped; run the same command again to resume".into())),
-        Err(e) => Err(CliError::Input(match Resume::after(&e) {
-            Some(resume) => format!("{e}\n{}", what_to_do(resume)),
-            None => e.to_string(),
-        })),
-    }
-}
-
-/// What a user does about a pull that failed and can still be finished.
-fn what_to_do(resume: Resume) -> &'static str {
-    match resume {
-        Resume::RunAgain => "the documents pulled so far are kept: run the same command again to resume",
-        Resume::SignInFirst => {
-            "the documents pulled so far are kept: sign in again (a valid token in STUDIO_REMOTE_TOKEN, or --issuer \
-             with the account's credentials), then run the same command to resume"
-        }
+        Err(e) => Err(match Resume::after(&e) {
+            Some(resume) => {
+                let vars = signin::REMOTE_VARS;
+                let sign_in = format!(
+                    "sign in again (a valid token in {}_TOKEN, or {} with the account's credentials)",
+                    vars.prefix, vars.issuer_flag
+                );
+                CliError::Input(format!("{e}; {}", resume.advice("run the same command again", &sign_in)))
+            }
+            None => match e {
+                SyncError::Backend(e) => CliError::Backend(e),
+                e => CliError::Input(e.to_string()),
+            },
+        }),
     }
 }

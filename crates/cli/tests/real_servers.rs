@@ -231,9 +231,10 @@ fn pull_names_the_documents_it_could_not_store() {
     assert_eq!((status, answer["total"].as_i64()), (200, Some(2398)), "the others are stored");
 }
 
-/// A production server failing while a pull pages through it (the page at 1,200 answers 500 once, which the client does
-/// not send again): `studio pull` says what failed and that running it again resumes; run again, it goes on from where it
-/// stopped (every page fetched before the failure was stored) into the same copy, which then holds every document.
+/// A production server failing while a pull pages through it (the page at 1,200 answers 500 once, which the client
+/// does not send again): `studio pull` says what failed and that running it again resumes; run again, it goes on from
+/// where it stopped (every page fetched before the failure was stored) into the same copy, which then holds every
+/// document.
 #[test]
 fn a_pull_the_server_failed_resumes_into_the_same_copy_when_run_again() {
     let (_data, inner, double) =
@@ -255,7 +256,7 @@ fn a_pull_the_server_failed_resumes_into_the_same_copy_when_run_again() {
     let (code, _, stderr) = pull();
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("failed to answer (500)"), "{stderr}");
-    assert!(stderr.contains("the documents pulled so far are kept: run the same command again to resume"), "{stderr}");
+    assert!(stderr.contains("; what was pulled is kept: run the same command again to resume"), "{stderr}");
     let (code, stdout, stderr) = pull();
     assert_eq!(code, Some(0), "{stderr}");
     // The pages fetched before the failure are written before the run ends.

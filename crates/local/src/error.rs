@@ -97,6 +97,25 @@ impl StoreError {
     }
 }
 
+impl StoreError {
+    /// Whether the same work, tried again later, may succeed without anything else changing but what the message
+    /// asks: the store busy (no free connection, a lock held by another writer, the full-text index open elsewhere)
+    /// or its disk full. A damaged file, a newer store or a fault of this program stays.
+    pub fn is_passing(&self) -> bool {
+        match self {
+            StoreError::DiskFull { .. } | StoreError::Pool(_) => true,
+            StoreError::Sql(e) => {
+                matches!(
+                    e.sqlite_error_code(),
+                    Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+                )
+            }
+            StoreError::Engine(EngineError::Text(TextError::Busy(_))) => true,
+            _ => false,
+        }
+    }
+}
+
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> Self {
         match e.sqlite_error_code() {
@@ -168,6 +187,18 @@ mod tests {
     use studio_text::TextError;
 
     use super::StoreError;
+
+    /// A busy store and a full disk pass; a damaged file and a newer store do not.
+    #[test]
+    fn only_a_busy_store_and_a_full_disk_are_passing() {
+        let busy = StoreError::from(rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(5), None));
+        let text_busy = StoreError::from(TextError::Busy(PathBuf::from("studio-text")));
+        assert!(busy.is_passing() && text_busy.is_passing() && StoreError::DiskFull { path: None }.is_passing());
+        let constraint = StoreError::from(rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(19), None));
+        let damaged = StoreError::Damaged { path: None, detail: "page 3".into() };
+        let newer = StoreError::TooNew { path: "studio.db".into(), found: 99, known: 9 };
+        assert!(!constraint.is_passing() && !damaged.is_passing() && !newer.is_passing());
+    }
 
     /// A damaged file of the full-text index and a full disk under it reach a user as the store's own do, naming
     /// the file; another writer of the index is said as the index says it.

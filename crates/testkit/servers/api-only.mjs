@@ -60,11 +60,11 @@ const unstorable = new Set(args['unstorable-results'].split(',').filter(Boolean)
 for (const place of unstorable) {
   if (!Number.isInteger(place) || place < 1) usage(`--unstorable-results wants places from 1, not "${args['unstorable-results']}"`);
 }
-const failing = args['failing-searches'] === undefined ? undefined : args['failing-searches'].split(':').map(Number);
-if (failing !== undefined && (failing.length !== 2 || !failing.every((n) => Number.isInteger(n) && n >= 0))) {
+const failing = args['failing-searches']?.split(':');
+if (failing !== undefined && (failing.length !== 2 || !failing.every((n) => /^\d+$/.test(n)))) {
   usage(`--failing-searches wants START:TIMES, not "${args['failing-searches']}"`);
 }
-const failingSearches = failing && { start: failing[0], left: failing[1] };
+const failingSearches = failing && { start: Number(failing[0]), left: Number(failing[1]) };
 if (uiDir !== undefined && !existsSync(join(uiDir, 'index.html'))) usage(`--ui-dir ${uiDir} has no index.html`);
 
 let uiHeaders = {};
