@@ -201,6 +201,19 @@ fn a_proxy_with_wrong_or_missing_credentials_stops_at_once_saying_why() {
     );
 }
 
+/// `studio pull` of configuration 1 through `double` (in front of `inner`) into the store at `data`: its exit code,
+/// stdout and stderr.
+fn pull_through(double: &ApiOnlyServer, inner: &Served, data: &std::path::Path) -> (Option<i32>, String, String) {
+    let out = Command::new(STUDIO)
+        .args(["pull", "--from", double.url(), "--config", "1", "--data-dir"])
+        .arg(data)
+        .env("STUDIO_REMOTE_TOKEN", &inner.token)
+        .output()
+        .unwrap();
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
 /// A production server holding documents this project's store does not take (here two with an empty id): `studio
 /// pull` stores the others, and says on stderr how many it skipped and which, by their places among the search's
 /// results.
@@ -209,14 +222,8 @@ fn pull_names_the_documents_it_could_not_store() {
     let (_data, inner, double) =
         api_only_upstream(ApiOnlyOptions { unstorable_results: vec![104, 108], ..ApiOnlyOptions::default() });
     let local = tempfile::tempdir().unwrap();
-    let out = Command::new(STUDIO)
-        .args(["pull", "--from", double.url(), "--config", "1", "--data-dir"])
-        .arg(local.path())
-        .env("STUDIO_REMOTE_TOKEN", &inner.token)
-        .output()
-        .unwrap();
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{stderr}");
+    let (code, stdout, stderr) = pull_through(&double, &inner, local.path());
+    assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(stdout.trim(), "pulled 2400 documents into demo as configuration 1");
     let lines: Vec<&str> = stderr.lines().collect();
     let note = lines.iter().position(|l| *l == "2 of them could not be stored here and were skipped:");
@@ -240,19 +247,7 @@ fn a_pull_the_server_failed_resumes_into_the_same_copy_when_run_again() {
     let (_data, inner, double) =
         api_only_upstream(ApiOnlyOptions { failing_searches: Some((1200, 1)), ..ApiOnlyOptions::default() });
     let local = tempfile::tempdir().unwrap();
-    let pull = || {
-        let out = Command::new(STUDIO)
-            .args(["pull", "--from", double.url(), "--config", "1", "--data-dir"])
-            .arg(local.path())
-            .env("STUDIO_REMOTE_TOKEN", &inner.token)
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
+    let pull = || pull_through(&double, &inner, local.path());
     let (code, _, stderr) = pull();
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("failed to answer (500)"), "{stderr}");
