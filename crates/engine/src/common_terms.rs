@@ -40,6 +40,7 @@ use super::text_search::{self, TermCollect};
 #[cfg(doc)]
 use super::tuning::Tuning;
 use super::tuning::{EnginePath, PathsTaken};
+use super::visit::{collect_in, for_each_in};
 use crate::error::EngineError;
 
 // Why the defaults of `Tuning`: a term in fewer than 20,000 documents was walked in FTS5 in a few ms; at 1M
@@ -134,12 +135,13 @@ pub(crate) fn matches(
     let score = |doc: u32, freq: &[f64]| score::bm25(freq, &idf, f64::from(index.text_length(doc)), avgdl);
     if let ([list], None) = (&lists[..], wanted) {
         // One word, every match scored (the preview as a designer types): one walk of its list.
-        let scored = list.docs.iter().enumerate().map(|(p, doc)| (doc, score(doc, &[list.frequency(p)]))).collect();
+        let mut scored = Vec::with_capacity(list.docs.len() as usize);
+        for_each_in(&list.docs, 0..u32::MAX, |doc| scored.push((doc, score(doc, &[list.frequency(scored.len())]))));
         return Ok(Some(Matches { all, scored }));
     }
     let scored_docs: Vec<u32> = match wanted {
-        Some(wanted) => (&all & wanted).iter().collect(),
-        None => all.iter().collect(),
+        Some(wanted) => collect_in(&(&all & wanted), 0..u32::MAX),
+        None => collect_in(&all, 0..u32::MAX),
     };
     // Per scored document, the frequency of each clause (clause after clause).
     let k = lists.len();
@@ -197,14 +199,15 @@ fn frequencies_of(list: &TermList, docs: &[u32], mut put: impl FnMut(usize, f64)
         }
         return;
     }
-    let mut j = 0;
-    for (position, doc) in list.docs.iter().enumerate() {
-        let Some(&want) = docs.get(j) else { break };
-        if doc == want {
+    let (mut j, mut position) = (0, 0);
+    let end = docs.last().map_or(0, |&last| last.saturating_add(1));
+    for_each_in(&list.docs, 0..end, |doc| {
+        if docs.get(j) == Some(&doc) {
             put(j, list.frequency(position));
             j += 1;
         }
-    }
+        position += 1;
+    });
 }
 
 /// The words in at least `share` of an even sample of the documents of `index`.

@@ -18,6 +18,7 @@ use super::index::SpaceIndex;
 use super::packed::Packed;
 use super::tally::Tally;
 use super::tuning::{EnginePath, Tuned};
+use super::visit::for_each_in;
 
 /// Counts, per value of `field`, the documents of `scope` having it (directly or through a descendant).
 /// With `only`, values outside it may be left at 0 when that saves work.
@@ -29,7 +30,7 @@ pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap, only: Opti
     }
     let wanted = only.map_or(field.values.len(), <[u32]>::len);
     if walk_is_cheaper(field, scope, wanted) {
-        return walk(field, scope.iter());
+        return walk(field, scope, 0..u32::MAX);
     }
     let mut counts = vec![0u64; field.values.len()];
     if let Some(only) = only {
@@ -44,25 +45,25 @@ pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap, only: Opti
     counts
 }
 
-/// Counts, per value of `field`, the documents `docs` having it (directly or through a descendant), by walking
-/// them.
-fn walk(field: &FieldIndex, docs: impl Iterator<Item = u32>) -> Vec<u64> {
+/// Counts, per value of `field`, the documents of `scope` in `range` having it (directly or through a descendant),
+/// by walking them.
+fn walk(field: &FieldIndex, scope: &RoaringBitmap, range: Range<u32>) -> Vec<u64> {
     if field.flat {
         // A document's direct values are distinct, and without ancestors each counts once.
         let mut counts = vec![0u64; field.values.len()];
-        for doc in docs {
+        for_each_in(scope, range, |doc| {
             for &v in field.direct_values(doc) {
                 counts[v as usize] += 1;
             }
-        }
+        });
         counts
     } else {
         let mut tally = Tally::new(field);
-        for doc in docs {
+        for_each_in(scope, range, |doc| {
             for &v in field.direct_values(doc) {
                 tally.add(field, doc, v);
             }
-        }
+        });
         tally.finish(field)
     }
 }
@@ -329,7 +330,7 @@ pub(crate) fn count_all(jobs: &[CountJob], index: Option<&SpaceIndex>, tuned: Tu
                 shares.iter().map(|&(i, at)| (i, counts[at].clone())).collect()
             }
             Task::One(i) => vec![(*i, jobs[*i].count())],
-            Task::Part(i, range) => vec![(*i, walk(jobs[*i].field, jobs[*i].scope.range(range.clone())))],
+            Task::Part(i, range) => vec![(*i, walk(jobs[*i].field, &jobs[*i].scope, range.clone()))],
         }
     };
     let mut out = vec![Vec::new(); jobs.len()];

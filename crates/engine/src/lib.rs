@@ -52,6 +52,7 @@ mod text_writer;
 pub mod threads;
 mod tuning;
 mod upkeep;
+mod visit;
 
 pub use engine::{SearchEngine, MAX_SIMILAR, RECOMMENDATION_TYPE};
 pub use error::EngineError;

@@ -14,6 +14,7 @@ use roaring::RoaringBitmap;
 
 use super::field_index::FieldIndex;
 use super::tally::Tally;
+use super::visit::collect_in;
 
 /// Bits of an entry that hold the value; the field's number is above them.
 const VALUE_BITS: u32 = 24;
@@ -89,7 +90,7 @@ impl Packed {
         // Scattered documents miss the cache at their offsets and again at their entries: both are asked for
         // ahead (the offsets of the document AHEAD places on, the entries of the one half as far), so that the
         // misses of several documents overlap instead of following one another.
-        let docs: Vec<u32> = scope.range(range).collect();
+        let docs = collect_in(scope, range);
         for (i, &doc) in docs.iter().enumerate() {
             if let Some(offset) = docs.get(i + AHEAD).and_then(|&later| self.offsets.get(later as usize)) {
                 prefetch(offset);
