@@ -136,12 +136,13 @@ pub(crate) fn matches(
     if let ([list], None) = (&lists[..], wanted) {
         // One word, every match scored (the preview as a designer types): one walk of its list.
         let mut scored = Vec::with_capacity(list.docs.len() as usize);
-        for_each_in(&list.docs, 0..u32::MAX, |doc| scored.push((doc, score(doc, &[list.frequency(scored.len())]))));
+        // A document's place in its list is the number scored before it.
+        for_each_in(&list.docs, .., |doc| scored.push((doc, score(doc, &[list.frequency(scored.len())]))));
         return Ok(Some(Matches { all, scored }));
     }
     let scored_docs: Vec<u32> = match wanted {
-        Some(wanted) => collect_in(&(&all & wanted), 0..u32::MAX),
-        None => collect_in(&all, 0..u32::MAX),
+        Some(wanted) => collect_in(&(&all & wanted), ..),
+        None => collect_in(&all, ..),
     };
     // Per scored document, the frequency of each clause (clause after clause).
     let k = lists.len();
@@ -200,8 +201,8 @@ fn frequencies_of(list: &TermList, docs: &[u32], mut put: impl FnMut(usize, f64)
         return;
     }
     let (mut j, mut position) = (0, 0);
-    let end = docs.last().map_or(0, |&last| last.saturating_add(1));
-    for_each_in(&list.docs, 0..end, |doc| {
+    let Some(&last) = docs.last() else { return };
+    for_each_in(&list.docs, ..=last, |doc| {
         if docs.get(j) == Some(&doc) {
             put(j, list.frequency(position));
             j += 1;

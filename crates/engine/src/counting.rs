@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::ops::Range;
+use std::ops::{Range, RangeBounds};
 use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::OnceLock;
 
@@ -30,7 +30,7 @@ pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap, only: Opti
     }
     let wanted = only.map_or(field.values.len(), <[u32]>::len);
     if walk_is_cheaper(field, scope, wanted) {
-        return walk(field, scope, 0..u32::MAX);
+        return walk(field, scope, ..);
     }
     let mut counts = vec![0u64; field.values.len()];
     if let Some(only) = only {
@@ -47,7 +47,7 @@ pub(crate) fn count_values(field: &FieldIndex, scope: &RoaringBitmap, only: Opti
 
 /// Counts, per value of `field`, the documents of `scope` in `range` having it (directly or through a descendant),
 /// by walking them.
-fn walk(field: &FieldIndex, scope: &RoaringBitmap, range: Range<u32>) -> Vec<u64> {
+fn walk(field: &FieldIndex, scope: &RoaringBitmap, range: impl RangeBounds<u32>) -> Vec<u64> {
     if field.flat {
         // A document's direct values are distinct, and without ancestors each counts once.
         let mut counts = vec![0u64; field.values.len()];

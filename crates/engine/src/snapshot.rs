@@ -21,7 +21,7 @@ use super::term_lists::{CommonTerms, TermList};
 use crate::error::EngineError;
 
 /// Bumped whenever the layout below or the meaning of the index changes.
-const FORMAT: i64 = 5;
+const FORMAT: i64 = 6;
 
 struct Writer(Vec<u8>);
 

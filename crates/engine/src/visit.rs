@@ -5,7 +5,7 @@
 //! (the Roaring format specification, which roaring writes and reads), the one view of its blocks roaring gives;
 //! a form this reader does not know is visited through roaring's iterator instead.
 
-use std::ops::Range;
+use std::ops::{Bound, RangeBounds, RangeInclusive};
 
 use roaring::RoaringBitmap;
 
@@ -13,7 +13,8 @@ use roaring::RoaringBitmap;
 const COOKIE_NO_RUNS: u32 = 12346;
 /// The low two bytes of the first four of one with run blocks (the high two are the number of blocks less one).
 const COOKIE_RUNS: u16 = 12347;
-/// Blocks of at most this many numbers are lists; larger ones bitmaps (unless marked as runs).
+/// Blocks of fewer numbers are written as lists, larger ones as bitmaps (unless marked as runs); one of exactly this
+/// many is a list in all but one case ([`ascending`] tells them apart).
 const LIST_MAX: usize = 4096;
 /// The bytes of a block held as a bitmap.
 const BITMAP_BYTES: usize = 8192;
@@ -36,7 +37,8 @@ struct Block<'a> {
 }
 
 /// Calls `f` with every document of `docs` in `range`, in increasing order.
-pub(crate) fn for_each_in(docs: &RoaringBitmap, range: Range<u32>, mut f: impl FnMut(u32)) {
+pub(crate) fn for_each_in(docs: &RoaringBitmap, range: impl RangeBounds<u32>, mut f: impl FnMut(u32)) {
+    let Some(range) = inclusive(&range) else { return };
     let mut bytes = Vec::with_capacity(docs.serialized_size());
     let blocks = match docs.serialize_into(&mut bytes) {
         Ok(()) => blocks(&bytes),
@@ -49,10 +51,26 @@ pub(crate) fn for_each_in(docs: &RoaringBitmap, range: Range<u32>, mut f: impl F
 }
 
 /// The documents of `docs` in `range`, in increasing order.
-pub(crate) fn collect_in(docs: &RoaringBitmap, range: Range<u32>) -> Vec<u32> {
+pub(crate) fn collect_in(docs: &RoaringBitmap, range: impl RangeBounds<u32>) -> Vec<u32> {
+    let Some(range) = inclusive(&range) else { return Vec::new() };
     let mut out = Vec::with_capacity(docs.range_cardinality(range.clone()) as usize);
     for_each_in(docs, range, |d| out.push(d));
     out
+}
+
+/// `range` with both ends included; `None` when it holds no number.
+fn inclusive(range: &impl RangeBounds<u32>) -> Option<RangeInclusive<u32>> {
+    let start = match range.start_bound() {
+        Bound::Included(&s) => s,
+        Bound::Excluded(&s) => s.checked_add(1)?,
+        Bound::Unbounded => 0,
+    };
+    let end = match range.end_bound() {
+        Bound::Included(&e) => e,
+        Bound::Excluded(&e) => e.checked_sub(1)?,
+        Bound::Unbounded => u32::MAX,
+    };
+    (start <= end).then_some(start..=end)
 }
 
 fn u16_at(bytes: &[u8], at: usize) -> Option<u16> {
@@ -76,6 +94,9 @@ fn blocks(bytes: &[u8]) -> Option<Vec<Block<'_>>> {
     } else {
         return None;
     };
+    if 4 * count > bytes.len() {
+        return None;
+    }
     let descriptions = at;
     at += 4 * count;
     if runs.is_none() || count >= OFFSETS_FROM {
@@ -88,7 +109,7 @@ fn blocks(bytes: &[u8]) -> Option<Vec<Block<'_>>> {
         let is_runs = runs.is_some_and(|flags| flags[i / 8] & (1 << (i % 8)) != 0);
         let (held, size) = if is_runs {
             (Held::Runs, 2 + 4 * usize::from(u16_at(bytes, at)?))
-        } else if numbers <= LIST_MAX {
+        } else if numbers < LIST_MAX || numbers == LIST_MAX && ascending(bytes.get(at..at + 2 * numbers)?) {
             (Held::List, 2 * numbers)
         } else {
             (Held::Bitmap, BITMAP_BYTES)
@@ -99,13 +120,22 @@ fn blocks(bytes: &[u8]) -> Option<Vec<Block<'_>>> {
     (at == bytes.len()).then_some(out)
 }
 
+/// Whether the 16-bit numbers of `bytes` rise strictly, as a list's do. A block of exactly [`LIST_MAX`] numbers is
+/// written the same size as a list and as a bitmap, and roaring holds one made from bits
+/// (`RoaringBitmap::from_lsb0_bytes`) as a bitmap; read as numbers its words cannot rise strictly (4,096 distinct
+/// 16-bit numbers have more than 4,096 bits set among them, the bitmap exactly 4,096).
+fn ascending(bytes: &[u8]) -> bool {
+    let numbers = bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]));
+    numbers.clone().zip(numbers.skip(1)).all(|(a, b)| a < b)
+}
+
 /// Calls `f` with the numbers of `block` in `range`.
-fn visit(block: &Block, range: &Range<u32>, f: &mut impl FnMut(u32)) {
+fn visit(block: &Block, range: &RangeInclusive<u32>, f: &mut impl FnMut(u32)) {
     let (low, high) = (block.key, block.key | 0xFFFF);
-    if high < range.start || low >= range.end {
+    if high < *range.start() || low > *range.end() {
         return;
     }
-    if range.start <= low && high < range.end {
+    if *range.start() <= low && high <= *range.end() {
         numbers(block, f);
     } else {
         numbers(block, &mut |n| {
@@ -174,6 +204,16 @@ mod tests {
         runs.insert_range(3_000_000..3_065_536);
         runs.optimize();
         bitmaps.push(runs);
+        // Blocks of 4,095, 4,096 and 4,097 documents made from bits, which roaring holds as a list, a bitmap and a
+        // bitmap (the middle one written the same size as a list).
+        let mut bits = vec![0u8; 3 * 8192];
+        for (block, count) in [4095usize, 4096, 4097].into_iter().enumerate() {
+            for i in 0..count {
+                let doc = block * 65_536 + i * 13;
+                bits[doc / 8] |= 1 << (doc % 8);
+            }
+        }
+        bitmaps.push(RoaringBitmap::from_lsb0_bytes(0, &bits));
         // Fewer than four blocks with runs: their offsets are not written.
         let mut few = RoaringBitmap::new();
         few.insert_range(10..100_000);
@@ -191,6 +231,9 @@ mod tests {
                 assert_eq!(got, want, "{} documents in {range:?}", b.len());
                 assert_eq!(collect_in(b, range.clone()), want);
             }
+            let mut whole = Vec::new();
+            for_each_in(b, .., |d| whole.push(d));
+            assert_eq!(whole, b.iter().collect::<Vec<u32>>(), "{} documents, every one", b.len());
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use roaring::RoaringBitmap;
 
-use super::matches;
+use super::{bitmap_of, matches};
 use crate::index::SpaceIndex;
 use crate::query::TextQuery;
 use crate::stamp::Stamp;
@@ -107,4 +107,23 @@ fn replaced_documents_score_as_fts5_before_and_after_a_merge() {
             assert!(ours.iter().zip(&theirs).all(|(a, b)| a.0 == b.0 && close(a.1, b.1)), "{input}");
         }
     }
+}
+
+/// Blocks of 4,095, 4,096 and 4,097 documents made from bits read back whole after being written out, as the
+/// snapshot's term lists are.
+#[test]
+fn a_block_of_exactly_4096_documents_reads_back_after_being_written() {
+    let mut bits = vec![0u8; 3 * 8192];
+    for (block, count) in [4095usize, 4096, 4097].into_iter().enumerate() {
+        for i in 0..count {
+            let doc = block * 65_536 + i * 13;
+            bits[doc / 8] |= 1 << (doc % 8);
+        }
+    }
+    let docs = bitmap_of(&bits);
+    let mut written = Vec::new();
+    docs.serialize_into(&mut written).unwrap();
+    let read = RoaringBitmap::deserialize_unchecked_from(&written[..]).unwrap();
+    assert_eq!(docs.len(), 4095 + 4096 + 4097);
+    assert_eq!(read.iter().collect::<Vec<u32>>(), docs.iter().collect::<Vec<u32>>());
 }
