@@ -126,9 +126,6 @@ pub(crate) fn term_list(
     Ok(())
 }
 
-/// Bytes of a bit per document in one block of 65,536 documents.
-const BLOCK_BYTES: usize = 8192;
-
 /// The bitmap of the documents whose bits are set in `bits` (document `d` at bit `d % 8` of byte `d / 8`).
 ///
 /// roaring's `from_lsb0_bytes` keeps a block of exactly 4,096 documents as a bitmap, where every other way of making
@@ -137,19 +134,14 @@ const BLOCK_BYTES: usize = 8192;
 /// settled into a list here: one of its documents taken out and put back.
 pub(crate) fn bitmap_of(bits: &[u8]) -> RoaringBitmap {
     let mut docs = RoaringBitmap::from_lsb0_bytes(0, bits);
-    for (block, bytes) in bits.chunks(BLOCK_BYTES).enumerate() {
-        let set: u32 = bytes
-            .chunks(8)
-            .map(|word| {
-                let mut whole = [0u8; 8];
-                whole[..word.len()].copy_from_slice(word);
-                u64::from_le_bytes(whole).count_ones()
-            })
-            .sum();
-        let first = (set == 4096).then(|| docs.range((block as u32) << 16..).next()).flatten();
-        if let Some(first) = first {
-            docs.remove(first);
-            docs.insert(first);
+    let blocks = docs.max().map_or(0, |last| (last >> 16) + 1);
+    for block in 0..blocks {
+        let numbers = (block << 16)..=(block << 16 | 0xFFFF);
+        if docs.range_cardinality(numbers.clone()) == 4096 {
+            if let Some(first) = docs.range(numbers).next() {
+                docs.remove(first);
+                docs.insert(first);
+            }
         }
     }
     docs

@@ -95,9 +95,7 @@ impl StoreError {
     pub fn is_disk_full(&self) -> bool {
         matches!(self, StoreError::DiskFull { .. })
     }
-}
 
-impl StoreError {
     /// Whether the same work, tried again later, may succeed without anything else changing but what the message
     /// asks: the store busy (no free connection, a lock held by another writer, the full-text index open elsewhere)
     /// or its disk full. A damaged file, a newer store or a fault of this program stays.
