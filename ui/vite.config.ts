@@ -43,5 +43,7 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.ts'],
     setupFiles: ['src/test/setup.ts'],
+    // A style sheet read as text is read whole (src/font.test.ts); those a component imports stay empty.
+    css: { include: [/\.css\?raw$/] },
   },
 });

@@ -46,16 +46,18 @@ test('the window lists the stored configurations, switches to a remote server, a
     assert.equal(web.length, 1, 'one WebKit web process under the app');
     assert.equal(web[0].get('WEBKIT_DISABLE_DMABUF_RENDERER'), '1', 'painting on the CPU');
     assert.equal(web[0].get('JSC_useJIT'), '0', 'scripts without a JIT');
-    // The page names `sans-serif` alone, the editor and the preview both (docs/choices.md, "Fonts"): WebKitGTK
-    // checks every font it makes against each alias of the family.
+    // The editor and the preview are set in the app's own font, loaded from its files before the page draws, then
+    // `sans-serif` (docs/choices.md, "Fonts"): WebKitGTK matches a system font anew for every size and weight.
     await waitUntil(
       async () =>
         JSON.stringify(await session.execute(`
           const host = document.querySelector('[data-testid=preview-host]');
           const sa = host && host.shadowRoot && host.shadowRoot.querySelector('.sa');
-          return [getComputedStyle(document.body).fontFamily, sa ? getComputedStyle(sa).fontFamily : null];`)) ===
-        '["sans-serif","sans-serif"]',
-      'the editor and the preview in sans-serif',
+          const loaded = [...document.fonts].filter((f) => f.family.replaceAll('"', '') === 'Studio Sans' && f.status === 'loaded');
+          const family = (e) => getComputedStyle(e).fontFamily.replaceAll('"', '');
+          return [family(document.body), sa ? family(sa) : null, loaded.length];`)) ===
+        '["Studio Sans, sans-serif","Studio Sans, sans-serif",2]',
+      'the editor and the preview in the app’s own font, both weights loaded',
     );
     await session.waitFor("//*[contains(normalize-space(.), 'Harbour Search')]", 'the first stored configuration');
     await session.waitFor("//*[contains(normalize-space(.), 'Museum Catalogue')]", 'the second stored configuration');
