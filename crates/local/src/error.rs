@@ -22,7 +22,7 @@ pub enum StoreError {
     #[error("cannot back up the store before migrating it: {0}")]
     Backup(rusqlite::Error),
     /// The disk holding the store cannot take a write. Nothing acknowledged is lost; reads go on.
-    #[error("the disk holding {} is full: free some space and save again", or_the_store(path))]
+    #[error("the disk holding {} is full: free some space and try again", or_the_store(path))]
     DiskFull { path: Option<String> },
     /// A store file is not a database, fails SQLite's check, or a page of it cannot be read.
     #[error(

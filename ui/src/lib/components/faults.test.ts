@@ -30,7 +30,7 @@ const REPORT: RecoverReport = {
   }],
 };
 
-const FULL = 'the disk holding /data/studio.db is full: free some space and save again';
+const FULL = 'the disk holding /data/studio.db is full: free some space and try again';
 const fullDisk = () => new BackendError('insufficient_storage' as ErrorCode, FULL);
 
 describe('the recovery screen', () => {
