@@ -4,7 +4,7 @@
 import { expect, test } from 'vitest';
 import font from './assets/fonts/studio-sans.json';
 
-/** The UI's code as scripts/ui-font.sh reads it (its CODE and TESTS): components, scripts and styles, tests left out. */
+/** The UI's code as scripts/ui-font.sh reads it (CODE, TESTS): components, scripts and styles, tests left out. */
 const code = import.meta.glob<string>(['./**/*.{svelte,ts,css}', '!./**/*.test.ts', '!./**/test/**'], {
   query: '?raw',
   import: 'default',
