@@ -70,6 +70,7 @@ impl From<studio_sync::folder::FolderError> for IpcError {
             }
             FolderError::ChangedSincePlan { .. } => IpcError::new(ErrorCode::Conflict, e.to_string()),
             FolderError::Lint(_) | FolderError::BadState { .. } => IpcError::new(ErrorCode::BadRequest, e.to_string()),
+            FolderError::Io { .. } if e.is_disk_full() => IpcError::new(ErrorCode::InsufficientStorage, e.to_string()),
             FolderError::Io { .. } => IpcError::new(ErrorCode::Storage, e.to_string()),
             FolderError::CreatedWithoutId { .. } => IpcError::new(ErrorCode::BadGateway, e.to_string()),
         }

@@ -1,15 +1,24 @@
 //! Configurations to and from JSON files chosen in the system's dialogs (the UI opens them).
 
+use std::path::Path;
+
 use studio_local::os_caller;
-use studio_model::ErrorCode;
+use studio_model::{file_error_message, ErrorCode};
 use studio_sync::files::{self, ImportedConfig};
+use studio_sync::folder::format::write_if_changed;
 use tauri::State;
 
 use crate::error::{Answer, IpcError};
 use crate::state::BackendSlot;
 
+/// A file that could not be read or written; a full disk in the words every full disk is given.
 fn io(what: &str, path: &str, e: std::io::Error) -> IpcError {
-    IpcError::new(ErrorCode::BadRequest, format!("cannot {what} {path}: {e}"))
+    let code = if e.kind() == std::io::ErrorKind::StorageFull {
+        ErrorCode::InsufficientStorage
+    } else {
+        ErrorCode::BadRequest
+    };
+    IpcError::new(code, file_error_message(&format!("cannot {what}"), path, &e))
 }
 
 /// Writes configuration `id`, or every configuration when `id` is null, as a bundle; answers how many.
@@ -25,7 +34,8 @@ pub async fn export_configurations(slot: State<'_, BackendSlot>, path: String, i
     files::add_scenarios(&mut bundle, slot.sync(), &key)?;
     let count = bundle["configurations"].as_array().map_or(0, Vec::len);
     let text = serde_json::to_string_pretty(&bundle).map_err(|e| IpcError::new(ErrorCode::Internal, e.to_string()))?;
-    std::fs::write(&path, text + "\n").map_err(|e| io("write", &path, e))?;
+    // Whole or not at all: a write that fails (a full disk) leaves the file as it was.
+    write_if_changed(Path::new(&path), &(text + "\n")).map_err(|e| io("write", &path, e))?;
     Ok(count)
 }
 

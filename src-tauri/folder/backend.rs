@@ -23,6 +23,7 @@ use studio_model::{
 use studio_sync::folder::format::{self, key_for_title, path_for, unique_key, FileBody};
 use studio_sync::folder::{read_folder, ListedFile, Listing};
 
+use super::files::{file_name, problems, storage};
 use super::ids::Ids;
 use super::model::{FileProblem, FolderChange, FolderEntry, FolderError, SearchTarget, KEY_PREFIX};
 use super::search::Matches;
@@ -43,52 +44,6 @@ pub struct FolderBackend {
     known: Mutex<Known>,
     target: RwLock<SearchTarget>,
     matches: Matches,
-}
-
-fn storage(path: &Path, e: &std::io::Error) -> BackendError {
-    let message = format!("{}: {e}", path.display());
-    if e.kind() == std::io::ErrorKind::StorageFull {
-        BackendError::InsufficientStorage(format!("the disk is full: {message}; free some space and save again"))
-    } else {
-        BackendError::Storage(message)
-    }
-}
-
-fn file_name(key: &str) -> String {
-    format!("{key}.{}", format::EXTENSION)
-}
-
-/// Every file of `listing` that cannot be read as a configuration, by file name.
-fn problems(ids: &mut Ids, listing: &Listing) -> Vec<FileProblem> {
-    let mut problems: Vec<FileProblem> = listing
-        .files
-        .iter()
-        .filter_map(|f| {
-            let problem = f.body.as_ref().err()?;
-            Some(FileProblem {
-                file: file_name(&f.key),
-                id: Some(ids.id(&f.key)),
-                line: problem.line,
-                column: problem.column,
-                message: problem.message.clone(),
-            })
-        })
-        .collect();
-    problems.extend(listing.misnamed.iter().map(|name| {
-        let stem = name.strip_suffix(&format!(".{}", format::EXTENSION)).unwrap_or(name);
-        FileProblem {
-            file: name.clone(),
-            id: None,
-            line: 1,
-            column: 1,
-            message: format!(
-                "not read: its name is not a configuration's key; rename it to {}",
-                file_name(&key_for_title(stem))
-            ),
-        }
-    }));
-    problems.sort_by(|a, b| a.file.cmp(&b.file));
-    problems
 }
 
 impl FolderBackend {

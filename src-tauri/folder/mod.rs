@@ -8,6 +8,7 @@
 //! below `connections`, which opens a folder and picks its search backend; it knows no connection itself.
 
 mod backend;
+mod files;
 mod ids;
 mod model;
 mod search;

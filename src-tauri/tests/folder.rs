@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use studio_model::Config;
 use studio_sync::folder::format::{self, FileBody};
+use studio_testkit::disk::SmallDisk;
 use tauri::Listener;
 
 use crate::harness::{harness, servers, Harness};
@@ -190,4 +191,36 @@ fn a_folder_that_cannot_be_opened_says_why_and_changes_nothing() {
         1,
         "no folder is remembered"
     );
+}
+
+#[test]
+fn a_save_the_disk_cannot_hold_is_refused_naming_the_file_and_the_file_stays_whole() {
+    let disk = SmallDisk::mount(1);
+    let folder = disk.path().join("configs");
+    std::fs::create_dir(&folder).unwrap();
+    let news = folder.join("news.json");
+    std::fs::write(&news, file_text("News", true)).unwrap();
+    let h = harness();
+    h.ok("open_workspace_folder", json!({"path": folder}));
+    let stored = listed(&h, "News");
+    let mut mine = stored.clone();
+    mine["config"]["title"] = json!("News, on a full disk");
+    disk.fill();
+
+    let refused = h.invoke("publish", json!({"id": stored["id"], "mine": mine, "base": stored})).unwrap_err();
+    assert_eq!(refused["code"], "insufficient_storage", "{refused}");
+    let named = std::fs::canonicalize(&news).unwrap();
+    assert_eq!(
+        refused["message"].as_str(),
+        Some(format!("the disk holding {} is full: free some space and try again", named.display()).as_str()),
+        "the same words as a full disk under the store"
+    );
+    assert_eq!(read(&news), file_text("News", true), "the file is as it was");
+    let left: Vec<_> = std::fs::read_dir(&folder).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, ["news.json"], "no half-written file is left beside it");
+
+    disk.free();
+    let saved = h.ok("publish", json!({"id": stored["id"], "mine": mine, "base": stored}));
+    assert_eq!(saved["status"], "published", "{saved}");
+    assert!(read(&news).contains("News, on a full disk"), "saved once space is freed");
 }

@@ -3,6 +3,7 @@
 
 use search_studio::BackendSlot;
 use serde_json::{json, Value};
+use studio_testkit::disk::SmallDisk;
 use studio_testkit::{ApiOnlyOptions, ApiOnlyServer};
 use tauri::Manager;
 
@@ -89,6 +90,29 @@ fn export_and_import_through_files_create_new_configurations() {
     let refused = h.invoke("import_configurations", json!({"path": path})).unwrap_err();
     assert_eq!(refused["code"], "bad_request");
     assert!(refused["message"].as_str().unwrap().contains("version 5"));
+}
+
+#[test]
+fn an_export_the_disk_cannot_hold_says_so_and_leaves_the_file_as_it_was() {
+    let h = harness();
+    let disk = SmallDisk::mount(1);
+    let file = disk.path().join("all.json");
+    std::fs::write(&file, "an earlier export\n").unwrap();
+    disk.fill();
+    let path = file.to_str().unwrap();
+    let refused = h.invoke("export_configurations", json!({"path": path, "id": null})).unwrap_err();
+    assert_eq!(refused["code"], "insufficient_storage", "{refused}");
+    assert_eq!(
+        refused["message"].as_str(),
+        Some(format!("the disk holding {path} is full: free some space and try again").as_str())
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "an earlier export\n", "the file is as it was");
+    let mut left: Vec<_> = std::fs::read_dir(disk.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    left.sort();
+    assert_eq!(left, ["all.json", "filler"], "nothing half-written beside it");
+    disk.free();
+    assert_eq!(h.ok("export_configurations", json!({"path": path, "id": null})), 1);
+    assert!(std::fs::read_to_string(&file).unwrap().contains("search-studio/configurations"));
 }
 
 #[test]

@@ -8,6 +8,7 @@ use clap::CommandFactory;
 use studio_local::os_caller;
 use studio_model::Backend;
 use studio_sync::files;
+use studio_sync::folder::format::write_if_changed;
 
 use crate::args::Cli;
 use crate::error::CliError;
@@ -42,7 +43,8 @@ pub fn export(global: &GlobalArgs, args: &[String], all: bool) -> Result<(), Cli
     let mut text = serde_json::to_string_pretty(&value).map_err(|e| CliError::Input(e.to_string()))?;
     text.push('\n');
     match file {
-        Some(path) => std::fs::write(&path, text).map_err(|source| CliError::Io {
+        // Whole or not at all: a write that fails (a full disk) leaves the file as it was.
+        Some(path) => write_if_changed(&path, &text).map(drop).map_err(|source| CliError::Io {
             what: "cannot write",
             path: path.display().to_string(),
             source,

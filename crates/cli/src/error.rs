@@ -28,7 +28,8 @@ pub enum CliError {
     /// Settings that do not go together: a usage error, as clap's own (exit code 2).
     #[error("{0}")]
     Usage(String),
-    #[error("{what} {path}: {source}")]
+    /// A file could not be read or written; a full disk is worded as every full disk is.
+    #[error("{}", studio_model::file_error_message(what, path, source))]
     Io { what: &'static str, path: String, source: std::io::Error },
     #[error("{0}")]
     Server(String),

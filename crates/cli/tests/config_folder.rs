@@ -9,6 +9,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::{json, Value};
+use studio_testkit::disk::SmallDisk;
 use studio_testkit::{ApiOnlyOptions, ApiOnlyServer};
 
 use crate::support::{serve, serve_with, Served, STUDIO};
@@ -262,4 +263,30 @@ fn a_plan_shows_every_kind_and_an_apply_waits_for_a_side_in_a_conflict() {
         "{broken:?}"
     );
     expect(broken, 1);
+}
+
+#[test]
+fn a_pull_into_a_full_disk_says_so_naming_the_file_and_leaves_nothing_half_written() {
+    let (_source_data, source) = source();
+    let work = tempfile::tempdir().unwrap();
+    let data = work.path().join("data");
+    let disk = SmallDisk::mount(1);
+    let folder = disk.path().join("configs");
+    let folder_s = folder.to_str().unwrap();
+    disk.fill();
+
+    let refused = config(&["pull", &source.base, folder_s], &data, &source.token);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{stderr}");
+    let schema = folder.join(".studio").join("configuration.schema.json");
+    assert!(
+        stderr.contains(&format!("the disk holding {} is full: free some space and try again", schema.display())),
+        "the full disk is said in the words of every full disk, naming the file: {stderr}"
+    );
+    let left: Vec<_> = std::fs::read_dir(folder.join(".studio")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.is_empty(), "nothing half-written is left: {left:?}");
+
+    disk.free();
+    let pulled = expect(config(&["pull", &source.base, folder_s], &data, &source.token), 0);
+    assert!(pulled.contains("3 new, 0 updated, 0 unchanged"), "{pulled}");
 }

@@ -9,6 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use studio_testkit::disk::SmallDisk;
 use studio_testkit::sync_trace;
 
 use crate::support::{serve, serve_args, serve_command, Served, STUDIO};
@@ -90,51 +91,6 @@ fn every_save_is_answered_only_after_the_log_is_synced() {
     let unsynced: Vec<_> = saves.iter().filter(|a| !a.synced).collect();
     assert!(unsynced.is_empty(), "answered before the log was synced: {unsynced:?}");
     assert!(saves.iter().all(|a| a.status.contains(" 200 ")));
-}
-
-/// A tmpfs of `megabytes` mounted on a new folder, unmounted when dropped.
-struct SmallDisk {
-    dir: tempfile::TempDir,
-}
-
-impl SmallDisk {
-    fn mount(megabytes: u32) -> SmallDisk {
-        let dir = tempfile::tempdir().unwrap();
-        let status = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={megabytes}m"), "tmpfs"])
-            .arg(dir.path())
-            .status()
-            .expect("mount runs");
-        assert!(status.success(), "mounting a tmpfs needs root, as the tests run here");
-        SmallDisk { dir }
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    /// Fills the disk with a file until no byte more fits.
-    fn fill(&self) {
-        let mut filler = std::fs::File::create(self.path().join("filler")).unwrap();
-        let block = vec![7u8; 64 * 1024];
-        loop {
-            match filler.write(&block) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
-        }
-        let _ = filler.sync_all();
-    }
-
-    fn free(&self) {
-        std::fs::remove_file(self.path().join("filler")).unwrap();
-    }
-}
-
-impl Drop for SmallDisk {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg("-l").arg(self.dir.path()).status();
-    }
 }
 
 #[test]
@@ -257,6 +213,27 @@ fn overwrite(path: &Path, at: u64, bytes: &[u8]) {
     file.seek(SeekFrom::Start(at)).unwrap();
     file.write_all(bytes).unwrap();
     file.sync_all().unwrap();
+}
+
+#[test]
+fn an_export_on_a_full_disk_says_so_and_leaves_the_file_as_it_was() {
+    let data = tempfile::tempdir().unwrap();
+    let disk = SmallDisk::mount(1);
+    let bundle = disk.path().join("all.json");
+    std::fs::write(&bundle, "an earlier export\n").unwrap();
+    disk.fill();
+    let out = Command::new(STUDIO)
+        .args(["--data-dir", data.path().to_str().unwrap(), "export-config", "--all", bundle.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let said = format!("the disk holding {} is full: free some space and try again", bundle.display());
+    assert!(stderr.contains(&said), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&bundle).unwrap(), "an earlier export\n", "the file is as it was");
+    let mut left: Vec<_> = std::fs::read_dir(disk.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    left.sort();
+    assert_eq!(left, ["all.json", "filler"], "nothing half-written beside it");
 }
 
 #[test]

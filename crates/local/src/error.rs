@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use studio_engine::EngineError;
-use studio_model::BackendError;
+use studio_model::{disk_full_message, BackendError};
 use studio_text::TextError;
 
 /// What can go wrong in the local store, its imports and its search engine.
@@ -22,7 +22,7 @@ pub enum StoreError {
     #[error("cannot back up the store before migrating it: {0}")]
     Backup(rusqlite::Error),
     /// The disk holding the store cannot take a write. Nothing acknowledged is lost; reads go on.
-    #[error("the disk holding {} is full: free some space and try again", or_the_store(path))]
+    #[error("{}", disk_full_message(or_the_store(path)))]
     DiskFull { path: Option<String> },
     /// A store file is not a database, fails SQLite's check, or a page of it cannot be read.
     #[error(

@@ -169,7 +169,8 @@ pub enum BackendError {
     /// The local store failed (locked too long, an unexpected SQLite failure).
     #[error("storage failed: {0}")]
     Storage(String),
-    /// The disk holding the local store is full; the message names it and says what to do.
+    /// The disk holding a file the write needs (the local store, a folder workspace's configuration file) is
+    /// full; the message ([`disk_full_message`]) names the file and says what to do.
     #[error("{0}")]
     InsufficientStorage(String),
     /// The local store is damaged; the message names it and says what to do.
@@ -178,6 +179,22 @@ pub enum BackendError {
     /// A fault in this program; never caused by input.
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+/// What a write says when the disk holding `file` cannot take it: the one wording of a full disk, whichever file
+/// it is.
+pub fn disk_full_message(file: impl std::fmt::Display) -> String {
+    format!("the disk holding {file} is full: free some space and try again")
+}
+
+/// A failed read or write of `path` as the user reads it: a full disk as every full disk is worded
+/// ([`disk_full_message`]), any other failure as `what` ("cannot write"), the path and the system's reason.
+pub fn file_error_message(what: &str, path: impl std::fmt::Display, e: &std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::StorageFull {
+        disk_full_message(path)
+    } else {
+        format!("{what} {path}: {e}")
+    }
 }
 
 impl BackendError {

@@ -12,10 +12,12 @@
 //! - [`http`]: a misbehaving HTTP server on loopback that answers what the test says, byte for byte, and
 //!   readers of what a real server answered.
 //! - [`io`]: the resident memory of a process, for tests that bound it.
+//! - [`disk`]: a small disk that fills up, for the tests of a full disk.
 //! - `studio` (feature `studio`): this project's own router over a real store, on loopback.
 
 pub mod api_only;
 pub mod bindings;
+pub mod disk;
 mod error;
 pub mod http;
 pub mod io;

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use studio_model::BackendError;
+use studio_model::{file_error_message, BackendError};
 
 /// What went wrong reading a folder, planning or applying.
 #[derive(Debug, thiserror::Error)]
@@ -10,8 +10,8 @@ pub enum FolderError {
     /// The store or server refused or failed.
     #[error(transparent)]
     Backend(#[from] BackendError),
-    /// A file or folder could not be read or written.
-    #[error("{what} {}: {source}", path.display())]
+    /// A file or folder could not be read or written; a full disk is worded as every full disk is.
+    #[error("{}", file_error_message(what, path.display(), source))]
     Io { what: &'static str, path: PathBuf, source: std::io::Error },
     /// The state file is not one this program can read.
     #[error("{} cannot be used: {message}; fix or delete it (the next plan then matches configurations by title and search space)", path.display())]
@@ -31,4 +31,11 @@ pub enum FolderError {
     /// A side was chosen for a key that has no conflict.
     #[error("--ours/--theirs {0}: no conflict has that key")]
     UnknownChoice(String),
+}
+
+impl FolderError {
+    /// Whether a write failed for want of space on the disk.
+    pub fn is_disk_full(&self) -> bool {
+        matches!(self, FolderError::Io { source, .. } if source.kind() == std::io::ErrorKind::StorageFull)
+    }
 }
