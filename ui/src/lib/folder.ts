@@ -2,6 +2,7 @@
 // A configuration open without unsaved edits shows the file's new content; one with unsaved edits shows both, field
 // by field, in the conflict view, and neither is written over until the designer chooses; a file deleted while open
 // keeps the edit in the editor, to be saved again. The files that cannot be read are the folder's `problems`.
+import type { Desktop } from './backend/Backend';
 import type { Studio } from './studio.svelte';
 import type { FileProblem, FolderChange } from './types/desktop';
 import type { Problem } from './types/sync';
@@ -50,4 +51,30 @@ export async function applyFolderChange(studio: Studio, change: FolderChange): P
   if (shown.length) texts.push(`${shown.join(', ')} changed on disk; the editor shows the new content.`);
   if (later.length) texts.push(`${later.join(', ')} changed on disk too; saving your edits there shows both versions.`);
   if (texts.length) studio.say({ kind: removed.length ? 'error' : 'info', text: texts.join(' ') });
+}
+
+/**
+ * Follows the folder workspace of `studio` on disk: its problems now and after each change (to `onProblems`), and
+ * each change taken into the editor. Returns what stops following.
+ */
+export function followFolder(
+  studio: Studio,
+  desktop: Desktop,
+  onProblems: (problems: FileProblem[]) => void,
+): () => void {
+  studio.inFolder = true;
+  let stop: (() => void) | null = null;
+  let ended = false;
+  void desktop.folderStatus().then((status) => onProblems(status.problems), () => undefined);
+  void desktop
+    .onFolderChange((change) => {
+      onProblems(change.problems);
+      void applyFolderChange(studio, change);
+    })
+    .then((unlisten) => (ended ? unlisten() : (stop = unlisten)));
+  return () => {
+    ended = true;
+    studio.inFolder = false;
+    stop?.();
+  };
 }

@@ -34,6 +34,21 @@ export class Findings {
     });
   }
 
+  /**
+   * Follows the configuration the preview shows, `config`: the previews measured as they change and the logo checked,
+   * for as long as the component that calls this (while it is set up) lives.
+   */
+  follow(config: () => Config | null): void {
+    $effect(() => {
+      this.config = config();
+    });
+    $effect(() => this.watch());
+    $effect(() => {
+      const c = config();
+      if (c) void this.checkLogo(c.layout.logo, c.layout.navbar.backgroundColor);
+    });
+  }
+
   /** Checks the logo against the navbar it sits on, once per logo and navbar colour. */
   async checkLogo(logo: string, navbar: string): Promise<void> {
     const colour = logo ? await averageColour(logo).catch(() => null) : null;

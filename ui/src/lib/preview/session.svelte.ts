@@ -50,6 +50,19 @@ export class SearchState {
     this.apply('', []);
   }
 
+  /**
+   * Starts over whenever the search space of `space` changes (another configuration's may lack the selected
+   * values), for as long as the component that calls this (while it is set up) lives.
+   */
+  followSpace(space: () => string): void {
+    let last = '';
+    $effect(() => {
+      const now = space();
+      if (now !== last) this.reset();
+      last = now;
+    });
+  }
+
   /** The search a preview of `config` sends for what is asked now. */
   request(config: Config): PreviewSearchRequest {
     return { input: this.query.trim() || null, selectedFacets: $state.snapshot(this.selected), start: this.start, config };
