@@ -8,9 +8,10 @@ use roaring::RoaringBitmap;
 
 use studio_model::FacetSetting;
 
-use super::{count_all, count_cut, count_values, cut_of, CountJob, Cut, Packed};
+use super::{count_all, count_cut, count_values, cut_of, CountJob, Cut};
 use crate::facets::facet_group;
 use crate::field_index::{FacetValue, FieldIndex};
+use crate::packed::Packed;
 use crate::test_documents::field;
 use crate::tuning::{Tuned, Tuning};
 
