@@ -17,6 +17,7 @@ mod config_promote;
 mod conformance;
 mod crash_safety;
 mod designer;
+mod full_disk;
 mod load;
 mod load_driver;
 mod oidc_serve;
