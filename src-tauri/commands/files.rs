@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use studio_local::os_caller;
-use studio_model::{file_error_message, ErrorCode};
+use studio_model::{file_error_message, is_disk_full, ErrorCode};
 use studio_sync::files::{self, ImportedConfig};
 use studio_sync::folder::format::write_if_changed;
 use tauri::State;
@@ -13,11 +13,7 @@ use crate::state::BackendSlot;
 
 /// A file that could not be read or written; a full disk in the words every full disk is given.
 fn io(what: &str, path: &str, e: std::io::Error) -> IpcError {
-    let code = if e.kind() == std::io::ErrorKind::StorageFull {
-        ErrorCode::InsufficientStorage
-    } else {
-        ErrorCode::BadRequest
-    };
+    let code = if is_disk_full(&e) { ErrorCode::InsufficientStorage } else { ErrorCode::BadRequest };
     IpcError::new(code, file_error_message(&format!("cannot {what}"), path, &e))
 }
 

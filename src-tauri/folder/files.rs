@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use studio_model::{disk_full_message, BackendError};
+use studio_model::{disk_full_message, is_disk_full, BackendError};
 use studio_sync::folder::format::{self, key_for_title};
 use studio_sync::folder::Listing;
 
@@ -13,7 +13,7 @@ use super::model::FileProblem;
 
 /// A failed read or write of the folder's file at `path`.
 pub(super) fn storage(path: &Path, e: &std::io::Error) -> BackendError {
-    if e.kind() == std::io::ErrorKind::StorageFull {
+    if is_disk_full(e) {
         BackendError::InsufficientStorage(disk_full_message(path.display()))
     } else {
         BackendError::Storage(format!("{}: {e}", path.display()))

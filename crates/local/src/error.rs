@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use studio_engine::EngineError;
-use studio_model::{disk_full_message, BackendError};
+use studio_model::{disk_full_message, is_disk_full, BackendError};
 use studio_text::TextError;
 
 /// What can go wrong in the local store, its imports and its search engine.
@@ -84,7 +84,7 @@ impl StoreError {
 
     /// `e` as a full disk when it is one (ENOSPC), else as `other` makes it.
     pub(crate) fn io(e: std::io::Error, other: impl FnOnce(std::io::Error) -> StoreError) -> StoreError {
-        if e.kind() == std::io::ErrorKind::StorageFull {
+        if is_disk_full(&e) {
             StoreError::DiskFull { path: None }
         } else {
             other(e)
@@ -156,7 +156,7 @@ impl From<TextError> for StoreError {
                 path: Some(path.display().to_string()),
                 detail: format!("its format is version {found}, this program reads version {expected}"),
             },
-            TextError::Io { path, source, .. } if source.kind() == std::io::ErrorKind::StorageFull => {
+            TextError::Io { path, source, .. } if is_disk_full(&source) => {
                 StoreError::DiskFull { path: Some(path.display().to_string()) }
             }
             other => StoreError::Engine(EngineError::Text(other)),

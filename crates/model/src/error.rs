@@ -187,10 +187,16 @@ pub fn disk_full_message(file: impl std::fmt::Display) -> String {
     format!("the disk holding {file} is full: free some space and try again")
 }
 
+/// Whether `e` says the disk, or the user's share of it, has no room for the write (ENOSPC, EDQUOT): the one test
+/// of a full disk.
+pub fn is_disk_full(e: &std::io::Error) -> bool {
+    matches!(e.kind(), std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded)
+}
+
 /// A failed read or write of `path` as the user reads it: a full disk as every full disk is worded
 /// ([`disk_full_message`]), any other failure as `what` ("cannot write"), the path and the system's reason.
 pub fn file_error_message(what: &str, path: impl std::fmt::Display, e: &std::io::Error) -> String {
-    if e.kind() == std::io::ErrorKind::StorageFull {
+    if is_disk_full(e) {
         disk_full_message(path)
     } else {
         format!("{what} {path}: {e}")
@@ -231,5 +237,30 @@ impl BackendError {
             BackendError::Upstream { status, .. } if (400..500).contains(status) => *status,
             other => other.code().status().unwrap_or(502),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Error;
+
+    use super::{file_error_message, is_disk_full};
+
+    #[test]
+    fn a_full_disk_or_a_full_quota_is_said_one_way_and_any_other_failure_as_the_system_says_it() {
+        // Linux's ENOSPC and EDQUOT, then EACCES.
+        for full in [Error::from_raw_os_error(28), Error::from_raw_os_error(122)] {
+            assert!(is_disk_full(&full), "{full}");
+            assert_eq!(
+                file_error_message("cannot write", "/data/news.json", &full),
+                "the disk holding /data/news.json is full: free some space and try again"
+            );
+        }
+        let denied = Error::from_raw_os_error(13);
+        assert!(!is_disk_full(&denied));
+        assert_eq!(
+            file_error_message("cannot write", "/data/news.json", &denied),
+            "cannot write /data/news.json: Permission denied (os error 13)"
+        );
     }
 }

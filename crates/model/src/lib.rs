@@ -25,7 +25,7 @@ pub use document::{
     Recommendations, Refiner, SearchPage, SearchRequest, SearchResponse, SearchSpace, SelectedFacet, SimilarQuery,
     ALL_CONCEPTS_FIELD, ALL_CONCEPTS_LABEL, CONCEPT_PREFIX, MAX_REASONS,
 };
-pub use error::{disk_full_message, file_error_message, BackendError, ErrorCode, FieldError};
+pub use error::{disk_full_message, file_error_message, is_disk_full, BackendError, ErrorCode, FieldError};
 pub use merge::{merge_create, merge_update, with_overrides};
 pub use offers::{Extension, Offers};
 pub use rules::{

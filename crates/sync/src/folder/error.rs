@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use studio_model::{file_error_message, BackendError};
+use studio_model::{file_error_message, is_disk_full, BackendError};
 
 /// What went wrong reading a folder, planning or applying.
 #[derive(Debug, thiserror::Error)]
@@ -36,6 +36,6 @@ pub enum FolderError {
 impl FolderError {
     /// Whether a write failed for want of space on the disk.
     pub fn is_disk_full(&self) -> bool {
-        matches!(self, FolderError::Io { source, .. } if source.kind() == std::io::ErrorKind::StorageFull)
+        matches!(self, FolderError::Io { source, .. } if is_disk_full(source))
     }
 }
