@@ -22,6 +22,22 @@ impl IpcError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         IpcError { code, message: message.into() }
     }
+
+    /// A file at `path` that could not be read or written: a full disk as every full disk is coded and said
+    /// (`insufficient_storage`, [`studio_model::disk_full_message`]), any other failure as `code` with the message
+    /// `otherwise` makes.
+    pub fn file(
+        path: impl std::fmt::Display,
+        e: &std::io::Error,
+        code: ErrorCode,
+        otherwise: impl FnOnce() -> String,
+    ) -> Self {
+        if studio_model::is_disk_full(e) {
+            IpcError::new(ErrorCode::InsufficientStorage, studio_model::disk_full_message(path))
+        } else {
+            IpcError::new(code, otherwise())
+        }
+    }
 }
 
 impl From<BackendError> for IpcError {
@@ -70,8 +86,9 @@ impl From<studio_sync::folder::FolderError> for IpcError {
             }
             FolderError::ChangedSincePlan { .. } => IpcError::new(ErrorCode::Conflict, e.to_string()),
             FolderError::Lint(_) | FolderError::BadState { .. } => IpcError::new(ErrorCode::BadRequest, e.to_string()),
-            FolderError::Io { .. } if e.is_disk_full() => IpcError::new(ErrorCode::InsufficientStorage, e.to_string()),
-            FolderError::Io { .. } => IpcError::new(ErrorCode::Storage, e.to_string()),
+            FolderError::Io { ref path, ref source, .. } => {
+                IpcError::file(path.display(), source, ErrorCode::Storage, || e.to_string())
+            }
             FolderError::CreatedWithoutId { .. } => IpcError::new(ErrorCode::BadGateway, e.to_string()),
         }
     }

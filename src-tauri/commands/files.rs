@@ -3,18 +3,15 @@
 use std::path::Path;
 
 use studio_local::os_caller;
-use studio_model::{file_error_message, is_disk_full, ErrorCode};
-use studio_sync::files::{self, ImportedConfig};
-use studio_sync::folder::format::write_if_changed;
+use studio_model::ErrorCode;
+use studio_sync::files::{self, write_whole, ImportedConfig};
 use tauri::State;
 
 use crate::error::{Answer, IpcError};
 use crate::state::BackendSlot;
 
-/// A file that could not be read or written; a full disk in the words every full disk is given.
 fn io(what: &str, path: &str, e: std::io::Error) -> IpcError {
-    let code = if is_disk_full(&e) { ErrorCode::InsufficientStorage } else { ErrorCode::BadRequest };
-    IpcError::new(code, file_error_message(&format!("cannot {what}"), path, &e))
+    IpcError::file(path, &e, ErrorCode::BadRequest, || format!("cannot {what} {path}: {e}"))
 }
 
 /// Writes configuration `id`, or every configuration when `id` is null, as a bundle; answers how many.
@@ -31,7 +28,7 @@ pub async fn export_configurations(slot: State<'_, BackendSlot>, path: String, i
     let count = bundle["configurations"].as_array().map_or(0, Vec::len);
     let text = serde_json::to_string_pretty(&bundle).map_err(|e| IpcError::new(ErrorCode::Internal, e.to_string()))?;
     // Whole or not at all: a write that fails (a full disk) leaves the file as it was.
-    write_if_changed(Path::new(&path), &(text + "\n")).map_err(|e| io("write", &path, e))?;
+    write_whole(Path::new(&path), &(text + "\n")).map_err(|e| io("write", &path, e))?;
     Ok(count)
 }
 

@@ -74,21 +74,6 @@ pub fn store(data_dir: &Path, id: &str, entry: Option<&FileEntry>) -> Result<(),
     write_owner_only(&path, &text).map_err(fail)
 }
 
-/// Moves the file at `path` aside, to `desktop-secrets.damaged-<UTC time>.json` beside it, and answers the
-/// new path. It is kept, never deleted: the designer may still want what it holds.
-pub fn set_aside(path: &Path) -> std::io::Result<PathBuf> {
-    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut aside = path.with_file_name(format!("{stem}.damaged-{stamp}.json"));
-    let mut n = 1;
-    while aside.exists() {
-        n += 1;
-        aside = path.with_file_name(format!("{stem}.damaged-{stamp}-{n}.json"));
-    }
-    std::fs::rename(path, &aside)?;
-    Ok(aside)
-}
-
 /// Writes `bytes` to `path` through a 0600 temporary file that is synced and renamed over it, then syncs
 /// the directory so that the rename itself survives a power cut.
 pub fn write_owner_only(path: &Path, bytes: &[u8]) -> std::io::Result<()> {

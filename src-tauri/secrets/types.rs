@@ -114,7 +114,12 @@ pub enum SecretsError {
 
 impl From<SecretsError> for IpcError {
     fn from(e: SecretsError) -> Self {
-        IpcError::new(ErrorCode::Settings, e.to_string())
+        match &e {
+            SecretsError::File { path, source } => {
+                IpcError::file(path.display(), source, ErrorCode::Settings, || e.to_string())
+            }
+            SecretsError::Corrupt { .. } => IpcError::new(ErrorCode::Settings, e.to_string()),
+        }
     }
 }
 

@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::CommandFactory;
 use studio_local::os_caller;
 use studio_model::Backend;
-use studio_sync::files;
-use studio_sync::folder::format::write_if_changed;
+use studio_sync::files::{self, write_whole};
 
 use crate::args::Cli;
 use crate::error::CliError;
@@ -44,7 +43,7 @@ pub fn export(global: &GlobalArgs, args: &[String], all: bool) -> Result<(), Cli
     text.push('\n');
     match file {
         // Whole or not at all: a write that fails (a full disk) leaves the file as it was.
-        Some(path) => write_if_changed(&path, &text).map(drop).map_err(|source| CliError::Io {
+        Some(path) => write_whole(&path, &text).map_err(|source| CliError::Io {
             what: "cannot write",
             path: path.display().to_string(),
             source,

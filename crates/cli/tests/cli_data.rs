@@ -125,6 +125,11 @@ fn export_all_and_import_config_round_trip_every_configuration_as_new_ones() {
     assert_eq!(written["format"], "search-studio/configurations");
     assert_eq!(written["version"], 1);
     assert_eq!(written["configurations"].as_array().unwrap().len(), 2);
+    // Named as a file, the standard output (a pipe here) is written into as it is, not replaced.
+    let out = studio(a.path(), &["export-config", "--all", "/dev/stdout"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let piped: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(piped["configurations"], written["configurations"]);
 
     assert!(studio(b.path(), &["import-config", first.to_str().unwrap()]).status.success());
     let out = studio(b.path(), &["import-config", bundle.to_str().unwrap()]);

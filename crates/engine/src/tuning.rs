@@ -22,7 +22,8 @@ pub struct Tuning {
     /// Threads facet counting may use: 2 uses a second one when the machine has two cores or more and the
     /// work is large enough; 1 never starts one (a single-threaded benchmark). More than 2 counts as 2.
     pub counting_threads: usize,
-    /// Steps of counting (the engine's estimate) above which a second thread takes part.
+    /// Steps of counting (the engine's estimate, `counting::costs`) above which a second thread takes part; by
+    /// default about a millisecond of work, well above the cost of starting a thread.
     pub shared_work: f64,
     /// Documents in a search space from which its packed values are made ahead, on a thread of their own,
     /// rather than in the first search needing them.

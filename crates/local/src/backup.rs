@@ -126,7 +126,7 @@ fn snapshot_with(conn: &Connection, dir: &Path) -> Result<PathBuf, StoreError> {
     let temp = dir.join(format!(".{}{TEMP_SUFFIX}", name_for(taken)));
     let written = (|| -> Result<(), StoreError> {
         let _ = std::fs::remove_file(&temp);
-        conn.execute("VACUUM main INTO ?1", [temp.to_string_lossy()]).map_err(|e| disk_error(e, &temp))?;
+        conn.execute("VACUUM main INTO ?1", [temp.to_string_lossy()]).map_err(|e| disk_error(e, dir))?;
         File::open(&temp)?.sync_all()?;
         std::fs::rename(&temp, &target)?;
         File::open(dir)?.sync_all()?;
@@ -139,10 +139,11 @@ fn snapshot_with(conn: &Connection, dir: &Path) -> Result<PathBuf, StoreError> {
     Ok(target)
 }
 
-/// A full disk is named as such; other failures keep their own text.
-fn disk_error(e: rusqlite::Error, path: &Path) -> StoreError {
+/// A full disk as every full disk is said, naming the backups' folder `dir`; other failures keep their own text
+/// (a damaged store read for the backup is the store's, not the folder's).
+fn disk_error(e: rusqlite::Error, dir: &Path) -> StoreError {
     match e.sqlite_error_code() {
-        Some(rusqlite::ErrorCode::DiskFull) => StoreError::Task(format!("the disk holding {} is full", path.display())),
+        Some(rusqlite::ErrorCode::DiskFull) => StoreError::DiskFull { path: Some(dir.display().to_string()) },
         _ => StoreError::Sql(e),
     }
 }

@@ -82,7 +82,7 @@ impl StoreError {
         }
     }
 
-    /// `e` as a full disk when it is one (ENOSPC), else as `other` makes it.
+    /// `e` as a full disk when it is one (`studio_model::is_disk_full`: ENOSPC or EDQUOT), else as `other` makes it.
     pub(crate) fn io(e: std::io::Error, other: impl FnOnce(std::io::Error) -> StoreError) -> StoreError {
         if is_disk_full(&e) {
             StoreError::DiskFull { path: None }
@@ -91,7 +91,7 @@ impl StoreError {
         }
     }
 
-    /// Whether the store's disk is full (SQLite's SQLITE_FULL, or ENOSPC on a file the store writes).
+    /// Whether the store's disk is full (SQLite's SQLITE_FULL, or ENOSPC or EDQUOT on a file the store writes itself).
     pub fn is_disk_full(&self) -> bool {
         matches!(self, StoreError::DiskFull { .. })
     }

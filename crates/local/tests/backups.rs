@@ -119,3 +119,27 @@ fn a_backup_that_cannot_be_written_leaves_no_file_with_a_backups_name() {
     assert!(backup::snapshot(store.path()).is_err());
     assert!(backup::list(dir.path()).is_empty());
 }
+
+#[test]
+fn a_backup_the_disk_cannot_hold_says_so_naming_the_backups_folder_and_leaves_no_file() {
+    let disk = studio_testkit::disk::SmallDisk::mount(4);
+    let data = disk.path().join("data");
+    let backend = LocalBackend::new(Store::open_dir(&data).unwrap());
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    for i in 0..20 {
+        runtime.block_on(create(&backend, &format!("Configuration {i} {}", "x".repeat(2000))));
+    }
+    std::fs::create_dir_all(data.join(backup::BACKUPS_DIR)).unwrap();
+    disk.fill();
+
+    let refused = backup::snapshot(backend.store().path()).unwrap_err();
+    let backups = data.join(backup::BACKUPS_DIR);
+    assert!(refused.is_disk_full(), "{refused}");
+    assert_eq!(
+        refused.to_string(),
+        format!("the disk holding {} is full: free some space and try again", backups.display())
+    );
+    assert!(backup::list(&data).is_empty());
+    let left: Vec<_> = std::fs::read_dir(&backups).unwrap().collect();
+    assert!(left.is_empty(), "nothing half-written is left: {left:?}");
+}

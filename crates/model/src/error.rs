@@ -41,7 +41,8 @@ pub enum ErrorCode {
     Upstream,
     /// The local store failed (500).
     Storage,
-    /// The disk holding the local store is full: nothing was written (507).
+    /// The disk holding a file the write needs (the local store's, a configuration file, an export, the settings)
+    /// is full: nothing was written (507).
     InsufficientStorage,
     /// The local store is damaged and must be recovered (500).
     StoreDamaged,
@@ -242,25 +243,24 @@ impl BackendError {
 
 #[cfg(test)]
 mod tests {
-    use std::io::Error;
+    use std::io::{Error, ErrorKind};
 
     use super::{file_error_message, is_disk_full};
 
     #[test]
     fn a_full_disk_or_a_full_quota_is_said_one_way_and_any_other_failure_as_the_system_says_it() {
-        // Linux's ENOSPC and EDQUOT, then EACCES.
-        for full in [Error::from_raw_os_error(28), Error::from_raw_os_error(122)] {
+        for full in [Error::from(ErrorKind::StorageFull), Error::from(ErrorKind::QuotaExceeded)] {
             assert!(is_disk_full(&full), "{full}");
             assert_eq!(
                 file_error_message("cannot write", "/data/news.json", &full),
                 "the disk holding /data/news.json is full: free some space and try again"
             );
         }
-        let denied = Error::from_raw_os_error(13);
+        let denied = Error::from(ErrorKind::PermissionDenied);
         assert!(!is_disk_full(&denied));
         assert_eq!(
             file_error_message("cannot write", "/data/news.json", &denied),
-            "cannot write /data/news.json: Permission denied (os error 13)"
+            format!("cannot write /data/news.json: {denied}")
         );
     }
 }

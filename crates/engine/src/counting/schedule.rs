@@ -21,9 +21,6 @@ fn cores() -> usize {
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-// The default of `Tuning::shared_work`, the steps of counting (as `costs` estimates them) above which a second
-// thread takes part: about a millisecond of work, well above the cost of starting a thread.
-
 /// Work for one thread of [`count_all`]: a job alone, a job's walk over the scope's documents in a range, or the
 /// fields of jobs walking the same scope together in the packed values, over the scope's documents in a range
 /// (a large walk is split in two halves, which the two threads take).

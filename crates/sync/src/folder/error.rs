@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use studio_model::{file_error_message, is_disk_full, BackendError};
+use studio_model::{file_error_message, BackendError};
 
 /// What went wrong reading a folder, planning or applying.
 #[derive(Debug, thiserror::Error)]
@@ -31,11 +31,4 @@ pub enum FolderError {
     /// A side was chosen for a key that has no conflict.
     #[error("--ours/--theirs {0}: no conflict has that key")]
     UnknownChoice(String),
-}
-
-impl FolderError {
-    /// Whether a write failed for want of space on the disk.
-    pub fn is_disk_full(&self) -> bool {
-        matches!(self, FolderError::Io { source, .. } if is_disk_full(source))
-    }
 }
