@@ -1,44 +1,53 @@
 //! Preferences that outlive a session (the connections, the editor theme, the last configuration, the window
-//! geometry) in a tauri-plugin-store file in the data directory. Nothing secret is ever written here: the
-//! connections' secrets live in the keyring or the secrets file (`secrets`).
+//! geometry) in a JSON file in the data directory, held in memory and written whole at each change. Nothing secret
+//! is ever written here: the connections' secrets live in the keyring or the secrets file (`secrets`).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use studio_model::ErrorCode;
-use tauri::{AppHandle, Runtime};
-use tauri_plugin_store::{Store as SettingsFile, StoreExt};
+use studio_sync::files::{set_aside, write_whole};
 use ts_rs::TS;
 
 use crate::error::IpcError;
 
-/// The few operations of the settings file (tauri-plugin-store's) that preferences need, so that `Prefs` does not
-/// carry the app's runtime type.
-trait KeyValue: Send + Sync {
-    fn get(&self, key: &str) -> Option<Value>;
-    fn set(&self, key: &str, value: Value);
-    fn has(&self, key: &str) -> bool;
-    fn delete(&self, key: &str);
-    fn save(&self) -> Result<(), tauri_plugin_store::Error>;
+/// The settings file: what it held when opened, with the changes since.
+struct SettingsFile {
+    path: PathBuf,
+    entries: Mutex<BTreeMap<String, Value>>,
 }
 
-impl<R: Runtime> KeyValue for SettingsFile<R> {
-    fn get(&self, key: &str) -> Option<Value> {
-        SettingsFile::get(self, key)
+impl SettingsFile {
+    /// The file at `path`; none yet is an empty one. A file that is not a JSON object (cut short by a crash of an
+    /// earlier version, or edited by hand) is kept beside it (`set_aside`) and the settings start afresh, as a new
+    /// user's, rather than the app not starting.
+    fn open(path: PathBuf) -> Result<Self, std::io::Error> {
+        let entries = match std::fs::read(&path) {
+            Ok(bytes) => match serde_json::from_slice::<BTreeMap<String, Value>>(&bytes) {
+                Ok(entries) => entries,
+                Err(e) => {
+                    let aside = set_aside(&path)?;
+                    tracing::warn!("{} is not a settings file ({e}); kept as {}", path.display(), aside.display());
+                    BTreeMap::new()
+                }
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => BTreeMap::new(),
+            Err(e) => return Err(e),
+        };
+        Ok(SettingsFile { path, entries: Mutex::new(entries) })
     }
-    fn set(&self, key: &str, value: Value) {
-        SettingsFile::set(self, key, value)
+
+    fn entries(&self) -> MutexGuard<'_, BTreeMap<String, Value>> {
+        self.entries.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
-    fn has(&self, key: &str) -> bool {
-        SettingsFile::has(self, key)
-    }
-    fn delete(&self, key: &str) {
-        SettingsFile::delete(self, key);
-    }
-    fn save(&self) -> Result<(), tauri_plugin_store::Error> {
-        SettingsFile::save(self)
+
+    /// Writes what the settings hold now, whole or not at all, and on disk before it returns.
+    fn save(&self) -> Result<(), std::io::Error> {
+        let text = serde_json::to_string_pretty(&*self.entries())?;
+        write_whole(&self.path, &(text + "\n"))
     }
 }
 
@@ -76,8 +85,7 @@ pub struct Settings {
 /// The preferences of one data directory, in its settings file. Cheap to clone; clones share the file.
 #[derive(Clone)]
 pub struct Prefs {
-    /// The settings file, as tauri-plugin-store holds it in memory.
-    file: Arc<dyn KeyValue>,
+    file: Arc<SettingsFile>,
     data_dir: PathBuf,
     /// Held by each write from its change to its sync; true when a save failed since the file was read (what
     /// the file holds in memory may then not be on disk).
@@ -85,20 +93,21 @@ pub struct Prefs {
 }
 
 impl Prefs {
-    pub fn open<R: Runtime>(app: &AppHandle<R>, data_dir: &Path) -> Result<Self, IpcError> {
-        let file = app
-            .store(data_dir.join(PREFS_FILE))
-            .map_err(|e| IpcError::new(ErrorCode::Settings, format!("cannot open the settings file: {e}")))?;
-        Ok(Prefs { file: file as Arc<dyn KeyValue>, data_dir: data_dir.to_owned(), unsaved: Arc::default() })
+    pub fn open(data_dir: &Path) -> Result<Self, IpcError> {
+        let path = data_dir.join(PREFS_FILE);
+        let file = SettingsFile::open(path.clone()).map_err(|e| {
+            IpcError::new(ErrorCode::Settings, format!("cannot open the settings file {}: {e}", path.display()))
+        })?;
+        Ok(Prefs { file: Arc::new(file), data_dir: data_dir.to_owned(), unsaved: Arc::default() })
     }
 
     /// The value under `key`, when there is one of type `T`.
     pub(crate) fn read<T: for<'de> Deserialize<'de>>(&self, key: &str) -> Option<T> {
-        self.file.get(key).and_then(|v| serde_json::from_value(v).ok())
+        self.file.entries().get(key).and_then(|v| serde_json::from_value(v.clone()).ok())
     }
 
     pub(crate) fn has(&self, key: &str) -> bool {
-        self.file.has(key)
+        self.file.entries().contains_key(key)
     }
 
     pub(crate) fn write(&self, key: &str, value: Value) -> Result<(), IpcError> {
@@ -110,30 +119,27 @@ impl Prefs {
     /// as the last one at every start, and each save waits for the disk).
     pub(crate) fn write_all(&self, set: &[(&str, Value)], remove: &[&str]) -> Result<(), IpcError> {
         let mut unsaved = self.unsaved.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let holds = set.iter().all(|(key, value)| self.file.get(key).as_ref() == Some(value))
-            && remove.iter().all(|key| !self.file.has(key));
-        if holds && !*unsaved {
-            return Ok(());
-        }
-        for (key, value) in set {
-            self.file.set(key, value.clone());
-        }
-        for key in remove {
-            self.file.delete(key);
+        {
+            let mut entries = self.file.entries();
+            let holds = set.iter().all(|(key, value)| entries.get(*key) == Some(value))
+                && remove.iter().all(|key| !entries.contains_key(*key));
+            if holds && !*unsaved {
+                return Ok(());
+            }
+            for (key, value) in set {
+                entries.insert((*key).to_owned(), value.clone());
+            }
+            for key in remove {
+                entries.remove(*key);
+            }
         }
         *unsaved = true;
-        self.file.save().map_err(|e| IpcError::new(ErrorCode::Settings, format!("cannot save the settings: {e}")))?;
-        self.sync().map_err(|e| IpcError::new(ErrorCode::Settings, format!("cannot save the settings: {e}")))?;
+        self.file.save().map_err(|e| {
+            IpcError::file(self.file.path.display(), &e, ErrorCode::Settings, || {
+                format!("cannot save the settings: {e}")
+            })
+        })?;
         *unsaved = false;
-        Ok(())
-    }
-
-    /// Puts the saved file and its name on disk before the change is acknowledged: tauri-plugin-store writes
-    /// the file but does not sync it.
-    fn sync(&self) -> std::io::Result<()> {
-        std::fs::File::open(self.data_dir.join(PREFS_FILE))?.sync_all()?;
-        #[cfg(unix)]
-        std::fs::File::open(&self.data_dir)?.sync_all()?;
         Ok(())
     }
 

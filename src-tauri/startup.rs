@@ -104,7 +104,7 @@ pub fn install_state_with<R: Runtime, M: Manager<R>>(
     data_dir: &Path,
     options: ShellOptions,
 ) -> Result<Option<Geometry>, StartError> {
-    let prefs = Prefs::open(app.app_handle(), data_dir).map_err(StartError::Settings)?;
+    let prefs = Prefs::open(data_dir).map_err(StartError::Settings)?;
     let opener = Arc::clone(&options.opener);
     let changes = app.app_handle().clone();
     let connections = tauri::async_runtime::block_on(ConnectionStore::open(
@@ -141,12 +141,10 @@ fn setup<R: Runtime>(app: &mut App<R>) -> Result<(), Box<dyn std::error::Error>>
     Ok(())
 }
 
-/// Adds this app's plugins and commands to `base` (the real builder, or the mock one in tests): the settings
-/// file's plugin (tauri-plugin-store), the system's file dialogs, and the command list's invoke handler.
+/// Adds this app's plugins and commands to `base` (the real builder, or the mock one in tests): the system's file
+/// dialogs, and the command list's invoke handler.
 pub fn with_app<R: Runtime>(base: tauri::Builder<R>) -> tauri::Builder<R> {
-    base.plugin(tauri_plugin_store::Builder::new().build())
-        .plugin(tauri_plugin_dialog::init())
-        .invoke_handler(commands::handler())
+    base.plugin(tauri_plugin_dialog::init()).invoke_handler(commands::handler())
 }
 
 /// The app's context (configuration, assets, capabilities) for any runtime.

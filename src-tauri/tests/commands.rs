@@ -1,12 +1,15 @@
 //! The IPC commands on Tauri's mock runtime (no window system): answers reach the UI as JSON, and failures
 //! as `{code, message}`.
 
+use std::time::Duration;
+
 use serde_json::{json, Value};
+use studio_testkit::disk::SmallDisk;
 use tauri::ipc::Origin;
 use tauri::test::MockRuntime;
 
 use crate::bindings;
-use crate::harness::{connection_input, harness, servers};
+use crate::harness::{connection_input, harness, harness_in, servers};
 
 #[test]
 fn a_new_store_opens_with_the_demo_search_space_and_its_configuration() {
@@ -259,4 +262,45 @@ fn wait_for_finish(events: &std::sync::Mutex<Vec<Value>>, task: &Value) -> Value
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     panic!("task {task} did not finish");
+}
+
+#[test]
+fn a_settings_change_the_disk_cannot_hold_is_refused_and_the_file_keeps_what_it_held() {
+    let disk = SmallDisk::mount(64);
+    let h = harness_in(tempfile::tempdir_in(disk.path()).unwrap(), Duration::from_secs(60));
+    h.ok("set_preference", json!({"theme": "dark"}));
+    let file = h.dir.path().join(search_studio::PREFS_FILE);
+    let held = std::fs::read_to_string(&file).unwrap();
+    disk.fill();
+
+    let refused = h.invoke("set_preference", json!({"theme": "light"})).unwrap_err();
+    assert_eq!(refused["code"], "insufficient_storage", "{refused}");
+    assert_eq!(
+        refused["message"].as_str(),
+        Some(format!("the disk holding {} is full: free some space and try again", file.display()).as_str())
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), held, "the file holds what it held, whole");
+    disk.free();
+    let h = h.restart();
+    assert_eq!(h.ok("get_settings", json!({}))["theme"], "dark", "the last change saved is the one read back");
+    let dir = h.quit();
+    assert_eq!(std::fs::read_to_string(dir.path().join(search_studio::PREFS_FILE)).unwrap(), held, "nor does the exit");
+}
+
+#[test]
+fn a_settings_file_that_is_not_json_is_kept_aside_and_the_app_starts_afresh() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(search_studio::PREFS_FILE);
+    std::fs::write(&file, "{\"theme\": \"da").unwrap();
+    let h = harness_in(dir, Duration::from_secs(60));
+    assert_eq!(h.ok("get_settings", json!({}))["theme"], "system");
+    let aside: Vec<_> = std::fs::read_dir(h.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("desktop-settings.damaged-"))
+        .collect();
+    assert_eq!(aside.len(), 1, "{aside:?}");
+    assert_eq!(std::fs::read_to_string(&aside[0]).unwrap(), "{\"theme\": \"da", "what it held is kept");
+    h.ok("set_preference", json!({"theme": "dark"}));
+    assert!(std::fs::read_to_string(&file).unwrap().contains("\"dark\""));
 }
