@@ -245,10 +245,6 @@ impl CountJob<'_> {
     }
 }
 
-mod schedule;
+pub(crate) mod schedule;
 #[cfg(test)]
 pub(crate) mod tests;
-
-pub(crate) use schedule::count_all;
-#[cfg(test)]
-pub(crate) use schedule::walking_together;

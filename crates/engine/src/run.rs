@@ -7,7 +7,8 @@ use roaring::RoaringBitmap;
 use rusqlite::Connection;
 use studio_model::{Config, FacetGroup, FacetSetting, SearchRequest};
 
-use super::counting::{count_all, cut_of, CountJob};
+use super::counting::schedule::count_all;
+use super::counting::{cut_of, CountJob};
 use super::facets::{facet_group, shown_values};
 use super::field_index::FieldIndex;
 use super::field_names::{item_name, resolve_field};

@@ -8,7 +8,8 @@ use roaring::RoaringBitmap;
 
 use studio_model::FacetSetting;
 
-use super::{count_all, count_cut, count_values, cut_of, CountJob, Cut};
+use super::schedule::count_all;
+use super::{count_cut, count_values, cut_of, CountJob, Cut};
 use crate::facets::facet_group;
 use crate::field_index::{FacetValue, FieldIndex};
 use crate::packed::Packed;

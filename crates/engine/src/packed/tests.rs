@@ -6,7 +6,8 @@ use std::borrow::Cow;
 use roaring::RoaringBitmap;
 use studio_model::FacetSetting;
 
-use crate::counting::{count_all, cut_of, walking_together, CountJob};
+use crate::counting::schedule::{count_all, walking_together};
+use crate::counting::{cut_of, CountJob};
 use crate::facets::facet_group;
 use crate::index::SpaceIndex;
 use crate::test_documents::{field, TestFiles, NEWS_SPACE};
