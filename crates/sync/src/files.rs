@@ -179,7 +179,8 @@ pub fn keep_scenarios(
 }
 
 /// Writes `text` as the file at `path` whole or not at all, as an export is written: into a new file beside it,
-/// synced, then renamed over it, so that a write that fails (a full disk) leaves an earlier file as it was. A link
+/// synced, then renamed over it and the folder synced, so that a write that fails (a full disk) leaves an earlier
+/// file as it was and one that succeeds is on disk, name and all. A link
 /// is followed (it stays, and the file it names is replaced) and an earlier file's permissions are kept. What is not
 /// a plain file (`/dev/stdout`, a pipe) is written to as it is, and so is a file in a folder where this user may not
 /// make a new one.
@@ -205,8 +206,9 @@ pub fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
     }
     temp.as_file().sync_all()?;
     temp.persist(&target).map_err(|e| e.error)?;
-    // The new name on disk too; a folder that cannot be synced (some network file systems) holds the file anyway.
-    let _ = std::fs::File::open(dir).and_then(|d| d.sync_all());
+    // The new name on disk too, before the write is acknowledged.
+    #[cfg(unix)]
+    std::fs::File::open(dir)?.sync_all()?;
     Ok(())
 }
 
