@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use studio_model::ErrorCode;
-use studio_sync::files::{set_aside, write_whole};
+use studio_sync::whole_file::{set_aside, write_whole};
 use ts_rs::TS;
 
 use crate::error::IpcError;

@@ -4,7 +4,8 @@ use std::path::Path;
 
 use studio_local::os_caller;
 use studio_model::ErrorCode;
-use studio_sync::files::{self, write_whole, ImportedConfig};
+use studio_sync::files::{self, ImportedConfig};
+use studio_sync::whole_file::write_whole;
 use tauri::State;
 
 use crate::error::{Answer, IpcError};

@@ -51,7 +51,7 @@ fn read_file(data_dir: &Path, notices: &mut Vec<SecretsNotice>) -> file::Saved {
     match file::read_all(&path) {
         Ok(saved) => saved,
         Err(SecretsError::Corrupt { path, line, column }) => {
-            let kept_as = studio_sync::files::set_aside(&path)
+            let kept_as = studio_sync::whole_file::set_aside(&path)
                 .inspect_err(|e| {
                     tracing::warn!("the damaged secrets file {} could not be moved aside: {e}", path.display())
                 })

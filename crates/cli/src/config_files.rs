@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use clap::CommandFactory;
 use studio_local::os_caller;
 use studio_model::Backend;
-use studio_sync::files::{self, write_whole};
+use studio_sync::files;
+use studio_sync::whole_file::write_whole;
 
 use crate::args::Cli;
 use crate::error::CliError;

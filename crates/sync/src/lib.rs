@@ -28,6 +28,7 @@ mod publish;
 pub mod pull;
 mod scenarios;
 mod types;
+pub mod whole_file;
 
 pub use connection::{check_connection, ConnectionState};
 pub use diff::{changed_paths, diff_fields, resolve, three_way};

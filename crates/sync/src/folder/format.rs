@@ -17,11 +17,12 @@
 //! final newline. Rendering what was read renders the same bytes, so exporting twice, or exporting what was
 //! just applied, changes nothing.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use studio_model::{Config, Extra};
+
+use crate::whole_file::write_whole;
 
 /// Where, beside the configuration files, the folder keeps what is not a configuration: the JSON Schema
 /// the files name and the state of what was last applied to each target.
@@ -146,27 +147,15 @@ pub fn key_of(path: &Path) -> Option<String> {
     is_valid_key(key).then(|| key.to_owned())
 }
 
-/// Writes `text` to `path` so that a power cut leaves either the old file or the new one: a temporary file
-/// beside it, flushed to disk, renamed over it, and the folder flushed. Nothing is written when the file
-/// already holds `text`; returns whether it wrote.
+/// Writes `text` to `path` whole or not at all (`crate::whole_file::write_whole`), so that a power cut leaves
+/// either the old file or the new one. Nothing is written when the file already holds `text`; returns whether it
+/// wrote.
 pub fn write_if_changed(path: &Path, text: &str) -> std::io::Result<bool> {
-    if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
+    if std::fs::metadata(path).is_ok_and(|m| m.is_file()) && std::fs::read(path).is_ok_and(|old| old == text.as_bytes())
+    {
         return Ok(false);
     }
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = (|| {
-        let mut file = std::fs::File::create(&temp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&temp, path)?;
-        std::fs::File::open(dir)?.sync_all()
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    written.map(|()| true)
+    write_whole(path, text).map(|()| true)
 }
 
 #[cfg(test)]
