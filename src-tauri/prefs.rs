@@ -44,9 +44,13 @@ impl SettingsFile {
         self.entries.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Writes what the settings hold now, whole or not at all, and on disk before it returns.
+    /// Writes what the settings hold now, whole or not at all, and on disk before it returns. The data directory
+    /// is made if it is not there yet: the connections may be written at the start, before the store makes it.
     fn save(&self) -> Result<(), std::io::Error> {
         let text = serde_json::to_string_pretty(&*self.entries())?;
+        if let Some(dir) = self.path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
         write_whole(&self.path, &(text + "\n"))
     }
 }
@@ -96,7 +100,12 @@ impl Prefs {
     pub fn open(data_dir: &Path) -> Result<Self, IpcError> {
         let path = data_dir.join(PREFS_FILE);
         let file = SettingsFile::open(path.clone()).map_err(|e| {
-            IpcError::new(ErrorCode::Settings, format!("cannot open the settings file {}: {e}", path.display()))
+            let advice = "the data directory must be a folder this user can read and write; SEARCH_STUDIO_DATA_DIR \
+                          names another";
+            IpcError::new(
+                ErrorCode::Settings,
+                format!("cannot open the settings file {}: {e} ({advice})", path.display()),
+            )
         })?;
         Ok(Prefs { file: Arc::new(file), data_dir: data_dir.to_owned(), unsaved: Arc::default() })
     }

@@ -130,8 +130,18 @@ pub fn install_state_with<R: Runtime, M: Manager<R>>(
     Ok(geometry)
 }
 
-/// Registers state and opens the window, with the backend and geometry the preferences remember.
+/// Starts the app ([`start`]); a start that fails ends the process with its reason on one line, as a failed build
+/// does, rather than Tauri's panic for a failed setup.
 fn setup<R: Runtime>(app: &mut App<R>) -> Result<(), Box<dyn std::error::Error>> {
+    if let Err(e) = start(app) {
+        eprintln!("error: Search Studio could not start: {e}");
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+/// Registers state and opens the window, with the backend and geometry the preferences remember.
+fn start<R: Runtime>(app: &mut App<R>) -> Result<(), Box<dyn std::error::Error>> {
     let data_dir = data_dir().ok_or("no data directory: set SEARCH_STUDIO_DATA_DIR")?;
     let geometry = install_state(app, &data_dir)?;
     window::open_main(app, geometry)?;

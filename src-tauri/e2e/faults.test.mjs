@@ -1,16 +1,17 @@
-// End to end on the real desktop binary, with the local store under real faults: a clean exit (closing the
-// window) takes a backup and leaves only the store's files; a damaged store at launch shows the recovery
+// End to end on the real desktop binary, with the local store under real faults: a data directory that cannot
+// be made ends the start with its reason; a clean exit (closing the window) takes a backup and leaves only the store's files; a damaged store at launch shows the recovery
 // screen, and Recover brings the configurations back into the editor; on a full disk (a small tmpfs), Save
 // says so and keeps the edit, and once space is freed Save works without a restart.
 
 import { after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  closeWindow, damage, inputValue, literal, openApp, openDriver, saveShot, seed, stopAll, tempDir, test,
+  app, damage, display, inputValue, literal, openApp, openDriver, saveShot, seed, stopAll, tempDir, test,
 } from './support.mjs';
+import { closeWindow } from './windows.mjs';
 
 const mounts = [];
 
@@ -43,6 +44,20 @@ async function usedStore() {
   driver.kill();
   return dir;
 }
+
+test('a data directory that cannot be made ends the start with its reason, not a crash', () => {
+  const dir = tempDir('studio-no-data-dir-');
+  const file = join(dir, 'a-file');
+  writeFileSync(file, '');
+  // Under a file, the data directory can be neither read nor made.
+  const dataDir = join(file, 'data');
+  const env = { ...process.env, DISPLAY: display, SEARCH_STUDIO_DATA_DIR: dataDir };
+  const run = spawnSync(app, [], { env, encoding: 'utf8', timeout: 60000 });
+  assert.equal(run.status, 1, run.stderr);
+  assert.match(run.stderr, /^error: Search Studio could not start: cannot open the settings/m);
+  assert.ok(run.stderr.includes(dataDir), `the message names the directory: ${run.stderr}`);
+  assert.doesNotMatch(run.stderr, /panicked/);
+});
 
 test('closing the window takes the exit backup', async () => {
   const dir = await usedStore();

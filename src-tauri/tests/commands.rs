@@ -304,3 +304,14 @@ fn a_settings_file_that_is_not_json_is_kept_aside_and_the_app_starts_afresh() {
     h.ok("set_preference", json!({"theme": "dark"}));
     assert!(std::fs::read_to_string(&file).unwrap().contains("\"dark\""));
 }
+
+#[test]
+fn a_first_launch_makes_its_data_directory_and_writes_the_settings_there() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::remove_dir(dir.path()).unwrap();
+    // The connection list is written at the start, before the store is opened.
+    let h = harness_in(dir, Duration::from_secs(60));
+    assert!(h.dir.path().join(search_studio::PREFS_FILE).is_file(), "the settings are written in the data directory");
+    let list = h.ok("list_configurations", json!({}));
+    assert_eq!(list["configurations"][0]["config"]["searchSpace"], "demo", "{list}");
+}
