@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { waitUntil } from './webdriver.mjs';
 import {
   addConnection, cli, closeSettings, defaultBrowser, openApp, openDriver, openSettings, saveShot, seed, serve,
-  stopAll, tempDir, test, useConnection, viewableWindows, webProcessEnvs,
+  stopAll, tempDir, test, useConnection,
 } from './support.mjs';
+import { viewableWindows, webProcessEnvs } from './windows.mjs';
 
 const localDir = tempDir('studio-desktop-');
 const remoteDir = tempDir('studio-remote-');

@@ -4,7 +4,8 @@
 import { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { waitUntil } from './webdriver.mjs';
-import { appPids, inputValue, openApp, openDriver, seed, stopAll, stored, tempDir, test } from './support.mjs';
+import { inputValue, openApp, openDriver, seed, stopAll, stored, tempDir, test } from './support.mjs';
+import { appPids } from './windows.mjs';
 
 after(stopAll);
 

@@ -1,9 +1,9 @@
 // What the desktop end-to-end tests share: the programs under test, the servers they start (`studio serve`,
 // the test OpenID Connect provider, the API-only server double), the app window through tauri-driver, and the
-// steps a designer takes in Settings → Connections.
+// steps a designer takes in Settings → Connections. The app's processes and X windows are windows.mjs's.
 
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -318,36 +318,6 @@ export function defaultBrowser(dir, program) {
   return { XDG_DATA_HOME: join(xdg, 'data'), XDG_CONFIG_HOME: join(xdg, 'config') };
 }
 
-/** The ids of the app's processes started under a driver (tauri-driver → WebKitWebDriver → app). */
-export function appPids(driver) {
-  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .map((l) => l.trim().match(/^(\d+)\s+(\d+)\s+(.*)$/))
-    .filter(Boolean)
-    .map(([, p, pp, args]) => ({ pid: Number(p), ppid: Number(pp), args }));
-  const under = new Set([driver.pid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const r of rows) if (under.has(r.ppid) && !under.has(r.pid)) (under.add(r.pid), (grew = true));
-  }
-  return rows.filter((r) => under.has(r.pid) && r.args.startsWith(app)).map((r) => r.pid);
-}
-
-/**
- * The environments of WebKit's web processes under a driver, each as a map: what the app sets for WebKit before it
- * starts (src-tauri/startup.rs) reaches them only through the environment they inherit.
- */
-export function webProcessEnvs(driver) {
-  return execFileSync('ps', ['-e', '-o', 'pid=,pgid=,comm='], { encoding: 'utf8' })
-    .split('\n')
-    .map((l) => l.trim().split(/\s+/))
-    .filter(([, pgid, comm]) => Number(pgid) === driver.pid && comm === 'WebKitWebProces')
-    .map(([pid]) => {
-      const pairs = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
-      return new Map(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
-    });
-}
-
 /**
  * Whether a process of group `pgid` (a driver's: tauri-driver, WebKitWebDriver, the app) still runs. Zombies
  * hold no files, and on some machines nothing ever reaps them.
@@ -360,125 +330,9 @@ function groupRunning(pgid) {
 }
 
 /**
- * The X windows titled argv[2]: \`close\` asks them to close as a window manager does when its close button is
- * clicked (a WM_DELETE_WINDOW client message; Xvfb runs no window manager), \`viewable\` prints how many are
- * shown on the screen. WebDriver's "close window" is no stand-in for the first: WebKitWebDriver then ends the
- * app without the app's own exit.
- */
-const X_WINDOWS = `
-import ctypes, ctypes.util, sys
-x = ctypes.cdll.LoadLibrary(ctypes.util.find_library('X11'))
-x.XOpenDisplay.restype = ctypes.c_void_p
-x.XOpenDisplay.argtypes = [ctypes.c_char_p]
-x.XDefaultRootWindow.restype = ctypes.c_ulong
-x.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
-x.XInternAtom.restype = ctypes.c_ulong
-x.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
-x.XQueryTree.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(ctypes.c_ulong), ctypes.POINTER(ctypes.c_ulong), ctypes.POINTER(ctypes.POINTER(ctypes.c_ulong)), ctypes.POINTER(ctypes.c_uint)]
-x.XFetchName.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(ctypes.c_char_p)]
-x.XSendEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_long, ctypes.c_void_p]
-x.XFlush.argtypes = [ctypes.c_void_p]
-
-class ClientMessage(ctypes.Structure):
-    _fields_ = [('type', ctypes.c_int), ('serial', ctypes.c_ulong), ('send_event', ctypes.c_int),
-                ('display', ctypes.c_void_p), ('window', ctypes.c_ulong), ('message_type', ctypes.c_ulong),
-                ('format', ctypes.c_int), ('l', ctypes.c_long * 5)]
-class Event(ctypes.Union):
-    _fields_ = [('xclient', ClientMessage), ('pad', ctypes.c_long * 24)]
-class Attributes(ctypes.Structure):
-    _fields_ = [('x', ctypes.c_int), ('y', ctypes.c_int), ('width', ctypes.c_int), ('height', ctypes.c_int),
-                ('border_width', ctypes.c_int), ('depth', ctypes.c_int), ('visual', ctypes.c_void_p),
-                ('root', ctypes.c_ulong), ('class_', ctypes.c_int), ('bit_gravity', ctypes.c_int),
-                ('win_gravity', ctypes.c_int), ('backing_store', ctypes.c_int), ('backing_planes', ctypes.c_ulong),
-                ('backing_pixel', ctypes.c_ulong), ('save_under', ctypes.c_int), ('colormap', ctypes.c_ulong),
-                ('map_installed', ctypes.c_int), ('map_state', ctypes.c_int), ('all_event_masks', ctypes.c_long),
-                ('your_event_mask', ctypes.c_long), ('do_not_propagate_mask', ctypes.c_long),
-                ('override_redirect', ctypes.c_int), ('screen', ctypes.c_void_p)]
-x.XGetWindowAttributes.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(Attributes)]
-IS_VIEWABLE = 2
-
-# A window may go between listing and reading it (a popup): ignore such errors instead of ending.
-ERROR_HANDLER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)(lambda d, e: 0)
-x.XSetErrorHandler(ERROR_HANDLER)
-
-command, title = sys.argv[1], sys.argv[2].encode()
-dpy = x.XOpenDisplay(None)
-if not dpy:
-    sys.exit('cannot open the display')
-protocols = x.XInternAtom(dpy, b'WM_PROTOCOLS', 0)
-delete = x.XInternAtom(dpy, b'WM_DELETE_WINDOW', 0)
-
-def windows(w):
-    root, parent, children, n = ctypes.c_ulong(), ctypes.c_ulong(), ctypes.POINTER(ctypes.c_ulong)(), ctypes.c_uint()
-    yield w
-    if x.XQueryTree(dpy, w, ctypes.byref(root), ctypes.byref(parent), ctypes.byref(children), ctypes.byref(n)):
-        for i in range(n.value):
-            yield from windows(children[i])
-
-sent = viewable = 0
-for w in windows(x.XDefaultRootWindow(dpy)):
-    name = ctypes.c_char_p()
-    if not (x.XFetchName(dpy, w, ctypes.byref(name)) and name.value == title):
-        continue
-    attributes = Attributes()
-    if command == 'viewable' and x.XGetWindowAttributes(dpy, w, ctypes.byref(attributes)):
-        viewable += attributes.map_state == IS_VIEWABLE
-    if command == 'close':
-        ev = Event()
-        ev.xclient.type = 33  # ClientMessage
-        ev.xclient.window = w
-        ev.xclient.message_type = protocols
-        ev.xclient.format = 32
-        ev.xclient.l[0] = delete
-        x.XSendEvent(dpy, w, 0, 0, ctypes.byref(ev))
-        sent += 1
-x.XFlush(dpy)
-if command == 'viewable':
-    print(viewable)
-elif not sent:
-    sys.exit('no window named ' + sys.argv[2])
-`;
-
-/** Runs X_WINDOWS's `command` on the app's windows and returns what it printed. */
-function xWindows(command) {
-  return execFileSync('python3', ['-c', X_WINDOWS, command, WINDOW_TITLE], { env: { ...process.env, DISPLAY: display }, encoding: 'utf8' });
-}
-const WINDOW_TITLE = 'Search Studio';
-
-/** How many windows of the app are shown on the screen (mapped, with every parent mapped). */
-export function viewableWindows() {
-  return Number(xWindows('viewable'));
-}
-
-/** Closes the app's window as a user does, and waits until the app has ended (its exit work done). */
-export async function closeWindow(driver) {
-  if (appPids(driver).length === 0) throw new Error('the app is not running');
-  xWindows('close');
-  await waitUntil(() => appPids(driver).length === 0, 'the app to end after its window was closed', 60000);
-}
-
-/**
- * Damages SQLite file `file` as a fault would: `header` overwrites its first 100 bytes; `table` overwrites
- * the pages holding table `name` (found with SQLite's dbstat) with garbage.
+ * Damages SQLite file `file` as a fault would (damage.py): `header` overwrites its first 100 bytes; `table`
+ * overwrites the pages holding table `name` with garbage.
  */
 export function damage(file, how, name = 'configurations') {
-  const script = `
-import sqlite3, sys
-path, how, name = sys.argv[1], sys.argv[2], sys.argv[3]
-if how == 'header':
-    offsets, size = [0], 100
-else:
-    c = sqlite3.connect(path)
-    size = c.execute('PRAGMA page_size').fetchone()[0]
-    pages = [r[0] for r in c.execute('SELECT pageno FROM dbstat WHERE name = ?', (name,))]
-    c.close()
-    if not pages:
-        sys.exit('no pages of ' + name + ' in ' + path)
-    offsets = [(p - 1) * size for p in pages]
-with open(path, 'r+b') as f:
-    for o in offsets:
-        f.seek(o)
-        f.write(bytes((i * 37 + 11) % 256 for i in range(size)))
-`;
-  execFileSync('python3', ['-c', script, file, how, name]);
+  execFileSync('python3', [join(import.meta.dirname, 'damage.py'), file, how, name]);
 }

@@ -26,6 +26,7 @@ mod real_servers;
 mod security;
 mod server_process;
 mod service;
+mod service_notify;
 mod service_reload;
 mod store_faults;
 mod store_recover;

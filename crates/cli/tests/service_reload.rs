@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use studio_testkit::{designers_auth_file, OidcProvider, ProviderOptions};
 
-use crate::service::{kill, network_address, sample, scrape, stderr_lines, wait_line};
-use crate::support::{client, serve_command, serve_with, Served, STUDIO};
+use crate::service::{network_address, sample, scrape, stderr_lines, wait_line};
+use crate::support::{client, kill, serve_command, serve_with, Served, STUDIO};
 
 fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();

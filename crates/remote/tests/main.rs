@@ -9,3 +9,4 @@ mod other_servers;
 mod reading;
 mod retries;
 mod sign_in;
+mod sign_in_client;

@@ -1,9 +1,8 @@
 //! Signing in through a real OpenID Connect provider (the Keycloak-shaped test provider on loopback, with
 //! access tokens of two seconds) and keeping the session alive: tokens renewed before they expire, a
 //! refused token renewed once and the request sent again, the password grant repeated when the provider's
-//! session ends, and "sign in again" when there is no password to repeat it with; and a pipeline's
-//! sign-in as a client (the client credentials grant), renewed by the same grant since it has no refresh
-//! token.
+//! session ends, and "sign in again" when there is no password to repeat it with. A pipeline's sign-in as a
+//! client is sign_in_client.rs's.
 //!
 //! The server here accepts a bearer token only while its `exp` has not passed and its issuer is the
 //! provider, as a server of the API that checks the provider's tokens would.
@@ -20,9 +19,9 @@ use studio_remote::{Grant, PasswordCredentials, ProviderSignIn, RemoteBackend, R
 use studio_testkit::http::{json as reply_json, response, FakeServer, Seen};
 use studio_testkit::{browser_sign_in, OidcProvider, ProviderOptions};
 
-const ACCESS_TTL: Duration = Duration::from_secs(2);
+pub(crate) const ACCESS_TTL: Duration = Duration::from_secs(2);
 
-fn provider() -> OidcProvider {
+pub(crate) fn provider() -> OidcProvider {
     OidcProvider::start(ProviderOptions {
         access_ttl: ACCESS_TTL,
         refresh_ttl: Duration::from_secs(120),
@@ -31,26 +30,26 @@ fn provider() -> OidcProvider {
     .expect("the test provider starts (npm ci --prefix crates/testkit/servers)")
 }
 
-fn runtime() -> tokio::runtime::Runtime {
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap()
 }
 
 /// The claims of a JWT, unverified.
-fn claims(token: &str) -> Option<Value> {
+pub(crate) fn claims(token: &str) -> Option<Value> {
     let payload = token.split('.').nth(1)?;
     serde_json::from_slice(&base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload).ok()?).ok()
 }
 
 /// What the server saw: every bearer token, and how many requests it refused.
 #[derive(Default)]
-struct Seen401 {
-    tokens: Vec<String>,
-    refused: usize,
+pub(crate) struct Seen401 {
+    pub(crate) tokens: Vec<String>,
+    pub(crate) refused: usize,
 }
 
 /// A server of the API that answers only requests whose token is unexpired and from `issuer`; the first
 /// `refuse_first` requests are refused whatever they carry (a token revoked on the server's side).
-async fn checking_server(issuer: String, refuse_first: usize) -> (FakeServer, Arc<Mutex<Seen401>>) {
+pub(crate) async fn checking_server(issuer: String, refuse_first: usize) -> (FakeServer, Arc<Mutex<Seen401>>) {
     let log = Arc::new(Mutex::new(Seen401::default()));
     let seen_log = log.clone();
     let server = FakeServer::start(move |n, seen: &Seen| {
@@ -332,73 +331,4 @@ fn a_password_the_provider_refuses_is_forgotten_not_tried_on_every_request() {
         second.to_string().contains("there is no valid sign-in"),
         "the refused password is not tried again: {second}"
     );
-}
-
-/// Counts the renewals the session reports.
-#[derive(Default)]
-struct Renewals(std::sync::atomic::AtomicUsize);
-
-impl TokenKeeper for Renewals {
-    fn keep(&self, tokens: &Tokens) {
-        assert!(tokens.refresh_token.is_none(), "a client credentials token comes without a refresh token");
-    }
-
-    fn renewed(&self) {
-        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    }
-}
-
-fn pipeline_sign_in(issuer: &str, secret: &str) -> SignIn {
-    SignIn::Provider(ProviderSignIn {
-        issuer: issuer.to_owned(),
-        client: ClientCredentials::new("studio-pipeline", Some(secret))
-            .with_secret_source("the file /run/pipeline-secret"),
-        grant: Some(Grant::ClientCredentials),
-        tokens: None,
-    })
-}
-
-#[test]
-fn a_client_signed_in_as_itself_renews_its_token_by_the_same_grant_across_expiry() {
-    let provider = provider();
-    runtime().block_on(async {
-        let (server, log) = checking_server(provider.issuer().to_owned(), 0).await;
-        let renewals = Arc::new(Renewals::default());
-        let sign_in = pipeline_sign_in(provider.issuer(), "studio-pipeline-secret");
-        let backend =
-            RemoteBackend::signed_in(&server.base, sign_in, RemoteOptions::default(), Some(renewals.clone())).unwrap();
-        let until = std::time::Instant::now() + ACCESS_TTL * 4;
-        while std::time::Instant::now() < until {
-            backend.list_configurations().await.expect("every request of the session succeeds");
-            tokio::time::sleep(Duration::from_millis(150)).await;
-        }
-        let log = log.lock().unwrap();
-        let distinct: std::collections::HashSet<&String> = log.tokens.iter().collect();
-        assert!(distinct.len() >= 4, "renewed as they expired: {} distinct tokens", distinct.len());
-        assert_eq!(renewals.0.load(std::sync::atomic::Ordering::SeqCst), distinct.len(), "one grant per token");
-        assert_eq!(log.refused, 0, "renewed before expiry, so the server never had to refuse one");
-        let claims = claims(&log.tokens[0]).unwrap();
-        assert_eq!(claims["preferred_username"], "service-account-studio-pipeline");
-    });
-}
-
-#[test]
-fn a_refused_client_secret_names_where_it_came_from_and_nothing_is_sent() {
-    let provider = provider();
-    runtime().block_on(async {
-        let (server, log) = checking_server(provider.issuer().to_owned(), 0).await;
-        let sign_in = pipeline_sign_in(provider.issuer(), "not-the-secret");
-        let backend = RemoteBackend::signed_in(&server.base, sign_in, RemoteOptions::default(), None).unwrap();
-        let err = backend.session().unwrap().bearer().await.unwrap_err();
-        let message = err.to_string();
-        assert!(
-            message.contains("it refused client `studio-pipeline` with the secret from the file /run/pipeline-secret"),
-            "{message}"
-        );
-        assert!(message.contains("put the client's current secret there"), "{message}");
-        assert!(!format!("{message} {err:?}").contains("not-the-secret"), "the secret is never shown: {message}");
-        let err = backend.list_configurations().await.unwrap_err();
-        assert!(err.to_string().contains("/run/pipeline-secret"), "{err}");
-        assert!(log.lock().unwrap().tokens.is_empty(), "nothing was sent to the server without a token");
-    });
 }

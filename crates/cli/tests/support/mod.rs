@@ -4,7 +4,7 @@
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub const STUDIO: &str = env!("CARGO_BIN_EXE_studio");
 
@@ -97,4 +97,21 @@ pub fn studio(args: &[&str], data_dir: &Path) -> String {
     let out = Command::new(STUDIO).args(args).arg("--data-dir").arg(data_dir).output().expect("studio runs");
     assert!(out.status.success(), "studio {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Sends `signal` (`-TERM`, `-HUP`) to `child`.
+pub fn kill(child: &Child, signal: &str) {
+    assert!(Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap().success());
+}
+
+/// Waits (up to 30 s) for `child` to end by itself.
+pub fn wait_exit(child: &mut Child) -> std::process::ExitStatus {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(Instant::now() < deadline, "the server did not end within 30 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
