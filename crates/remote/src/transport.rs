@@ -231,10 +231,12 @@ impl Transport {
             },
             never_sent: false,
         };
-        if response.content_length().is_some_and(|n| n > limit) {
+        let announced = response.content_length();
+        if announced.is_some_and(|n| n > limit) {
             return Err(too_large());
         }
-        let mut body = Vec::new();
+        // The announced length, within the limit, is taken as a hint only: the body is still counted as it comes.
+        let mut body = Vec::with_capacity(announced.and_then(|n| usize::try_from(n).ok()).unwrap_or(0));
         loop {
             match response.chunk().await {
                 Ok(Some(chunk)) => {
