@@ -134,10 +134,15 @@ pub fn install_state_with<R: Runtime, M: Manager<R>>(
 /// does, rather than Tauri's panic for a failed setup.
 fn setup<R: Runtime>(app: &mut App<R>) -> Result<(), Box<dyn std::error::Error>> {
     if let Err(e) = start(app) {
-        eprintln!("error: Search Studio could not start: {e}");
-        std::process::exit(1);
+        could_not_start(e);
     }
     Ok(())
+}
+
+/// Ends the process with `reason` on one line and exit code 1.
+fn could_not_start(reason: impl std::fmt::Display) -> ! {
+    eprintln!("error: Search Studio could not start: {reason}");
+    std::process::exit(1)
 }
 
 /// Registers state and opens the window, with the backend and geometry the preferences remember.
@@ -173,10 +178,7 @@ pub fn run() {
         .init();
     let app = match with_app(tauri::Builder::default()).setup(setup).build(context()) {
         Ok(app) => app,
-        Err(e) => {
-            eprintln!("error: Search Studio could not start: {e}");
-            std::process::exit(1);
-        }
+        Err(e) => could_not_start(e),
     };
     app.run(|app, event| {
         if let tauri::RunEvent::Exit = event {
