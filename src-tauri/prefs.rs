@@ -58,6 +58,10 @@ impl SettingsFile {
 /// The preferences file, inside the data directory.
 pub const PREFS_FILE: &str = "desktop-settings.json";
 
+/// What a settings file that cannot be read or written asks of the data directory.
+const DATA_DIR_ADVICE: &str =
+    "the data directory must be a folder this user can read and write; SEARCH_STUDIO_DATA_DIR names another";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Theme {
@@ -100,11 +104,9 @@ impl Prefs {
     pub fn open(data_dir: &Path) -> Result<Self, IpcError> {
         let path = data_dir.join(PREFS_FILE);
         let file = SettingsFile::open(path.clone()).map_err(|e| {
-            let advice = "the data directory must be a folder this user can read and write; SEARCH_STUDIO_DATA_DIR \
-                          names another";
             IpcError::new(
                 ErrorCode::Settings,
-                format!("cannot open the settings file {}: {e} ({advice})", path.display()),
+                format!("cannot open the settings file {}: {e} ({DATA_DIR_ADVICE})", path.display()),
             )
         })?;
         Ok(Prefs { file: Arc::new(file), data_dir: data_dir.to_owned(), unsaved: Arc::default() })
@@ -144,8 +146,9 @@ impl Prefs {
         }
         *unsaved = true;
         self.file.save().map_err(|e| {
-            IpcError::file(self.file.path.display(), &e, ErrorCode::Settings, || {
-                format!("cannot save the settings: {e}")
+            let path = self.file.path.display();
+            IpcError::file(&path, &e, ErrorCode::Settings, || {
+                format!("cannot save the settings file {path}: {e} ({DATA_DIR_ADVICE})")
             })
         })?;
         *unsaved = false;

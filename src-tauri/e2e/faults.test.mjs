@@ -56,6 +56,7 @@ test('a data directory that cannot be made ends the start with its reason, not a
   assert.equal(run.status, 1, run.stderr);
   assert.match(run.stderr, /^error: Search Studio could not start: cannot open the settings/m);
   assert.ok(run.stderr.includes(dataDir), `the message names the directory: ${run.stderr}`);
+  assert.match(run.stderr, /must be a folder this user can read and write; SEARCH_STUDIO_DATA_DIR names another/);
   assert.doesNotMatch(run.stderr, /panicked/);
 });
 
